@@ -1,0 +1,3 @@
+//! Level checks built on the solver (stairs, doors, stuck spots) and level generators.
+
+pub mod generate;

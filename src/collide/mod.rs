@@ -1,0 +1,18 @@
+//! Collide and slide: the probe's ellipsoid is swept through the level's
+//! triangles, stops at the first contact and slides along the contact plane,
+//! recursively (Nettle 2000; Fauerby 2003; Linahan 2012).
+//!
+//! [`SlideSolver`] is the one implementation. It is an iterator that yields
+//! one [`IterationRecord`] per iteration of the recursion; [`slide`] drains
+//! it. The GUI's Step is `next()`, the CLI and the tests drain it.
+
+pub mod debug_draw;
+pub mod settings;
+mod solver;
+pub mod trace;
+mod world;
+
+pub use settings::{SettingsError, SlideMode, SlideSettings};
+pub use solver::{SlideResult, SlideSolver, TraceDetail, slide};
+pub use trace::*;
+pub use world::CollisionWorld;

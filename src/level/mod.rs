@@ -1,0 +1,93 @@
+//! A level: the collision mesh, its BVH, and how it was imported.
+//!
+//! CONTRACT (skeleton): the import helper fills in `import`.
+
+pub mod import;
+
+use crate::bvh::Bvh;
+use crate::collide::CollisionWorld;
+use crate::mesh::TriMesh;
+pub use import::{ImportError, ImportOptions, ImportReport, ImportWarning, UpAxis};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A loaded level, ready to collide with.
+#[derive(Clone, Debug)]
+pub struct Level {
+    /// Display name (the file name, or a generator's name).
+    pub name: String,
+    /// The file it came from, if any.
+    pub path: Option<PathBuf>,
+    /// Triangles, per-triangle AABBs and objects, world space (Y up, metres).
+    pub mesh: TriMesh,
+    /// The BVH over `mesh.tri_aabbs`.
+    pub bvh: Bvh,
+    /// What the import did and warned about.
+    pub report: ImportReport,
+    /// Time spent reading and parsing the file.
+    pub parse_time: Duration,
+    /// Time spent building the BVH.
+    pub build_time: Duration,
+}
+
+impl Level {
+    /// Wraps a mesh built in code (generated levels, tests), building its BVH.
+    pub fn from_mesh(name: &str, mesh: TriMesh) -> Level {
+        let t = std::time::Instant::now();
+        let bvh = Bvh::build(&mesh.tri_aabbs);
+        Level {
+            name: name.to_string(),
+            path: None,
+            report: ImportReport::default(),
+            parse_time: Duration::ZERO,
+            build_time: t.elapsed(),
+            bvh,
+            mesh,
+        }
+    }
+
+    /// Reads an `.obj` or `.obj.gz` file and builds its BVH.
+    pub fn load(path: &Path, options: &ImportOptions) -> Result<Level, ImportError> {
+        Self::load_with_progress(path, options, &|_| {})
+    }
+
+    /// As [`Level::load`], calling `progress` with a fraction in `[0, 1]` as it goes
+    /// (the GUI loads off the UI thread and shows it).
+    pub fn load_with_progress(
+        path: &Path,
+        options: &ImportOptions,
+        progress: &(dyn Fn(f32) + Sync),
+    ) -> Result<Level, ImportError> {
+        let t = std::time::Instant::now();
+        let (mesh, report) = import::import_obj_file(path, options, progress)?;
+        let parse_time = t.elapsed();
+        let t = std::time::Instant::now();
+        let bvh = Bvh::build(&mesh.tri_aabbs);
+        progress(1.0);
+        Ok(Level {
+            name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| path.display().to_string()),
+            path: Some(path.to_path_buf()),
+            mesh,
+            bvh,
+            report,
+            parse_time,
+            build_time: t.elapsed(),
+        })
+    }
+
+    /// Every object collides.
+    pub fn world(&self) -> CollisionWorld<'_> {
+        CollisionWorld::new(&self.mesh, &self.bvh)
+    }
+
+    /// Only the objects flagged `true` collide (one flag per `mesh.objects`).
+    pub fn world_with<'a>(&'a self, object_colliding: &'a [bool]) -> CollisionWorld<'a> {
+        CollisionWorld {
+            object_colliding: Some(object_colliding),
+            ..self.world()
+        }
+    }
+}

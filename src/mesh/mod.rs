@@ -1,0 +1,159 @@
+//! The collision mesh: world-space triangles (`f32`), each with its AABB and
+//! the named object (`o` / `g` group) it came from.
+//!
+//! Per-triangle AABBs are part of the mesh rather than of the BVH because the
+//! tool shows them and the seeds' multi-level box test uses them directly.
+
+use crate::math::{Aabb, DVec3, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// A named group of triangles (`o` or `g` in the OBJ file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshObject {
+    /// The name in the file (`"default"` for faces before any `o` / `g`).
+    pub name: String,
+    /// The triangles of this object: `first..first + count` in [`TriMesh::triangles`].
+    pub first_triangle: u32,
+    /// Number of triangles.
+    pub triangle_count: u32,
+    /// Bounding box of the object's triangles (empty when it has none).
+    pub aabb: Aabb,
+}
+
+/// World-space triangle soup with per-triangle AABBs and object ranges.
+///
+/// Triangles of one object are contiguous, so `object_of` is a short search.
+#[derive(Clone, Debug, Default)]
+pub struct TriMesh {
+    /// Vertex positions, world space.
+    pub positions: Vec<Vec3>,
+    /// Vertex indices into `positions`, counter-clockwise seen from the front.
+    pub triangles: Vec<[u32; 3]>,
+    /// One box per triangle, same order as `triangles`.
+    pub tri_aabbs: Vec<Aabb>,
+    /// Objects in file order; their triangle ranges tile `triangles`.
+    pub objects: Vec<MeshObject>,
+}
+
+impl TriMesh {
+    /// Builds a mesh from positions and triangles grouped by object, computing
+    /// the per-triangle and per-object boxes. `objects` gives `(name, count)`
+    /// in order; the counts must add up to `triangles.len()`.
+    pub fn new(
+        positions: Vec<Vec3>,
+        triangles: Vec<[u32; 3]>,
+        objects: Vec<(String, u32)>,
+    ) -> TriMesh {
+        debug_assert_eq!(
+            objects.iter().map(|o| o.1 as usize).sum::<usize>(),
+            triangles.len()
+        );
+        let tri_aabbs: Vec<Aabb> = triangles
+            .iter()
+            .map(|t| Aabb::from_points(t.iter().map(|&i| positions[i as usize])))
+            .collect();
+        let mut first = 0u32;
+        let objects = objects
+            .into_iter()
+            .map(|(name, count)| {
+                let range = first as usize..(first + count) as usize;
+                let mut aabb = Aabb::EMPTY;
+                for b in &tri_aabbs[range] {
+                    aabb.grow(b);
+                }
+                let o = MeshObject {
+                    name,
+                    first_triangle: first,
+                    triangle_count: count,
+                    aabb,
+                };
+                first += count;
+                o
+            })
+            .collect();
+        TriMesh {
+            positions,
+            triangles,
+            tri_aabbs,
+            objects,
+        }
+    }
+
+    /// A single-object mesh, handy for tests and generated levels.
+    pub fn single_object(name: &str, positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> TriMesh {
+        let n = triangles.len() as u32;
+        TriMesh::new(positions, triangles, vec![(name.to_string(), n)])
+    }
+
+    /// Number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.triangles.len()
+    }
+
+    /// The three corners of triangle `tri`, world space, `f32`.
+    #[inline]
+    pub fn triangle(&self, tri: u32) -> [Vec3; 3] {
+        let [a, b, c] = self.triangles[tri as usize];
+        [
+            self.positions[a as usize],
+            self.positions[b as usize],
+            self.positions[c as usize],
+        ]
+    }
+
+    /// The three corners of triangle `tri`, world space, `f64`.
+    #[inline]
+    pub fn triangle_f64(&self, tri: u32) -> [DVec3; 3] {
+        self.triangle(tri).map(|v| v.as_dvec3())
+    }
+
+    /// Unit face normal of `tri` (right-hand rule), or zero when degenerate.
+    pub fn triangle_normal(&self, tri: u32) -> DVec3 {
+        let [a, b, c] = self.triangle_f64(tri);
+        (b - a).cross(c - a).normalize_or_zero()
+    }
+
+    /// Index into `objects` of the object that owns triangle `tri`.
+    pub fn object_of(&self, tri: u32) -> usize {
+        self.objects
+            .partition_point(|o| o.first_triangle + o.triangle_count <= tri)
+            .min(self.objects.len().saturating_sub(1))
+    }
+
+    /// Bounding box of the whole mesh.
+    pub fn bounds(&self) -> Aabb {
+        let mut b = Aabb::EMPTY;
+        for o in &self.objects {
+            b.grow(&o.aabb);
+        }
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boxes_and_objects_follow_the_triangles() {
+        let positions = vec![
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::Y,
+            Vec3::new(5.0, 5.0, 5.0),
+            Vec3::new(6.0, 5.0, 5.0),
+            Vec3::new(5.0, 6.0, 7.0),
+        ];
+        let mesh = TriMesh::new(
+            positions,
+            vec![[0, 1, 2], [3, 4, 5]],
+            vec![("floor".into(), 1), ("crate".into(), 1)],
+        );
+        assert_eq!(mesh.tri_aabbs[1].max, Vec3::new(6.0, 6.0, 7.0));
+        assert_eq!(mesh.object_of(0), 0);
+        assert_eq!(mesh.object_of(1), 1);
+        assert_eq!(mesh.objects[1].aabb.min, Vec3::new(5.0, 5.0, 5.0));
+        assert_eq!(mesh.bounds().max, Vec3::new(6.0, 6.0, 7.0));
+        assert_eq!(mesh.triangle_normal(0), DVec3::Z);
+    }
+}
