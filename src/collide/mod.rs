@@ -7,6 +7,10 @@
 //! it. The GUI's Step is `next()`, the CLI and the tests drain it.
 
 pub mod debug_draw;
+mod fauerby;
+mod nettle;
+mod nettle_points;
+mod robust;
 pub mod settings;
 mod solver;
 pub mod trace;

@@ -1,7 +1,20 @@
-//! The collide-and-slide state machine (being written: signatures are final).
+//! The collide-and-slide state machine: one `next()` is one iteration of the
+//! recursion, in any of the three modes.
+//!
+//! A move has up to two passes: the velocity pass, then (robust and
+//! fauerby2003) a separate gravity pass; nettle2000 adds gravity to the
+//! velocity instead, as the article does. Each pass recurses at most
+//! `max_iterations` times. The per-mode iteration bodies live in
+//! [`super::robust`], [`super::fauerby`] and [`super::nettle`]; this file
+//! owns the state between iterations, the candidate gathering shared by all
+//! modes, and the bookkeeping of passes and end reasons.
 
-use crate::bvh::BvhScratch;
-use crate::collide::{CollisionWorld, EndReason, IterationRecord, SlideMode, SlideSettings};
+use crate::bvh::{BvhScratch, QueryStats};
+use crate::collide::{
+    CollisionWorld, EndReason, IterationOutcome, IterationRecord, Pass, SlideMode, SlideSettings,
+};
+use crate::geometry::espace::EllipsoidSpace;
+use crate::math::Aabb;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
@@ -22,25 +35,158 @@ pub struct SlideResult {
     pub mode: SlideMode,
     /// Where the probe centre ends, world space.
     pub final_position: DVec3,
-    /// Why the move ended.
+    /// Why the move (its last pass) ended.
     pub end_reason: EndReason,
     /// One record per iteration, in order.
     pub iterations: Vec<IterationRecord>,
+}
+
+/// What a mode's iteration body decided.
+pub(super) struct StepDecision {
+    /// Where the probe is after the iteration, world space.
+    pub end_w: DVec3,
+    /// The velocity of the next iteration, or why the pass ends.
+    pub next: Result<DVec3, EndReason>,
+}
+
+/// Buffers and read-only inputs an iteration body works with.
+pub(super) struct StepContext<'s, 'w> {
+    pub world: &'s CollisionWorld<'w>,
+    pub settings: &'s SlideSettings,
+    pub es: EllipsoidSpace,
+    pub detail: TraceDetail,
+    pub scratch: &'s mut BvhScratch,
+    pub tris: &'s mut Vec<u32>,
+    pub visited: &'s mut Vec<u32>,
+    /// Robust mode: unit contact-plane normals (ellipsoid space) met in this pass.
+    pub planes_e: &'s mut Vec<DVec3>,
+    /// Robust mode: direction of the pass's original velocity, ellipsoid space.
+    pub pass_dir_e: DVec3,
+}
+
+impl StepContext<'_, '_> {
+    /// Very-close distance in ellipsoid space: the world skin divided by the
+    /// smallest radius, so the world clearance is at least `skin` on every axis.
+    pub fn skin_e(&self) -> f64 {
+        self.settings.skin / self.es.radii.min_element()
+    }
+
+    /// The swept box of a move from `start_w` to `dest_w` (probe box at both
+    /// ends, grown by the skin), world space, rounded outwards to `f32`.
+    pub fn swept_box(&self, start_w: DVec3, dest_w: DVec3) -> Aabb {
+        let margin = self.es.radii + DVec3::splat(self.settings.skin * 2.0 + 1e-9);
+        let pad = |v: DVec3| v.abs().max_element() * 1e-12;
+        let lo = start_w.min(dest_w);
+        let hi = start_w.max(dest_w);
+        Aabb::from_f64_outward(lo - margin - pad(lo), hi + margin + pad(hi))
+    }
+
+    /// Fills `self.tris` (and `self.visited` in full detail) with the
+    /// triangles whose boxes overlap `query`.
+    pub fn gather(&mut self, query: &Aabb) -> QueryStats {
+        let mut stats = QueryStats::default();
+        self.tris.clear();
+        self.visited.clear();
+        let visited = match self.detail {
+            TraceDetail::Full => Some(&mut *self.visited),
+            TraceDetail::Summary => None,
+        };
+        self.world.bvh.query_aabb(
+            &self.world.mesh.tri_aabbs,
+            query,
+            self.scratch,
+            self.tris,
+            visited,
+            &mut stats,
+        );
+        stats
+    }
+
+    /// Triangle `tri` in ellipsoid space.
+    pub fn triangle_e(&self, tri: u32) -> [DVec3; 3] {
+        self.world
+            .mesh
+            .triangle_f64(tri)
+            .map(|p| self.es.espace_from_world(p))
+    }
+
+    /// A record with the iteration's inputs filled in and no hit yet.
+    pub fn blank_record(&self, start_w: DVec3, vel_w: DVec3) -> IterationRecord {
+        let es = self.es;
+        IterationRecord {
+            index: 0,
+            depth: 0,
+            pass: Pass::Velocity,
+            mode: self.settings.mode,
+            start: start_w,
+            start_espace: es.espace_from_world(start_w),
+            velocity: vel_w,
+            velocity_espace: es.espace_from_world(vel_w),
+            destination: start_w + vel_w,
+            destination_espace: es.espace_from_world(start_w + vel_w),
+            recovery: None,
+            query_aabb: Aabb::EMPTY,
+            bvh_nodes_visited: Vec::new(),
+            bvh_stats: QueryStats::default(),
+            candidates: Vec::new(),
+            candidate_count: 0,
+            nearest: None,
+            sliding_plane: None,
+            slide_vector: None,
+            slide_vector_espace: None,
+            new_destination: None,
+            new_destination_espace: None,
+            crease_direction: None,
+            end: start_w,
+            end_espace: es.espace_from_world(start_w),
+            outcome: IterationOutcome::Continue,
+        }
+    }
+
+    /// Copies the gather results into `rec`.
+    pub fn record_query(&self, rec: &mut IterationRecord, query: Aabb, stats: QueryStats) {
+        rec.query_aabb = query;
+        rec.bvh_stats = stats;
+        rec.candidate_count = self.tris.len() as u32;
+        if self.detail == TraceDetail::Full {
+            rec.bvh_nodes_visited.clone_from(self.visited);
+        }
+    }
+
+    /// Sets the slide vector fields of `rec` from an ellipsoid-space slide starting at `end_e`.
+    pub fn record_slide(&self, rec: &mut IterationRecord, end_e: DVec3, slide_e: DVec3) {
+        let es = self.es;
+        rec.slide_vector = Some(es.world_from_espace(slide_e));
+        rec.slide_vector_espace = Some(slide_e);
+        rec.new_destination = Some(es.world_from_espace(end_e + slide_e));
+        rec.new_destination_espace = Some(end_e + slide_e);
+    }
 }
 
 /// Steps the recursion one iteration per `next()`.
 pub struct SlideSolver<'w> {
     world: CollisionWorld<'w>,
     settings: SlideSettings,
+    es: EllipsoidSpace,
     detail: TraceDetail,
-    position: DVec3,
+    position_w: DVec3,
+    velocity_w: DVec3,
+    pass: Pass,
+    gravity_pending_w: Option<DVec3>,
+    depth: u32,
+    index: u32,
+    planes_e: Vec<DVec3>,
+    pass_dir_e: DVec3,
     scratch: BvhScratch,
+    tris: Vec<u32>,
+    visited: Vec<u32>,
     finished: Option<EndReason>,
 }
 
 impl<'w> SlideSolver<'w> {
     /// A solver for one move of the probe centred at `start` by `velocity`
-    /// (world space). `None` when an input is not finite or the settings are invalid.
+    /// (world space). `None` when an input is not finite or the settings are
+    /// invalid: bad numbers are rejected here, never propagated.
     pub fn new(
         world: CollisionWorld<'w>,
         settings: &SlideSettings,
@@ -48,26 +194,134 @@ impl<'w> SlideSolver<'w> {
         velocity: DVec3,
         detail: TraceDetail,
     ) -> Option<Self> {
-        let _ = (world, settings, start, velocity, detail);
-        unimplemented!("solver")
+        settings.validate().ok()?;
+        let es = EllipsoidSpace::new(settings.radii_vec())?;
+        let gravity = settings.gravity_vec();
+        // Sums must stay finite too (1e308 + 1e308 is not).
+        if !(start.is_finite() && velocity.is_finite() && (start + velocity + gravity).is_finite())
+        {
+            return None;
+        }
+        let (velocity_w, gravity_pending_w) = match settings.mode {
+            SlideMode::Nettle2000 => (velocity + gravity, None),
+            _ => (velocity, (gravity != DVec3::ZERO).then_some(gravity)),
+        };
+        Some(SlideSolver {
+            world,
+            settings: settings.clone(),
+            es,
+            detail,
+            position_w: start,
+            velocity_w,
+            pass: Pass::Velocity,
+            gravity_pending_w,
+            depth: 0,
+            index: 0,
+            planes_e: Vec::with_capacity(4),
+            pass_dir_e: es.espace_from_world(velocity_w).normalize_or_zero(),
+            scratch: BvhScratch::default(),
+            tris: Vec::new(),
+            visited: Vec::new(),
+            finished: None,
+        })
     }
 
     /// Where the probe is now, world space.
     pub fn position(&self) -> DVec3 {
-        self.position
+        self.position_w
     }
 
     /// Why the move ended, once it has.
     pub fn finished(&self) -> Option<EndReason> {
         self.finished
     }
+
+    /// The settings this solver runs with.
+    pub fn settings(&self) -> &SlideSettings {
+        &self.settings
+    }
+
+    fn run_iteration(&mut self) -> (IterationRecord, StepDecision) {
+        let mut ctx = StepContext {
+            world: &self.world,
+            settings: &self.settings,
+            es: self.es,
+            detail: self.detail,
+            scratch: &mut self.scratch,
+            tris: &mut self.tris,
+            visited: &mut self.visited,
+            planes_e: &mut self.planes_e,
+            pass_dir_e: self.pass_dir_e,
+        };
+        let (start_w, vel_w) = (self.position_w, self.velocity_w);
+        if vel_w.length() < self.settings.min_move {
+            let rec = ctx.blank_record(start_w, vel_w);
+            let decision = StepDecision {
+                end_w: start_w,
+                next: Err(EndReason::TooShort),
+            };
+            return (rec, decision);
+        }
+        match self.settings.mode {
+            SlideMode::Robust => super::robust::step(&mut ctx, start_w, vel_w),
+            SlideMode::Fauerby2003 => super::fauerby::step(&mut ctx, start_w, vel_w),
+            SlideMode::Nettle2000 => super::nettle::step(&mut ctx, start_w, vel_w),
+        }
+    }
+
+    /// Moves on to the gravity pass, if one is pending.
+    fn start_gravity_pass(&mut self) -> bool {
+        let Some(gravity_w) = self.gravity_pending_w.take() else {
+            return false;
+        };
+        self.pass = Pass::Gravity;
+        self.velocity_w = gravity_w;
+        self.depth = 0;
+        self.planes_e.clear();
+        self.pass_dir_e = self.es.espace_from_world(gravity_w).normalize_or_zero();
+        true
+    }
 }
 
 impl Iterator for SlideSolver<'_> {
     type Item = IterationRecord;
+
     fn next(&mut self) -> Option<IterationRecord> {
-        let _ = (&self.world, &self.settings, self.detail, &mut self.scratch);
-        unimplemented!("solver")
+        if self.finished.is_some() {
+            return None;
+        }
+        let (mut rec, decision) = self.run_iteration();
+        debug_assert!(decision.end_w.is_finite(), "solver produced a non-finite position");
+        rec.index = self.index;
+        rec.depth = self.depth;
+        rec.pass = self.pass;
+        rec.end = decision.end_w;
+        rec.end_espace = self.es.espace_from_world(decision.end_w);
+        self.position_w = decision.end_w;
+        self.index += 1;
+        self.depth += 1;
+        let ended = match decision.next {
+            Ok(_) if self.depth >= self.settings.max_iterations => Some(EndReason::IterationCap),
+            Ok(next_w) => {
+                self.velocity_w = next_w;
+                None
+            }
+            Err(reason) => Some(reason),
+        };
+        rec.outcome = match ended {
+            None => IterationOutcome::Continue,
+            Some(EndReason::StuckEmbedded) => self.finish(EndReason::StuckEmbedded),
+            Some(reason) if self.start_gravity_pass() => IterationOutcome::PassEnded(reason),
+            Some(reason) => self.finish(reason),
+        };
+        Some(rec)
+    }
+}
+
+impl SlideSolver<'_> {
+    fn finish(&mut self, reason: EndReason) -> IterationOutcome {
+        self.finished = Some(reason);
+        IterationOutcome::MoveEnded(reason)
     }
 }
 

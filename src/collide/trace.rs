@@ -34,6 +34,14 @@ pub enum CandidateOutcome {
         /// Why.
         reason: MissReason,
     },
+    /// Touching at the start while moving away from it or along it
+    /// (robust mode): it does not block the move.
+    Separating {
+        /// Face, edge or vertex touched.
+        feature: Feature,
+        /// Contact point on the triangle, world space.
+        contact_point: DVec3,
+    },
     /// Tested and hit (not necessarily the nearest).
     Hit {
         /// Time of impact, fraction of the iteration's velocity.

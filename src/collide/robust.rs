@@ -1,0 +1,251 @@
+//! The `robust` iteration: Fauerby's per-feature sweep with the later fixes.
+//!
+//! All collision math is in ellipsoid space (the probe is a unit sphere):
+//! - contacts that the probe only touches while moving away do not block;
+//! - a start embedded deeper than a hair is pushed out first (recovery);
+//! - the probe stops short of the contact so that its clearance measured
+//!   along the contact normal is the skin (Fauerby's very-close distance is
+//!   taken along the velocity, which leaves almost no clearance at grazing
+//!   angles: Linahan 2012);
+//! - the remaining motion is projected onto the contact plane; if that runs
+//!   into a plane met earlier in the pass, it is projected onto the crease of
+//!   the two planes, and a third plane stops the pass (Quake III's
+//!   `PM_SlideMode` clip-plane list).
+
+use super::nettle_points::nettle_points_espace;
+use super::solver::{StepContext, StepDecision};
+use crate::collide::{
+    Candidate, CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane,
+    TraceDetail,
+};
+use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
+use glam::DVec3;
+
+/// Embedding deeper than this (ellipsoid space) triggers a push out.
+const PENETRATION_TOLERANCE: f64 = 1e-7;
+/// Push-out rounds before giving up on an embedded start.
+const MAX_RECOVERY_ROUNDS: usize = 4;
+/// Two contact normals this close (cosine) are the same plane.
+const SAME_PLANE_COS: f64 = 0.9999;
+
+/// The blocking contact chosen in one iteration.
+struct Blocking {
+    tri: u32,
+    hit: SweepHit,
+}
+
+/// Result of testing every candidate once from one start position.
+struct Tested {
+    nearest: Option<Blocking>,
+    /// Deepest embedding at the start: (triangle, depth, unit push direction), ellipsoid space.
+    deepest: Option<(u32, f64, DVec3)>,
+}
+
+pub(super) fn step(
+    ctx: &mut StepContext<'_, '_>,
+    start_w: DVec3,
+    vel_w: DVec3,
+) -> (IterationRecord, StepDecision) {
+    let es = ctx.es;
+    let skin_e = ctx.skin_e();
+    let mut rec = ctx.blank_record(start_w, vel_w);
+    let vel_e = es.espace_from_world(vel_w);
+    let mut start_e = es.espace_from_world(start_w);
+
+    // Phase 1: gather and test; push out of embedded geometry and retest.
+    let mut tested;
+    let mut rounds = 0;
+    loop {
+        let start_now_w = es.world_from_espace(start_e);
+        let query = ctx.swept_box(start_now_w, start_now_w + vel_w);
+        let stats = ctx.gather(&query);
+        ctx.record_query(&mut rec, query, stats);
+        tested = test_candidates(ctx, &mut rec, start_e, vel_e);
+        let Some((tri, depth, dir_e)) = tested.deepest else {
+            break;
+        };
+        if rounds == MAX_RECOVERY_ROUNDS {
+            rec.end = es.world_from_espace(start_e);
+            let end_w = es.world_from_espace(start_e);
+            return (rec, StepDecision { end_w, next: Err(EndReason::StuckEmbedded) });
+        }
+        rounds += 1;
+        let push_e = dir_e * (depth + skin_e);
+        start_e += push_e;
+        let total_e = start_e - es.espace_from_world(start_w);
+        rec.recovery = Some(Recovery {
+            triangle: tri,
+            depth_espace: rec.recovery.map_or(depth, |r| r.depth_espace.max(depth)),
+            push: es.world_from_espace(total_e),
+            push_espace: total_e,
+        });
+    }
+    let dest_e = start_e + vel_e;
+
+    // Phase 2: nothing in the way: arrive.
+    let Some(Blocking { tri, hit }) = tested.nearest else {
+        return (rec, StepDecision { end_w: es.world_from_espace(dest_e), next: Err(EndReason::Arrived) });
+    };
+
+    // Phase 3: stop short of the contact, keeping `skin` along the normal.
+    let speed_e = vel_e.length();
+    let approach = -(vel_e / speed_e).dot(hit.normal_espace);
+    let back_t = if approach > 1e-12 { skin_e / (approach * speed_e) } else { hit.t };
+    let t_safe = (hit.t - back_t).max(0.0);
+    let end_e = start_e + vel_e * t_safe;
+    rec.nearest = Some(nearest_record(ctx, tri, &hit, start_e, vel_e));
+    rec.sliding_plane = Some(SlidingPlane {
+        origin: es.world_from_espace(hit.point_espace),
+        normal: es.normal_world_from_espace(hit.normal_espace),
+        origin_espace: hit.point_espace,
+        normal_espace: hit.normal_espace,
+    });
+
+    // Phase 4: slide the rest of the motion along the contact plane(s).
+    let end_w = es.world_from_espace(end_e);
+    let slide = clip_to_planes(ctx, hit.normal_espace, dest_e - end_e);
+    let slide_e = match slide {
+        Err(reason) => return (rec, StepDecision { end_w, next: Err(reason) }),
+        Ok((slide_e, crease_e)) => {
+            rec.crease_direction = crease_e.map(|c| es.world_from_espace(c).normalize_or_zero());
+            slide_e
+        }
+    };
+    ctx.record_slide(&mut rec, end_e, slide_e);
+    let slide_w = es.world_from_espace(slide_e);
+    if slide_w.length() < ctx.settings.min_move {
+        return (rec, StepDecision { end_w, next: Err(EndReason::TooShort) });
+    }
+    (rec, StepDecision { end_w, next: Ok(slide_w) })
+}
+
+/// Sweeps every gathered triangle from `start_e`, filling the record's
+/// candidate list, and picks the nearest blocking hit and the deepest embedding.
+fn test_candidates(
+    ctx: &StepContext<'_, '_>,
+    rec: &mut IterationRecord,
+    start_e: DVec3,
+    vel_e: DVec3,
+) -> Tested {
+    let full = ctx.detail == TraceDetail::Full;
+    let cull_back = !ctx.settings.two_sided;
+    rec.candidates.clear();
+    let mut out = Tested { nearest: None, deepest: None };
+    for &tri in ctx.tris.iter() {
+        let object = || ctx.world.mesh.object_of(tri) as u32;
+        if !ctx.world.triangle_collides(tri) {
+            if full {
+                let outcome = CandidateOutcome::NonColliding;
+                rec.candidates.push(Candidate { triangle: tri, object: object(), outcome });
+            }
+            continue;
+        }
+        let outcome = sweep_unit_sphere_triangle(start_e, vel_e, ctx.triangle_e(tri), 1.0, cull_back);
+        let cand = match outcome {
+            SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
+            SweepOutcome::Hit(hit) => classify_hit(ctx, &mut out, tri, hit, start_e, vel_e),
+        };
+        if full {
+            rec.candidates.push(Candidate { triangle: tri, object: object(), outcome: cand });
+        }
+    }
+    out
+}
+
+fn classify_hit(
+    ctx: &StepContext<'_, '_>,
+    out: &mut Tested,
+    tri: u32,
+    hit: SweepHit,
+    start_e: DVec3,
+    vel_e: DVec3,
+) -> CandidateOutcome {
+    if hit.t == 0.0 {
+        let depth = 1.0 - (start_e - hit.point_espace).length();
+        if depth > PENETRATION_TOLERANCE && out.deepest.is_none_or(|d| depth > d.1) {
+            out.deepest = Some((tri, depth, hit.normal_espace));
+        }
+    }
+    let contact_point = ctx.es.world_from_espace(hit.point_espace);
+    if vel_e.dot(hit.normal_espace) >= -1e-12 * vel_e.length() {
+        // Touching while moving away or along: it does not block.
+        return CandidateOutcome::Separating { feature: hit.feature, contact_point };
+    }
+    if out.nearest.as_ref().is_none_or(|b| hit.t < b.hit.t) {
+        out.nearest = Some(Blocking { tri, hit });
+    }
+    CandidateOutcome::Hit {
+        t: hit.t,
+        feature: hit.feature,
+        contact_point,
+        contact_point_espace: hit.point_espace,
+    }
+}
+
+/// Projects `rem_e` onto the new contact plane `n_e` and the planes met
+/// earlier in the pass. `Ok((slide, crease))` or why the pass must stop.
+fn clip_to_planes(
+    ctx: &mut StepContext<'_, '_>,
+    n_e: DVec3,
+    rem_e: DVec3,
+) -> Result<(DVec3, Option<DVec3>), EndReason> {
+    let planes = &mut *ctx.planes_e;
+    planes.retain(|p| p.dot(n_e) < SAME_PLANE_COS);
+    planes.push(n_e);
+    if planes.len() >= 3 {
+        return Err(EndReason::CreaseStop);
+    }
+    let mut slide = rem_e - n_e * rem_e.dot(n_e).min(0.0);
+    let mut crease = None;
+    if let [first, _] = planes[..] {
+        if slide.dot(first) < 0.0 {
+            let dir = n_e.cross(first);
+            let Some(dir) = dir.try_normalize() else {
+                return Err(EndReason::Blocked);
+            };
+            slide = dir * rem_e.dot(dir);
+            crease = Some(dir);
+        }
+    }
+    // Quake's rule: never slide back against the pass's original direction
+    // (that is how a probe jitters in a sloped corner).
+    if ctx.pass_dir_e != DVec3::ZERO && slide.dot(ctx.pass_dir_e) <= 0.0 && slide != DVec3::ZERO {
+        return Err(EndReason::Blocked);
+    }
+    Ok((slide, crease))
+}
+
+/// The trace's view of the chosen hit, with Nettle's construction points.
+pub(super) fn nearest_record(
+    ctx: &StepContext<'_, '_>,
+    tri: u32,
+    hit: &SweepHit,
+    start_e: DVec3,
+    vel_e: DVec3,
+) -> NearestHit {
+    let es = ctx.es;
+    let tri_e = ctx.triangle_e(tri);
+    let [a_w, b_w, c_w] = ctx.world.mesh.triangle_f64(tri);
+    let center_e = start_e + vel_e * hit.t;
+    let pts = nettle_points_espace(start_e, vel_e, tri_e, hit);
+    NearestHit {
+        triangle: tri,
+        object: ctx.world.mesh.object_of(tri) as u32,
+        t: hit.t,
+        feature: hit.feature,
+        contact_point: es.world_from_espace(hit.point_espace),
+        contact_point_espace: hit.point_espace,
+        contact_center: es.world_from_espace(center_e),
+        contact_center_espace: center_e,
+        contact_normal: es.normal_world_from_espace(hit.normal_espace),
+        contact_normal_espace: hit.normal_espace,
+        triangle_plane_origin: a_w,
+        triangle_plane_normal: (b_w - a_w).cross(c_w - a_w).normalize_or_zero(),
+        plane_intersection_point: es.world_from_espace(pts.plane),
+        plane_intersection_point_espace: pts.plane,
+        polygon_intersection_point: es.world_from_espace(pts.polygon),
+        polygon_intersection_point_espace: pts.polygon,
+        ellipsoid_intersection_point: es.world_from_espace(pts.ellipsoid),
+        ellipsoid_intersection_point_espace: pts.ellipsoid,
+    }
+}
