@@ -20,6 +20,7 @@
 
 mod build;
 mod decode;
+mod dedupe;
 mod parse;
 mod report;
 mod triangulate;
