@@ -4,6 +4,9 @@
 //! Per-triangle AABBs are part of the mesh rather than of the BVH because the
 //! tool shows them and the seeds' multi-level box test uses them directly.
 
+mod builder;
+
+pub use builder::MeshBuilder;
 use crate::math::{Aabb, DVec3, Vec3};
 use serde::{Deserialize, Serialize};
 
