@@ -248,15 +248,14 @@ fn clip_to_planes(
     }
     let mut slide = rem_e - n_e * rem_e.dot(n_e).min(0.0);
     let mut crease = None;
-    if let [first, _] = planes[..] {
-        if slide.dot(first) < 0.0 {
-            let dir = n_e.cross(first);
-            let Some(dir) = dir.try_normalize() else {
-                return Err(EndReason::Blocked);
-            };
-            slide = dir * rem_e.dot(dir);
-            crease = Some(dir);
-        }
+    if let [first, _] = planes[..]
+        && slide.dot(first) < 0.0
+    {
+        let Some(dir) = n_e.cross(first).try_normalize() else {
+            return Err(EndReason::Blocked);
+        };
+        slide = dir * rem_e.dot(dir);
+        crease = Some(dir);
     }
     // Quake's rule: never slide back against the pass's original direction
     // (that is how a probe jitters in a sloped corner).
