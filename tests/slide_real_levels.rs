@@ -8,7 +8,6 @@ mod common;
 use collidoscope::collide::{SlideSettings, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
 use common::*;
-use glam::DVec3;
 
 fn check_level(file: &str, options: ImportOptions, moves: usize) {
     let Some(dir) = shared_levels() else { return };
