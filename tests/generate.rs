@@ -323,3 +323,17 @@ fn city_moves_start_clear_of_the_geometry() {
         );
     }
 }
+
+#[test]
+fn default_level_parts_do_not_overlap_each_other() {
+    // Parts stand apart (their boxes only touch the floor), so each reads on its own.
+    let mesh = default_level();
+    let parts: Vec<_> = mesh.objects.iter().filter(|o| o.name != "floor").collect();
+    for (i, a) in parts.iter().enumerate() {
+        assert!(a.aabb.min.y >= 0.0, "{} is below the floor top", a.name);
+        for b in &parts[i + 1..] {
+            let shrunk = a.aabb.expanded(-1e-3);
+            assert!(!shrunk.overlaps(&b.aabb), "{} overlaps {}", a.name, b.name);
+        }
+    }
+}
