@@ -8,8 +8,8 @@
 //! `import_timing` (ignored; run it in release) measures import speed:
 //! `cargo test --release --no-default-features --test import_levels -- --ignored --nocapture`
 
-use collidoscope::level::ImportOptions;
 use collidoscope::level::import::import_obj_file;
+use collidoscope::level::{ImportOptions, Level};
 use collidoscope::mesh::TriMesh;
 use std::collections::HashMap;
 use std::io::Read;
@@ -301,12 +301,26 @@ fn import_timing() {
                 mesh.triangle_count(),
                 text.len() / 1_000_000
             );
+            let (took, level) = best_of(3, || Level::load(&path, &options).unwrap());
+            println!(
+                "{name}: Level::load {took:.2?} (last run: parse {:.2?} + BVH {:.2?})",
+                level.parse_time, level.build_time
+            );
         }
     }
     let text = grid_obj(707);
-    let path = Path::new("grid_1m.obj");
+    let path =
+        std::env::temp_dir().join(format!("collidoscope_grid_1m_{}.obj", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let (took, level) = best_of(3, || Level::load(&path, &options).unwrap());
+    std::fs::remove_file(&path).unwrap();
+    println!(
+        "synthetic grid: Level::load {took:.2?} (last run: parse {:.2?} + BVH {:.2?})",
+        level.parse_time, level.build_time
+    );
+    drop(level);
     let (took, (mesh, _)) = best_of(3, || {
-        collidoscope::level::import::import_obj_bytes(text.as_bytes(), path, &options).unwrap()
+        collidoscope::level::import::import_obj_bytes(text.as_bytes(), &path, &options).unwrap()
     });
     let (obj_took, _) = best_of(1, || {
         obj::ObjData::load_buf_with_config(text.as_bytes(), obj::LoadConfig { strict: false })
@@ -318,4 +332,29 @@ fn import_timing() {
         mesh.triangle_count(),
         text.len() / 1_000_000
     );
+}
+
+/// `Level::load` end to end: import, then a BVH that validates against the
+/// mesh, with progress rising to exactly 1 at the end.
+#[test]
+fn level_load_builds_a_valid_bvh() {
+    let Some(dir) = levels_dir() else { return };
+    for name in ["galleria_map.obj", "sibenik_dabrovic_75k.obj.gz"] {
+        let seen = std::sync::Mutex::new(Vec::new());
+        let level = Level::load_with_progress(&dir.join(name), &ImportOptions::default(), &|f| {
+            seen.lock().unwrap().push(f)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(level.name, name);
+        assert_eq!(level.report.triangles, level.mesh.triangle_count());
+        level.bvh.validate(&level.mesh.tri_aabbs).unwrap();
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen.last(), Some(&1.0), "{name}");
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{name}: {seen:?}");
+        assert!(
+            seen[..seen.len() - 1]
+                .iter()
+                .all(|f| (0.0..1.0).contains(f))
+        );
+    }
 }
