@@ -27,8 +27,10 @@ pub(super) fn build(
     }
     let warnings = std::mem::take(&mut parsed.warnings);
     let mut builder = Builder::new(&parsed.positions, parsed.face_count(), warnings);
-    add_faces(&parsed, &mut builder, ctx, progress)?;
+    // Faces take about half the time, duplicates and boxes the rest.
+    add_faces(&parsed, &mut builder, ctx, &|f| progress(f * 0.5))?;
     let built = builder.finish(&parsed, ctx)?;
+    progress(0.75);
     let mesh = TriMesh::new(parsed.positions, built.triangles, built.objects);
     Ok((mesh, built.report))
 }
