@@ -1,303 +1,288 @@
 //! Top-down binned SAH construction over per-triangle boxes (world space).
 //!
-//! Each node bins its triangles' centroids into [`BINS`] slots on all three
-//! axes at once, sweeps the bins to price every split plane with the surface
-//! area heuristic (MacDonald & Booth 1990; binning after Wald 2007), and
+//! Each node bins its triangles' centroids into [`BINS`] slots along the
+//! longest axis of their bounds, sweeps the bins to price every split plane
+//! with the surface area heuristic (MacDonald & Booth 1990; binning after
+//! Wald 2007, single-axis as in Bikker's "How to build a BVH"), and
 //! partitions its range in place. A node becomes a leaf when it holds one
-//! triangle, or at most [`MAX_LEAF`] and splitting would not pay. When the
+//! triangle, or at most `max_leaf` and splitting would not pay. When the
 //! centroids cannot be binned (all equal, or not finite) the range is cut in
 //! half, so the build always terminates and never panics on odd input.
 //!
-//! The working copy keeps boxes as `Vec3A` (16-byte lanes) so that growing a
-//! bin is two SIMD min/max; centroids are kept doubled (`min + max`), which
-//! changes no decision since binning is scale-invariant.
+//! Speed comes from touching each triangle twice per level (bin, partition):
+//! the bins also gather centroid bounds, so a child's binning range is known
+//! without another pass. The working copy keeps boxes as `Vec3A` (16-byte
+//! lanes: growing a box is two SIMD min/max), and centroids are kept doubled
+//! (`min + max`), which changes no decision since binning is scale-invariant.
 
 use super::{Bvh, BvhNode};
 use crate::math::Aabb;
-use glam::{UVec3, Vec3A};
+use glam::Vec3A;
 
-/// Number of centroid bins per axis.
+/// Most centroid bins per node; small nodes use one per triangle (binning
+/// and sweeping cost per node matters: there are about as many nodes as triangles).
 const BINS: usize = 12;
-/// Leaves hold at most this many triangles (measured: 4 gives the fastest
-/// swept-box queries at about 1.1 nodes per triangle, see BENCHMARKS.md).
+/// Leaves hold at most this many triangles by default (tuned by measurement,
+/// see BENCHMARKS.md).
 pub(crate) const MAX_LEAF: usize = 4;
 /// Cost of visiting a node, relative to testing one triangle's box.
 const TRAVERSAL_COST: f32 = 1.0;
 
-/// A triangle's box in the working copy.
+/// A box in the working copy.
 #[derive(Clone, Copy)]
-struct Prim {
+struct Bounds {
     lo: Vec3A,
     hi: Vec3A,
 }
 
-/// Bounds and count of the triangles whose centroid fell in one bin.
+impl Bounds {
+    const EMPTY: Bounds = Bounds {
+        lo: Vec3A::INFINITY,
+        hi: Vec3A::NEG_INFINITY,
+    };
+
+    #[inline]
+    fn grow(&mut self, b: &Bounds) {
+        self.lo = self.lo.min(b.lo);
+        self.hi = self.hi.max(b.hi);
+    }
+
+    #[inline]
+    fn grow_point(&mut self, p: Vec3A) {
+        self.lo = self.lo.min(p);
+        self.hi = self.hi.max(p);
+    }
+
+    /// Half the surface area: the SAH only compares ratios.
+    #[inline]
+    fn half_area(&self) -> f32 {
+        let e = self.hi - self.lo;
+        e.x * e.y + e.y * e.z + e.z * e.x
+    }
+}
+
+/// The triangles whose centroid fell in one bin: box, centroid box, count.
 #[derive(Clone, Copy)]
 struct Bin {
-    lo: Vec3A,
-    hi: Vec3A,
+    bounds: Bounds,
+    centroids: Bounds,
     count: u32,
 }
 
 const EMPTY_BIN: Bin = Bin {
-    lo: Vec3A::INFINITY,
-    hi: Vec3A::NEG_INFINITY,
+    bounds: Bounds::EMPTY,
+    centroids: Bounds::EMPTY,
     count: 0,
 };
 
-/// A node waiting to be split: its slot, its triangle range and its box.
-struct Task {
-    node: usize,
+/// A range of triangles with its box and the box of its (doubled) centroids.
+#[derive(Clone, Copy)]
+struct Range {
     start: usize,
     end: usize,
-    lo: Vec3A,
-    hi: Vec3A,
+    bounds: Bounds,
+    centroids: Bounds,
 }
 
-/// How a node's range was cut: children boxes and the split position.
-struct Cut {
-    mid: usize,
-    left: (Vec3A, Vec3A),
-    right: (Vec3A, Vec3A),
-}
-
-/// A chosen SAH plane: triangles whose centroid bin on `axis` is below `bin` go left.
-struct Plane {
-    axis: usize,
-    bin: u32,
-    cost: f32,
-}
-
-/// Centroid binning of one node.
+/// Centroid binning of one node along one axis.
 struct Binning {
-    cmin: Vec3A,
-    scale: Vec3A,
-    bins: [[Bin; BINS]; 3],
+    /// Bins in use, `2..=BINS`.
+    used: usize,
+    axis: usize,
+    cmin: f32,
+    scale: f32,
+    bins: [Bin; BINS],
 }
 
 impl Binning {
     #[inline]
-    fn bin_of(&self, p: &Prim) -> UVec3 {
-        ((p.lo + p.hi - self.cmin) * self.scale)
-            .as_uvec3()
-            .min(UVec3::splat(BINS as u32 - 1))
+    fn bin_of(&self, p: &Bounds) -> usize {
+        // `as` saturates (NaN -> 0), the clamp catches the top.
+        (((p.lo[self.axis] + p.hi[self.axis] - self.cmin) * self.scale) as usize).min(self.used - 1)
     }
 }
 
-/// Half the surface area: the SAH only compares ratios.
-#[inline]
-fn half_area(lo: Vec3A, hi: Vec3A) -> f32 {
-    let e = hi - lo;
-    e.x * e.y + e.y * e.z + e.z * e.x
-}
-
-/// Builds the tree; see the module docs.
-pub(super) fn build(tri_aabbs: &[Aabb]) -> Bvh {
+/// Builds the tree with leaves of at most `max_leaf` (>= 1) triangles; see the module docs.
+pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
+    let max_leaf = max_leaf.max(1);
     let n = tri_aabbs.len();
     if n == 0 {
         return Bvh::default();
     }
-    let mut prims: Vec<Prim> = tri_aabbs
-        .iter()
-        .map(|b| {
-            // A NaN box overlaps nothing; as EMPTY it also cannot poison its ancestors' boxes.
-            let b = if b.min.is_nan() || b.max.is_nan() {
-                &Aabb::EMPTY
-            } else {
-                b
-            };
-            Prim {
-                lo: b.min.into(),
-                hi: b.max.into(),
-            }
-        })
-        .collect();
+    let mut prims: Vec<Bounds> = tri_aabbs.iter().map(working_box).collect();
     let mut tri_indices: Vec<u32> = (0..n as u32).collect();
-    let (lo, hi) = bounds(&prims);
+    let root = range_of(&prims, 0, n);
     // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
     let mut nodes = Vec::with_capacity(2 * n - 1);
-    nodes.push(leaf_node(lo, hi, 0, n));
+    nodes.push(leaf_node(&root));
     let mut binning = Binning {
-        cmin: Vec3A::ZERO,
-        scale: Vec3A::ZERO,
-        bins: [[EMPTY_BIN; BINS]; 3],
+        used: BINS,
+        axis: 0,
+        cmin: 0.0,
+        scale: 0.0,
+        bins: [EMPTY_BIN; BINS],
     };
-    let mut stack = vec![Task {
-        node: 0,
-        start: 0,
-        end: n,
-        lo,
-        hi,
-    }];
-    while let Some(t) = stack.pop() {
-        let range = t.start..t.end;
-        let node_prims = &mut prims[range.clone()];
-        let Some(cut) = split(
-            node_prims,
-            &mut tri_indices[range],
-            t.lo,
-            t.hi,
-            &mut binning,
-        ) else {
-            nodes[t.node] = leaf_node(t.lo, t.hi, t.start, t.end - t.start);
-            continue;
+    let mut stack = vec![(0usize, root)];
+    while let Some((node, r)) = stack.pop() {
+        let (p, t) = (&mut prims[r.start..r.end], &mut tri_indices[r.start..r.end]);
+        let Some((left, right)) = split(p, t, &r, max_leaf, &mut binning) else {
+            continue; // Already stored as a leaf.
         };
-        let left = nodes.len();
-        let mid = t.start + cut.mid;
-        nodes.push(leaf_node(cut.left.0, cut.left.1, t.start, cut.mid));
-        nodes.push(leaf_node(cut.right.0, cut.right.1, mid, t.end - mid));
-        nodes[t.node].first = left as u32;
-        nodes[t.node].count = 0;
+        let first = nodes.len();
+        nodes.push(leaf_node(&left));
+        nodes.push(leaf_node(&right));
+        nodes[node].first = first as u32;
+        nodes[node].count = 0;
         // Left on top: the left subtree is laid out first, depth-first.
-        stack.push(Task {
-            node: left + 1,
-            start: mid,
-            end: t.end,
-            lo: cut.right.0,
-            hi: cut.right.1,
-        });
-        stack.push(Task {
-            node: left,
-            start: t.start,
-            end: mid,
-            lo: cut.left.0,
-            hi: cut.left.1,
-        });
+        stack.push((first + 1, right));
+        stack.push((first, left));
     }
     nodes.shrink_to_fit();
     Bvh { nodes, tri_indices }
 }
 
-fn leaf_node(lo: Vec3A, hi: Vec3A, first: usize, count: usize) -> BvhNode {
-    BvhNode {
-        aabb_min: lo.into(),
-        first: first as u32,
-        aabb_max: hi.into(),
-        count: count as u32,
+/// A triangle's box for the build. A NaN box overlaps nothing: as EMPTY it
+/// cannot poison its ancestors' boxes either.
+fn working_box(b: &Aabb) -> Bounds {
+    if b.min.is_nan() || b.max.is_nan() {
+        return Bounds::EMPTY;
+    }
+    Bounds {
+        lo: b.min.into(),
+        hi: b.max.into(),
     }
 }
 
-fn bounds(prims: &[Prim]) -> (Vec3A, Vec3A) {
-    prims
-        .iter()
-        .fold((Vec3A::INFINITY, Vec3A::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p.lo), hi.max(p.hi))
-        })
+fn leaf_node(r: &Range) -> BvhNode {
+    BvhNode {
+        aabb_min: r.bounds.lo.into(),
+        first: r.start as u32,
+        aabb_max: r.bounds.hi.into(),
+        count: (r.end - r.start) as u32,
+    }
 }
 
-/// Decides whether the node `prims` (box `lo..hi`) is split, and splits it.
-/// `None` keeps it as a leaf.
-/// `binning` is scratch space reused from node to node.
+/// `prims[start..end]` with its bounds, computed by a pass over it.
+fn range_of(prims: &[Bounds], start: usize, end: usize) -> Range {
+    let (mut bounds, mut centroids) = (Bounds::EMPTY, Bounds::EMPTY);
+    for p in &prims[start..end] {
+        bounds.grow(p);
+        centroids.grow_point(p.lo + p.hi);
+    }
+    Range {
+        start,
+        end,
+        bounds,
+        centroids,
+    }
+}
+
+/// Splits the node `r` (whose triangles are `prims`, in place) into two
+/// ranges, or returns `None` to keep it a leaf. `binning` is reused scratch.
 fn split(
-    prims: &mut [Prim],
+    prims: &mut [Bounds],
     tri_indices: &mut [u32],
-    lo: Vec3A,
-    hi: Vec3A,
+    r: &Range,
+    max_leaf: usize,
     binning: &mut Binning,
-) -> Option<Cut> {
+) -> Option<(Range, Range)> {
     let count = prims.len();
     if count <= 1 {
         return None;
     }
-    let plane = if bin(prims, binning) {
-        best_plane(binning, half_area(lo, hi))
+    let plane = if bin(prims, r, binning) {
+        best_plane(&binning.bins[..binning.used], r.bounds.half_area())
     } else {
         None
     };
-    let leaf_cost = count as f32;
     match plane {
-        Some(p) if count > MAX_LEAF || p.cost < leaf_cost => {
-            partition(prims, tri_indices, binning, &p).or_else(|| Some(halve(prims)))
+        Some((bin, cost)) if count > max_leaf || cost < count as f32 => {
+            partition(prims, tri_indices, r, binning, bin).or_else(|| Some(halve(prims, r)))
         }
-        _ if count > MAX_LEAF => Some(halve(prims)),
+        _ if count > max_leaf => Some(halve(prims, r)),
         _ => None,
     }
 }
 
-/// Bins the doubled centroids on every axis with a usable extent.
-/// `false` when no axis has one (all centroids equal or not finite).
-fn bin(prims: &[Prim], b: &mut Binning) -> bool {
-    let (cmin, cmax) = prims
-        .iter()
-        .fold((Vec3A::INFINITY, Vec3A::NEG_INFINITY), |(lo, hi), p| {
-            let c = p.lo + p.hi;
-            (lo.min(c), hi.max(c))
-        });
-    let extent = cmax - cmin;
-    // Slightly under BINS / extent so that the largest centroid lands in the last bin.
-    let raw = Vec3A::splat(BINS as f32 * (1.0 - 1e-5)) / extent;
-    let usable = extent.cmpgt(Vec3A::ZERO) & raw.is_finite_mask() & cmin.is_finite_mask();
-    if !usable.any() {
+/// Bins the centroids along the longest axis of their box. `false` when it
+/// has no usable extent (all centroids equal, or not finite).
+fn bin(prims: &[Bounds], r: &Range, b: &mut Binning) -> bool {
+    let extent = r.centroids.hi - r.centroids.lo;
+    let axis = if extent.x >= extent.y && extent.x >= extent.z {
+        0
+    } else if extent.y >= extent.z {
+        1
+    } else {
+        2
+    };
+    let used = prims.len().clamp(2, BINS);
+    // Slightly under used / extent so that the largest centroid lands in the last bin.
+    let scale = used as f32 * (1.0 - 1e-5) / extent[axis];
+    let cmin = r.centroids.lo[axis];
+    if !(extent[axis] > 0.0 && scale.is_finite() && scale > 0.0 && cmin.is_finite()) {
         return false;
     }
+    b.used = used;
+    b.axis = axis;
     b.cmin = cmin;
-    b.scale = Vec3A::select(usable, raw, Vec3A::ZERO);
-    b.bins = [[EMPTY_BIN; BINS]; 3];
+    b.scale = scale;
+    b.bins[..used].fill(EMPTY_BIN);
     for p in prims {
-        let idx = b.bin_of(p);
-        for axis in 0..3 {
-            let bin = &mut b.bins[axis][idx[axis] as usize];
-            bin.lo = bin.lo.min(p.lo);
-            bin.hi = bin.hi.max(p.hi);
-            bin.count += 1;
-        }
-    }
-    // An axis with zero scale put everything in bin 0 and offers no plane.
-    for axis in 0..3 {
-        if !usable.test(axis) {
-            b.bins[axis][0].count = 0;
-        }
+        let c = p.lo + p.hi;
+        let i = (((c[axis] - cmin) * scale) as usize).min(used - 1);
+        let bin = &mut b.bins[i];
+        bin.bounds.grow(p);
+        bin.centroids.grow_point(c);
+        bin.count += 1;
     }
     true
 }
 
-/// The cheapest SAH plane over all axes, cost in units of one triangle test.
-fn best_plane(b: &Binning, node_half_area: f32) -> Option<Plane> {
-    let mut best: Option<Plane> = None;
-    for (axis, bins) in b.bins.iter().enumerate() {
-        // right_cost[i]: area * count of bins i.. (the right side of plane i).
-        let mut right_cost = [0.0f32; BINS];
-        let mut right_count = [0u32; BINS];
-        let (mut lo, mut hi, mut n) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY, 0u32);
-        for i in (1..BINS).rev() {
-            lo = lo.min(bins[i].lo);
-            hi = hi.max(bins[i].hi);
-            n += bins[i].count;
-            right_count[i] = n;
-            right_cost[i] = if n > 0 {
-                half_area(lo, hi) * n as f32
-            } else {
-                0.0
-            };
+/// The cheapest SAH plane: `(k, cost)` where bins `..k` go left, cost in
+/// units of one triangle test. `None` if every triangle is in one bin.
+fn best_plane(bins: &[Bin], node_half_area: f32) -> Option<(usize, f32)> {
+    // right_cost[k]: area * count of bins k.. (the right side of plane k).
+    let mut right_cost = [0.0f32; BINS];
+    let mut right_count = [0u32; BINS];
+    let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
+    for k in (1..bins.len()).rev() {
+        acc.grow(&bins[k].bounds);
+        n += bins[k].count;
+        right_count[k] = n;
+        right_cost[k] = if n > 0 {
+            acc.half_area() * n as f32
+        } else {
+            0.0
+        };
+    }
+    let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
+    let mut best: Option<(usize, f32)> = None;
+    for k in 1..bins.len() {
+        acc.grow(&bins[k - 1].bounds);
+        n += bins[k - 1].count;
+        if n == 0 || right_count[k] == 0 {
+            continue;
         }
-        let (mut lo, mut hi, mut n) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY, 0u32);
-        for i in 1..BINS {
-            lo = lo.min(bins[i - 1].lo);
-            hi = hi.max(bins[i - 1].hi);
-            n += bins[i - 1].count;
-            if n == 0 || right_count[i] == 0 {
-                continue;
-            }
-            let cost =
-                TRAVERSAL_COST + (half_area(lo, hi) * n as f32 + right_cost[i]) / node_half_area;
-            if cost < best.as_ref().map_or(f32::INFINITY, |p| p.cost) {
-                best = Some(Plane {
-                    axis,
-                    bin: i as u32,
-                    cost,
-                });
-            }
+        let cost = TRAVERSAL_COST + (acc.half_area() * n as f32 + right_cost[k]) / node_half_area;
+        if cost < best.map_or(f32::INFINITY, |b| b.1) {
+            best = Some((k, cost));
         }
     }
     best
 }
 
-/// Partitions by the plane; children boxes come from the bins. `None` if a
-/// side came out empty, which consistent binning rules out but is cheap to guard.
-fn partition(prims: &mut [Prim], tri_indices: &mut [u32], b: &Binning, p: &Plane) -> Option<Cut> {
+/// Partitions at plane `k`; the children's boxes come from the bins. `None`
+/// if a side came out empty, which consistent binning rules out but is cheap to guard.
+fn partition(
+    prims: &mut [Bounds],
+    tri_indices: &mut [u32],
+    r: &Range,
+    b: &Binning,
+    k: usize,
+) -> Option<(Range, Range)> {
     let (mut i, mut j) = (0, prims.len());
     while i < j {
-        if b.bin_of(&prims[i])[p.axis] < p.bin {
+        if b.bin_of(&prims[i]) < k {
             i += 1;
         } else {
             j -= 1;
@@ -308,27 +293,35 @@ fn partition(prims: &mut [Prim], tri_indices: &mut [u32], b: &Binning, p: &Plane
     if i == 0 || i == prims.len() {
         return None;
     }
-    let union = |bins: &[Bin]| {
-        bins.iter()
-            .fold((Vec3A::INFINITY, Vec3A::NEG_INFINITY), |(lo, hi), b| {
-                (lo.min(b.lo), hi.max(b.hi))
-            })
+    let union = |bins: &[Bin], start: usize, end: usize| {
+        let (mut bounds, mut centroids) = (Bounds::EMPTY, Bounds::EMPTY);
+        for bin in bins {
+            bounds.grow(&bin.bounds);
+            centroids.grow(&bin.centroids);
+        }
+        Range {
+            start,
+            end,
+            bounds,
+            centroids,
+        }
     };
-    let bins = &b.bins[p.axis];
-    Some(Cut {
-        mid: i,
-        left: union(&bins[..p.bin as usize]),
-        right: union(&bins[p.bin as usize..]),
-    })
+    let mid = r.start + i;
+    Some((
+        union(&b.bins[..k], r.start, mid),
+        union(&b.bins[k..b.used], mid, r.end),
+    ))
 }
 
 /// Cuts the range in half, whatever the order: the fallback when no plane
 /// separates the centroids. Any cut is as good as another then.
-fn halve(prims: &[Prim]) -> Cut {
+fn halve(prims: &[Bounds], r: &Range) -> (Range, Range) {
     let mid = prims.len() / 2;
-    Cut {
-        mid,
-        left: bounds(&prims[..mid]),
-        right: bounds(&prims[mid..]),
-    }
+    let mut left = range_of(prims, 0, mid);
+    let mut right = range_of(prims, mid, prims.len());
+    left.start += r.start;
+    left.end += r.start;
+    right.start += r.start;
+    right.end += r.start;
+    (left, right)
 }
