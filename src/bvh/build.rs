@@ -9,11 +9,13 @@
 //! centroids cannot be binned (all equal, or not finite) the range is cut in
 //! half, so the build always terminates and never panics on odd input.
 //!
-//! Speed comes from touching each triangle twice per level (bin, partition):
-//! the bins also gather centroid bounds, so a child's binning range is known
-//! without another pass. The working copy keeps boxes as `Vec3A` (16-byte
-//! lanes: growing a box is two SIMD min/max), and centroids are kept doubled
-//! (`min + max`), which changes no decision since binning is scale-invariant.
+//! Speed comes from touching each triangle once per level: the bins also
+//! gather centroid bounds, so both children's binning ranges are known
+//! before the parent is partitioned, and the partition pass bins each
+//! triangle into the child it sends it to. The working copy keeps boxes as
+//! `Vec3A` (16-byte lanes: growing a box is two SIMD min/max), and centroids
+//! are kept doubled (`min + max`), which changes no decision since binning is
+//! scale-invariant.
 
 use super::{Bvh, BvhNode};
 use crate::math::Aabb;
@@ -26,7 +28,7 @@ const BINS: usize = 12;
 /// see BENCHMARKS.md).
 pub(crate) const MAX_LEAF: usize = 4;
 /// Cost of visiting a node, relative to testing one triangle's box.
-const TRAVERSAL_COST: f32 = 1.0;
+const TRAVERSAL_COST: f32 = 2.0;
 
 /// A box in the working copy.
 #[derive(Clone, Copy)]
@@ -84,61 +86,308 @@ struct Range {
     centroids: Bounds,
 }
 
-/// Centroid binning of one node along one axis.
-struct Binning {
-    /// Bins in use, `2..=BINS`.
+/// Where a doubled centroid falls: bin `(c[axis] - cmin) * scale`, clamped.
+#[derive(Clone, Copy)]
+struct BinMap {
+    /// Bins in use, `2..=BINS`: small nodes use one per triangle, because
+    /// with about as many nodes as triangles the per-node sweep matters.
     used: usize,
     axis: usize,
     cmin: f32,
     scale: f32,
+}
+
+impl BinMap {
+    /// Bins along the longest axis of `r`'s centroid box. `None` when it has
+    /// no usable extent (all centroids equal, or not finite).
+    fn new(r: &Range) -> Option<BinMap> {
+        let extent = r.centroids.hi - r.centroids.lo;
+        let axis = if extent.x >= extent.y && extent.x >= extent.z {
+            0
+        } else if extent.y >= extent.z {
+            1
+        } else {
+            2
+        };
+        let used = (r.end - r.start).clamp(2, BINS);
+        // Slightly under used / extent so that the largest centroid lands in the last bin.
+        let scale = used as f32 * (1.0 - 1e-5) / extent[axis];
+        let cmin = r.centroids.lo[axis];
+        let ok = extent[axis] > 0.0 && scale.is_finite() && scale > 0.0 && cmin.is_finite();
+        ok.then_some(BinMap {
+            used,
+            axis,
+            cmin,
+            scale,
+        })
+    }
+
+    #[inline]
+    fn index(&self, c: Vec3A) -> usize {
+        self.index_on(c[self.axis])
+    }
+
+    /// The bin of a doubled centroid coordinate on this map's axis.
+    #[inline]
+    fn index_on(&self, x: f32) -> usize {
+        // `max` maps NaN to 0, `as` saturates, the clamp catches the top.
+        (((x - self.cmin) * self.scale).max(0.0) as u32 as usize).min(self.used - 1)
+    }
+}
+
+/// The binning of one node: `map` is `None` when its centroids cannot be binned.
+struct Binning {
+    map: Option<BinMap>,
     bins: [Bin; BINS],
 }
 
 impl Binning {
-    #[inline]
-    fn bin_of(&self, p: &Bounds) -> usize {
-        // `as` saturates (NaN -> 0), the clamp catches the top.
-        (((p.lo[self.axis] + p.hi[self.axis] - self.cmin) * self.scale) as usize).min(self.used - 1)
+    /// Prepares empty bins for the range `r`.
+    fn reset(&mut self, r: &Range) {
+        self.map = BinMap::new(r);
+        if let Some(m) = self.map {
+            self.bins[..m.used].fill(EMPTY_BIN);
+        }
     }
+
+    #[inline]
+    fn add(&mut self, p: &Bounds, c: Vec3A) {
+        if let Some(m) = self.map {
+            let bin = &mut self.bins[m.index(c)];
+            bin.bounds.grow(p);
+            bin.centroids.grow_point(c);
+            bin.count += 1;
+        }
+    }
+}
+
+/// Reusable binnings, one per pending node: a child's bins are filled while
+/// its parent is partitioned and read when the child is taken off the stack.
+struct Pool {
+    slots: Vec<Binning>,
+    free: Vec<usize>,
+}
+
+impl Pool {
+    fn take(&mut self) -> usize {
+        self.free.pop().unwrap_or_else(|| {
+            self.slots.push(Binning {
+                map: None,
+                bins: [EMPTY_BIN; BINS],
+            });
+            self.slots.len() - 1
+        })
+    }
+}
+
+/// A node waiting for its split: its slot in the node array, its range and
+/// the pool slot holding its binning, if already filled.
+struct Task {
+    node: usize,
+    range: Range,
+    binned: Option<usize>,
 }
 
 /// Builds the tree with leaves of at most `max_leaf` (>= 1) triangles; see the module docs.
 pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
-    let max_leaf = max_leaf.max(1);
     let n = tri_aabbs.len();
     if n == 0 {
         return Bvh::default();
     }
-    let mut prims: Vec<Bounds> = tri_aabbs.iter().map(working_box).collect();
-    let mut tri_indices: Vec<u32> = (0..n as u32).collect();
-    let root = range_of(&prims, 0, n);
-    // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
-    let mut nodes = Vec::with_capacity(2 * n - 1);
-    nodes.push(leaf_node(&root));
-    let mut binning = Binning {
-        used: BINS,
-        axis: 0,
-        cmin: 0.0,
-        scale: 0.0,
-        bins: [EMPTY_BIN; BINS],
+    let mut b = Builder {
+        prims: tri_aabbs.iter().map(working_box).collect(),
+        tri_indices: (0..n as u32).collect(),
+        // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
+        nodes: Vec::with_capacity(2 * n - 1),
+        pool: Pool {
+            slots: Vec::new(),
+            free: Vec::new(),
+        },
+        max_leaf: max_leaf.max(1),
     };
-    let mut stack = vec![(0usize, root)];
-    while let Some((node, r)) = stack.pop() {
-        let (p, t) = (&mut prims[r.start..r.end], &mut tri_indices[r.start..r.end]);
-        let Some((left, right)) = split(p, t, &r, max_leaf, &mut binning) else {
-            continue; // Already stored as a leaf.
-        };
-        let first = nodes.len();
-        nodes.push(leaf_node(&left));
-        nodes.push(leaf_node(&right));
-        nodes[node].first = first as u32;
-        nodes[node].count = 0;
+    let root = range_of(&b.prims, 0, n);
+    b.nodes.push(leaf_node(&root));
+    let mut stack = vec![Task {
+        node: 0,
+        range: root,
+        binned: None,
+    }];
+    while let Some(task) = stack.pop() {
         // Left on top: the left subtree is laid out first, depth-first.
-        stack.push((first + 1, right));
-        stack.push((first, left));
+        if let Some([left, right]) = b.split(task) {
+            stack.push(right);
+            stack.push(left);
+        }
     }
-    nodes.shrink_to_fit();
-    Bvh { nodes, tri_indices }
+    b.nodes.shrink_to_fit();
+    Bvh {
+        nodes: b.nodes,
+        tri_indices: b.tri_indices,
+    }
+}
+
+struct Builder {
+    prims: Vec<Bounds>,
+    tri_indices: Vec<u32>,
+    nodes: Vec<BvhNode>,
+    pool: Pool,
+    max_leaf: usize,
+}
+
+impl Builder {
+    /// Splits `task`'s node (already stored as a leaf) into two children, or
+    /// leaves it a leaf (`None`).
+    fn split(&mut self, task: Task) -> Option<[Task; 2]> {
+        let r = task.range;
+        let count = r.end - r.start;
+        let slot = match task.binned {
+            Some(slot) => slot,
+            None if count > 1 => self.bin(&r),
+            None => return None,
+        };
+        let plane = self.pool.slots[slot]
+            .map
+            .and_then(|m| best_plane(&self.pool.slots[slot].bins[..m.used], r.bounds.half_area()));
+        let children = match plane {
+            Some((k, cost)) if count > self.max_leaf || cost < count as f32 => {
+                Some(self.partition(&r, slot, k))
+            }
+            _ if count > self.max_leaf => Some(halve(&self.prims, &r)),
+            _ => None,
+        };
+        self.pool.free.push(slot);
+        let [left, right] = children?;
+        let first = self.nodes.len();
+        self.nodes.push(leaf_node(&left.range));
+        self.nodes.push(leaf_node(&right.range));
+        self.nodes[task.node].first = first as u32;
+        self.nodes[task.node].count = 0;
+        let [mut left, mut right] = [left, right];
+        left.node = first;
+        right.node = first + 1;
+        Some([left, right])
+    }
+
+    /// Bins the range in its own pass (the root, and halves); returns the pool slot.
+    fn bin(&mut self, r: &Range) -> usize {
+        let slot = self.pool.take();
+        let binning = &mut self.pool.slots[slot];
+        binning.reset(r);
+        for p in &self.prims[r.start..r.end] {
+            binning.add(p, p.lo + p.hi);
+        }
+        slot
+    }
+
+    /// Partitions `r` at plane `k` of its binning in `slot`, binning each
+    /// triangle into the child it goes to. The children's ranges come from the bins.
+    fn partition(&mut self, r: &Range, slot: usize, k: usize) -> [Task; 2] {
+        let parent = &self.pool.slots[slot];
+        let map = parent.map.expect("a plane implies a binning");
+        let (left, right) = (union(&parent.bins[..k]), union(&parent.bins[k..map.used]));
+        let mid = r.start + left.2 as usize;
+        let left = Range {
+            start: r.start,
+            end: mid,
+            bounds: left.0,
+            centroids: left.1,
+        };
+        let right = Range {
+            start: mid,
+            end: r.end,
+            bounds: right.0,
+            centroids: right.1,
+        };
+        let (ls, rs) = (self.pool.take(), self.pool.take());
+        let [lb, rb] = self
+            .pool
+            .slots
+            .get_disjoint_mut([ls, rs])
+            .expect("two distinct slots");
+        lb.reset(&left);
+        rb.reset(&right);
+        let prims = &mut self.prims[r.start..r.end];
+        let tri_indices = &mut self.tri_indices[r.start..r.end];
+        let split = Split {
+            map,
+            k,
+            mid: mid - r.start,
+        };
+        // One copy per axis: the axis test leaves the per-triangle loop.
+        match map.axis {
+            0 => split.run::<0>(prims, tri_indices, lb, rb),
+            1 => split.run::<1>(prims, tri_indices, lb, rb),
+            _ => split.run::<2>(prims, tri_indices, lb, rb),
+        }
+        let task = |range, binned| Task {
+            node: 0,
+            range,
+            binned: Some(binned),
+        };
+        [task(left, ls), task(right, rs)]
+    }
+}
+
+/// A parent's partition: triangles in bins `..k` of `map` go to `..mid`.
+struct Split {
+    map: BinMap,
+    k: usize,
+    mid: usize,
+}
+
+impl Split {
+    /// Swaps only misplaced triangles, in pairs (as parry's binned build
+    /// does); the bins' counts say where the halves meet. Each triangle is
+    /// looked at once and binned into its child's binning on the way.
+    fn run<const AXIS: usize>(
+        &self,
+        prims: &mut [Bounds],
+        tri_indices: &mut [u32],
+        left: &mut Binning,
+        right: &mut Binning,
+    ) {
+        let goes_left = |p: &Bounds| self.map.index_on(p.lo[AXIS] + p.hi[AXIS]) < self.k;
+        let (mut i, mut j) = (0, self.mid);
+        loop {
+            while i < self.mid && goes_left(&prims[i]) {
+                left.add(&prims[i], prims[i].lo + prims[i].hi);
+                i += 1;
+            }
+            if i == self.mid {
+                break;
+            }
+            while j < prims.len() && !goes_left(&prims[j]) {
+                right.add(&prims[j], prims[j].lo + prims[j].hi);
+                j += 1;
+            }
+            // Both counts come from the same map, so a misplaced left
+            // triangle always has a misplaced right one to trade with.
+            debug_assert!(j < prims.len());
+            if j == prims.len() {
+                break;
+            }
+            right.add(&prims[i], prims[i].lo + prims[i].hi);
+            left.add(&prims[j], prims[j].lo + prims[j].hi);
+            prims.swap(i, j);
+            tri_indices.swap(i, j);
+            i += 1;
+            j += 1;
+        }
+        for p in &prims[j..] {
+            right.add(p, p.lo + p.hi);
+        }
+    }
+}
+
+/// Box, centroid box and count of a run of bins.
+fn union(bins: &[Bin]) -> (Bounds, Bounds, u32) {
+    let (mut bounds, mut centroids, mut count) = (Bounds::EMPTY, Bounds::EMPTY, 0);
+    for bin in bins {
+        bounds.grow(&bin.bounds);
+        centroids.grow(&bin.centroids);
+        count += bin.count;
+    }
+    (bounds, centroids, count)
 }
 
 /// A triangle's box for the build. A NaN box overlaps nothing: as EMPTY it
@@ -177,67 +426,6 @@ fn range_of(prims: &[Bounds], start: usize, end: usize) -> Range {
     }
 }
 
-/// Splits the node `r` (whose triangles are `prims`, in place) into two
-/// ranges, or returns `None` to keep it a leaf. `binning` is reused scratch.
-fn split(
-    prims: &mut [Bounds],
-    tri_indices: &mut [u32],
-    r: &Range,
-    max_leaf: usize,
-    binning: &mut Binning,
-) -> Option<(Range, Range)> {
-    let count = prims.len();
-    if count <= 1 {
-        return None;
-    }
-    let plane = if bin(prims, r, binning) {
-        best_plane(&binning.bins[..binning.used], r.bounds.half_area())
-    } else {
-        None
-    };
-    match plane {
-        Some((bin, cost)) if count > max_leaf || cost < count as f32 => {
-            partition(prims, tri_indices, r, binning, bin).or_else(|| Some(halve(prims, r)))
-        }
-        _ if count > max_leaf => Some(halve(prims, r)),
-        _ => None,
-    }
-}
-
-/// Bins the centroids along the longest axis of their box. `false` when it
-/// has no usable extent (all centroids equal, or not finite).
-fn bin(prims: &[Bounds], r: &Range, b: &mut Binning) -> bool {
-    let extent = r.centroids.hi - r.centroids.lo;
-    let axis = if extent.x >= extent.y && extent.x >= extent.z {
-        0
-    } else if extent.y >= extent.z {
-        1
-    } else {
-        2
-    };
-    let used = prims.len().clamp(2, BINS);
-    // Slightly under used / extent so that the largest centroid lands in the last bin.
-    let scale = used as f32 * (1.0 - 1e-5) / extent[axis];
-    let cmin = r.centroids.lo[axis];
-    if !(extent[axis] > 0.0 && scale.is_finite() && scale > 0.0 && cmin.is_finite()) {
-        return false;
-    }
-    b.used = used;
-    b.axis = axis;
-    b.cmin = cmin;
-    b.scale = scale;
-    b.bins[..used].fill(EMPTY_BIN);
-    for p in prims {
-        let c = p.lo + p.hi;
-        let i = (((c[axis] - cmin) * scale) as usize).min(used - 1);
-        let bin = &mut b.bins[i];
-        bin.bounds.grow(p);
-        bin.centroids.grow_point(c);
-        bin.count += 1;
-    }
-    true
-}
-
 /// The cheapest SAH plane: `(k, cost)` where bins `..k` go left, cost in
 /// units of one triangle test. `None` if every triangle is in one bin.
 fn best_plane(bins: &[Bin], node_half_area: f32) -> Option<(usize, f32)> {
@@ -271,57 +459,17 @@ fn best_plane(bins: &[Bin], node_half_area: f32) -> Option<(usize, f32)> {
     best
 }
 
-/// Partitions at plane `k`; the children's boxes come from the bins. `None`
-/// if a side came out empty, which consistent binning rules out but is cheap to guard.
-fn partition(
-    prims: &mut [Bounds],
-    tri_indices: &mut [u32],
-    r: &Range,
-    b: &Binning,
-    k: usize,
-) -> Option<(Range, Range)> {
-    let (mut i, mut j) = (0, prims.len());
-    while i < j {
-        if b.bin_of(&prims[i]) < k {
-            i += 1;
-        } else {
-            j -= 1;
-            prims.swap(i, j);
-            tri_indices.swap(i, j);
-        }
-    }
-    if i == 0 || i == prims.len() {
-        return None;
-    }
-    let union = |bins: &[Bin], start: usize, end: usize| {
-        let (mut bounds, mut centroids) = (Bounds::EMPTY, Bounds::EMPTY);
-        for bin in bins {
-            bounds.grow(&bin.bounds);
-            centroids.grow(&bin.centroids);
-        }
-        Range {
-            start,
-            end,
-            bounds,
-            centroids,
-        }
-    };
-    let mid = r.start + i;
-    Some((
-        union(&b.bins[..k], r.start, mid),
-        union(&b.bins[k..b.used], mid, r.end),
-    ))
-}
-
 /// Cuts the range in half, whatever the order: the fallback when no plane
 /// separates the centroids. Any cut is as good as another then.
-fn halve(prims: &[Bounds], r: &Range) -> (Range, Range) {
-    let mid = prims.len() / 2;
-    let mut left = range_of(prims, 0, mid);
-    let mut right = range_of(prims, mid, prims.len());
-    left.start += r.start;
-    left.end += r.start;
-    right.start += r.start;
-    right.end += r.start;
-    (left, right)
+fn halve(prims: &[Bounds], r: &Range) -> [Task; 2] {
+    let mid = (r.start + r.end) / 2;
+    let task = |range| Task {
+        node: 0,
+        range,
+        binned: None,
+    };
+    [
+        task(range_of(prims, r.start, mid)),
+        task(range_of(prims, mid, r.end)),
+    ]
 }
