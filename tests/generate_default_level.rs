@@ -1,8 +1,8 @@
 //! The default level does what it is designed to show, with the default
 //! probe (radii 0.4, 0.9, 0.4 m) and the solver's default (robust) mode:
 //! low stairs are climbed by rolling and high ones are not, the probe fits
-//! through the wide and tall doors only, and the committed asset imports
-//! cleanly.
+//! through the wide and tall doors only, and the committed asset (and any
+//! generated level written with `write_obj`) imports cleanly.
 
 use collidoscope::analysis::generate::{DEFAULT_LEVEL_OBJ, default_level};
 use collidoscope::collide::{SlideSettings, TraceDetail, slide};
@@ -109,4 +109,19 @@ fn committed_default_level_imports_without_warnings() {
         m.objects.iter().map(|o| o.name.clone()).collect::<Vec<_>>()
     };
     assert_eq!(names(&mesh), names(&generated));
+}
+
+#[test]
+fn a_written_city_imports_back_without_warnings() {
+    let generated = collidoscope::analysis::generate::city(3_000).mesh;
+    let mut text = Vec::new();
+    collidoscope::analysis::generate::write_obj(&generated, &mut text).unwrap();
+    let (mesh, report) =
+        import_obj_bytes(&text, Path::new("city.obj"), &ImportOptions::default()).expect("imports");
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    assert_eq!(mesh.triangle_count(), generated.triangle_count());
+    assert_eq!(mesh.objects.len(), generated.objects.len());
+    for t in (0..mesh.triangle_count() as u32).step_by(7) {
+        assert_eq!(mesh.triangle(t), generated.triangle(t), "triangle {t}");
+    }
 }
