@@ -346,7 +346,7 @@ impl Triangle {
 /// `t = 0`. A distance that does not shrink at `t = 0` (`half_b >= 0`) never
 /// comes back, since the squared distance is convex in `t`.
 #[inline]
-pub(crate) fn first_root(a: f64, half_b: f64, c: f64, t_max: f64) -> Option<f64> {
+fn first_root(a: f64, half_b: f64, c: f64, t_max: f64) -> Option<f64> {
     if half_b >= 0.0 || half_b.is_nan() {
         return None;
     }
