@@ -62,7 +62,7 @@ fn cases() -> Vec<Case> {
         .map(|_| {
             let tri = [rng.vec(3.0), rng.vec(3.0), rng.vec(3.0)].map(f32_exact);
             let center = f32_exact(rng.vec(5.0));
-            let vel = if rng.next_u64() % 2 == 0 {
+            let vel = if rng.next_u64().is_multiple_of(2) {
                 rng.vec(8.0)
             } else {
                 let target = (tri[0] + tri[1] + tri[2]) / 3.0 + rng.vec(2.0);
