@@ -87,9 +87,9 @@ pub enum SweepOutcome {
     Hit(SweepHit),
 }
 
-/// Largest coordinate (relative to the centre) or velocity component, in
-/// ellipsoid space, that the closed form accepts: its fourth powers must stay
-/// finite (`1e60^4 = 1e240`).
+/// Largest sum of the absolute coordinates (relative to the centre) and
+/// velocity components, in ellipsoid space, that the closed form accepts:
+/// fourth powers of coordinates must stay finite (`1e60^4 = 1e240`).
 const COORD_LIMIT: f64 = 1e60;
 /// Closest-point distances below this are "the centre lies on the triangle":
 /// the overlap normal is then the face normal.
@@ -122,15 +122,9 @@ pub fn sweep_unit_sphere_triangle(
     // Relative to the centre, the sphere sits at the origin: every formula
     // below is about the moving point `t * vel` and the triangle `p`.
     let p = [tri[0] - center, tri[1] - center, tri[2] - center];
-    let largest = p[0]
-        .abs()
-        .max(p[1].abs())
-        .max(p[2].abs())
-        .max(vel.abs())
-        .max_element();
-    // (`max` skips NaN, hence the separate finiteness test.)
-    let finite = p[0].is_finite() && p[1].is_finite() && p[2].is_finite() && vel.is_finite();
-    if !finite || largest > COORD_LIMIT {
+    // One sum bounds every coordinate and carries any NaN or infinity along.
+    let magnitude = (p[0].abs() + p[1].abs() + p[2].abs() + vel.abs()).element_sum();
+    if magnitude.is_nan() || magnitude > COORD_LIMIT {
         return miss(MissReason::Degenerate);
     }
     let e0 = p[1] - p[0];
