@@ -1,0 +1,257 @@
+//! `collidoscope sweep`: one collide-and-slide move of an ellipsoid probe
+//! through a level, run by the same solver the window steps, printed as text
+//! (one line per iteration) or as the full JSON trace.
+//!
+//! Inputs are world space (metres); the JSON trace carries every position
+//! in world space and, with an `_espace` suffix, in the probe's ellipsoid space.
+
+use super::args::{ImportArgs, parse_radii, parse_vec3};
+use super::{CliError, format, print_stdout};
+use crate::collide::{
+    CandidateOutcome, IterationOutcome, IterationRecord, SlideMode, SlideResult, SlideSettings,
+    TraceDetail, slide,
+};
+use crate::level::Level;
+use clap::Args;
+use glam::DVec3;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `collidoscope sweep`.
+#[derive(Debug, Args)]
+pub(crate) struct SweepArgs {
+    /// The level (.obj or .obj.gz).
+    level: PathBuf,
+    /// Probe centre at the start, world space, metres.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+    pub(super) from: DVec3,
+    /// The requested move, world space, metres.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+    pub(super) velocity: DVec3,
+    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii, else 0.4,0.9,0.4].
+    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
+    radii: Option<DVec3>,
+    /// Gravity displacement for this move, metres [default: the settings' gravity, else none].
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+    pub(super) gravity: Option<DVec3>,
+    /// The algorithm: robust, fauerby2003 or nettle2000 [default: the settings' mode, else robust].
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<SlideMode>,
+    /// Very-close distance kept from the geometry, metres.
+    #[arg(long, value_parser = parse_skin)]
+    skin: Option<f64>,
+    /// Maximum iterations of the recursion per pass.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    max_iterations: Option<u32>,
+    /// Settings file (.toml or .json) to start from; the flags above override it.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    #[command(flatten)]
+    import: ImportArgs,
+    /// Print the whole trace as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_mode(text: &str) -> Result<SlideMode, String> {
+    text.parse()
+}
+
+fn parse_skin(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!(
+            "skin '{text}' must be a finite number, zero or more"
+        )),
+    }
+}
+
+/// The JSON output: the solver's [`SlideResult`] (its fields at the top
+/// level) plus the inputs that reproduce it.
+#[derive(Serialize)]
+struct SweepJson<'a> {
+    level: &'a str,
+    from: DVec3,
+    velocity: DVec3,
+    settings: &'a SlideSettings,
+    #[serde(flatten)]
+    result: &'a SlideResult,
+}
+
+impl SweepArgs {
+    /// Settings from the file (or the defaults) with the flags applied on top.
+    fn settings(&self) -> Result<SlideSettings, CliError> {
+        let mut s = match &self.settings {
+            Some(path) => SlideSettings::load(path)?,
+            None => SlideSettings::default(),
+        };
+        if let Some(r) = self.radii {
+            s.radii = r.to_array();
+        }
+        if let Some(g) = self.gravity {
+            s.gravity = g.to_array();
+        }
+        if let Some(m) = self.mode {
+            s.mode = m;
+        }
+        if let Some(skin) = self.skin {
+            s.skin = skin;
+        }
+        if let Some(n) = self.max_iterations {
+            s.max_iterations = n;
+        }
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
+    // Settings first: a bad settings file is reported before a long import.
+    let settings = a.settings()?;
+    if !(a.from + a.velocity + settings.gravity_vec()).is_finite() {
+        return Err(CliError::Usage(
+            "--from + --velocity + gravity overflows to a non-finite position".into(),
+        ));
+    }
+    let level = Level::load(&a.level, &a.import.options())?;
+    let result = slide(
+        level.world(),
+        &settings,
+        a.from,
+        a.velocity,
+        TraceDetail::Full,
+    )
+    .ok_or_else(|| CliError::Failed("the solver rejected the move (non-finite input)".into()))?;
+    let text = if a.json {
+        let json = SweepJson {
+            level: &level.name,
+            from: a.from,
+            velocity: a.velocity,
+            settings: &settings,
+            result: &result,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        text_report(&level, &settings, a, &result)
+    };
+    print_stdout(&text)
+}
+
+fn text_report(level: &Level, settings: &SlideSettings, a: &SweepArgs, r: &SlideResult) -> String {
+    let mut s = String::new();
+    let path = level.path.as_deref().unwrap_or(Path::new(""));
+    let _ = writeln!(
+        s,
+        "level       {} ({}, {} triangles)",
+        level.name,
+        path.display(),
+        level.mesh.triangle_count()
+    );
+    let _ = writeln!(
+        s,
+        "probe       mode {}, radii {}, skin {}, max_iterations {}, two_sided {}",
+        settings.mode,
+        format::vec(settings.radii_vec()),
+        settings.skin,
+        settings.max_iterations,
+        settings.two_sided
+    );
+    let _ = writeln!(s, "from        {}", format::vec(a.from));
+    let _ = writeln!(s, "velocity    {}", format::vec(a.velocity));
+    let _ = writeln!(s, "gravity     {}", format::vec(settings.gravity_vec()));
+    let _ = writeln!(s, "iterations  {}", r.iterations.len());
+    for rec in &r.iterations {
+        let _ = writeln!(s, "{}", iteration_line(level, rec));
+    }
+    let _ = writeln!(s, "final       {}", format::vec(r.final_position));
+    let _ = writeln!(s, "end reason  {}", format::snake_name(&r.end_reason));
+    s
+}
+
+/// `  #0 velocity d0  start (..) -> end (..)  hit triangle 3 (wall) face t=0.5000  continue`
+fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
+    let mut line = format!(
+        "  #{} {} d{}  start {} -> end {}",
+        rec.index,
+        format::snake_name(&rec.pass),
+        rec.depth,
+        format::vec(rec.start),
+        format::vec(rec.end)
+    );
+    if let Some(rc) = &rec.recovery {
+        let _ = write!(
+            line,
+            "  pushed out of triangle {} by {}",
+            rc.triangle,
+            format::vec(rc.push)
+        );
+    }
+    match &rec.nearest {
+        Some(hit) => {
+            let object = level
+                .mesh
+                .objects
+                .get(hit.object as usize)
+                .map_or("?", |o| o.name.as_str());
+            let _ = write!(
+                line,
+                "  hit triangle {} ({object}) {} t={:.4}",
+                hit.triangle,
+                format::feature(hit.feature),
+                hit.t
+            );
+        }
+        None => {
+            let separating = rec
+                .candidates
+                .iter()
+                .filter(|c| matches!(c.outcome, CandidateOutcome::Separating { .. }))
+                .count();
+            let _ = write!(line, "  no hit ({} candidates", rec.candidate_count);
+            if separating > 0 {
+                let _ = write!(line, ", {separating} separating");
+            }
+            line.push(')');
+        }
+    }
+    line.push_str("  ");
+    line.push_str(&outcome(&rec.outcome));
+    line
+}
+
+fn outcome(o: &IterationOutcome) -> String {
+    match o {
+        IterationOutcome::Continue => "continue".to_string(),
+        IterationOutcome::PassEnded(r) => format!("pass ended: {}", format::snake_name(r)),
+        IterationOutcome::MoveEnded(r) => format!("move ended: {}", format::snake_name(r)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collide::EndReason;
+
+    #[test]
+    fn outcomes_read_as_words() {
+        assert_eq!(outcome(&IterationOutcome::Continue), "continue");
+        assert_eq!(
+            outcome(&IterationOutcome::PassEnded(EndReason::Arrived)),
+            "pass ended: arrived"
+        );
+        assert_eq!(
+            outcome(&IterationOutcome::MoveEnded(EndReason::CreaseStop)),
+            "move ended: crease_stop"
+        );
+    }
+
+    #[test]
+    fn skin_and_mode_parsers_reject_bad_values() {
+        assert_eq!(parse_skin("0.01").unwrap(), 0.01);
+        assert!(parse_skin("-0.1").is_err());
+        assert!(parse_skin("nan").is_err());
+        assert_eq!(parse_mode("nettle2000").unwrap(), SlideMode::Nettle2000);
+        assert!(parse_mode("quake").unwrap_err().contains("unknown mode"));
+    }
+}
