@@ -50,7 +50,7 @@ enum Command {
     /// Run one collide-and-slide move and print the trace.
     Sweep(Box<sweep::SweepArgs>),
     /// Write or check a settings file (.toml or .json).
-    #[command(subcommand)]
+    #[command(subcommand, arg_required_else_help = false)]
     Settings(settings::SettingsCommand),
 }
 
@@ -114,12 +114,24 @@ fn report_clap_error(e: &clap::Error) -> i32 {
         return EXIT_OK;
     }
     let text = e.to_string();
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let mut message = lines
+    // clap's message is its first paragraph (a headline, then indented
+    // items such as missing arguments); tips come in later paragraphs.
+    let mut paragraphs = text.split("\n\n").map(|p| p.lines().map(str::trim));
+    let mut head = paragraphs
+        .next()
+        .into_iter()
+        .flatten()
+        .filter(|l| !l.is_empty());
+    let mut message = head
         .next()
         .unwrap_or("error: invalid arguments")
         .to_string();
-    for tip in lines.filter(|l| l.starts_with("tip:")) {
+    let items: Vec<&str> = head.collect();
+    if !items.is_empty() {
+        message.push(' ');
+        message.push_str(&items.join(", "));
+    }
+    for tip in paragraphs.flatten().filter(|l| l.starts_with("tip:")) {
         message.push_str(" (");
         message.push_str(tip);
         message.push(')');
