@@ -492,3 +492,66 @@ fn without_the_gui_feature_no_subcommand_is_a_one_line_error() {
     assert_fails(&run::<&str>(&[]), 2, "no window");
     assert_fails(&run(&[fixture("cli_box.obj")]), 2, "no window");
 }
+
+// ---- the README stays true ----
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+#[test]
+fn the_readme_settings_example_is_a_valid_settings_file() {
+    let text = readme();
+    let block = text
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a ```toml block in README.md");
+    let path = scratch("readme_settings").join("example.toml");
+    std::fs::write(&path, block).unwrap();
+    let r = run(&["settings", "check", &path.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// Every key of the JSON trace (all nesting levels) is named in the README.
+#[test]
+fn the_readme_documents_every_json_trace_field() {
+    fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    out.insert(k.clone());
+                    keys(child, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|c| keys(c, out)),
+            _ => {}
+        }
+    }
+    let mut all = std::collections::BTreeSet::new();
+    // A hit with a slide, and a gravity pass with a landing.
+    keys(
+        &sweep_json(&["--from", "0,1,0", "--velocity", "5,0,5"]),
+        &mut all,
+    );
+    keys(
+        &sweep_json(&[
+            "--from",
+            "0,2,0",
+            "--velocity",
+            "1,0,0",
+            "--gravity",
+            "0,-5,0",
+        ]),
+        &mut all,
+    );
+    let text = readme();
+    let missing: Vec<&String> = all
+        .iter()
+        .filter(|k| !text.contains(&format!("`{k}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
