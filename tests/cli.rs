@@ -546,10 +546,9 @@ fn the_readme_documents_every_json_trace_field() {
         &mut all,
     );
     let text = readme();
-    let missing: Vec<&String> = all
-        .iter()
-        .filter(|k| !text.contains(&format!("`{k}`")))
-        .collect();
+    // `x_espace` is documented by the rule "with the suffix `_espace`" once `x` is.
+    let documented = |k: &String| text.contains(&format!("`{}`", k.trim_end_matches("_espace")));
+    let missing: Vec<&String> = all.iter().filter(|k| !documented(k)).collect();
     assert!(
         missing.is_empty(),
         "README.md does not document {missing:?}"
