@@ -16,7 +16,7 @@ use clap::Args;
 use glam::DVec3;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `collidoscope sweep`.
 #[derive(Debug, Args)]
@@ -140,12 +140,14 @@ pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
 
 fn text_report(level: &Level, settings: &SlideSettings, a: &SweepArgs, r: &SlideResult) -> String {
     let mut s = String::new();
-    let path = level.path.as_deref().unwrap_or(Path::new(""));
+    let source = match &level.path {
+        Some(path) => format!("{}, ", path.display()),
+        None => String::new(),
+    };
     let _ = writeln!(
         s,
-        "level       {} ({}, {} triangles)",
+        "level       {} ({source}{} triangles)",
         level.name,
-        path.display(),
         level.mesh.triangle_count()
     );
     let _ = writeln!(
@@ -232,6 +234,91 @@ fn outcome(o: &IterationOutcome) -> String {
 mod tests {
     use super::*;
     use crate::collide::EndReason;
+
+    /// The fixture `cli_box.obj` built in code: a floor at y = 0 and a wall at x = 3.
+    fn box_level() -> Level {
+        let p = |x: f32, y: f32, z: f32| glam::Vec3::new(x, y, z);
+        let positions = vec![
+            p(-5.0, 0.0, -5.0),
+            p(-5.0, 0.0, 5.0),
+            p(5.0, 0.0, 5.0),
+            p(5.0, 0.0, -5.0),
+            p(3.0, 0.0, -5.0),
+            p(3.0, 0.0, 5.0),
+            p(3.0, 3.0, 5.0),
+            p(3.0, 3.0, -5.0),
+        ];
+        let triangles = vec![[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]];
+        let objects = vec![("floor".to_string(), 2), ("wall".to_string(), 2)];
+        Level::from_mesh(
+            "box",
+            crate::mesh::TriMesh::new(positions, triangles, objects),
+        )
+    }
+
+    fn args(extra: &[&str]) -> SweepArgs {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            sweep: SweepArgs,
+        }
+        let argv = ["sweep", "box.obj"].iter().chain(extra).copied();
+        Wrap::try_parse_from(argv).unwrap().sweep
+    }
+
+    #[test]
+    fn the_text_report_shows_the_hit_the_slide_and_the_end() {
+        let level = box_level();
+        let a = args(&["--from", "0,1,0", "--velocity", "5,0,5"]);
+        let settings = a.settings().unwrap();
+        let r = slide(
+            level.world(),
+            &settings,
+            a.from,
+            a.velocity,
+            TraceDetail::Full,
+        )
+        .unwrap();
+        let text = text_report(&level, &settings, &a, &r);
+        assert!(
+            text.starts_with("level       box (4 triangles)\n"),
+            "{text}"
+        );
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("  #")).collect();
+        assert_eq!(lines.len(), r.iterations.len(), "{text}");
+        assert!(
+            lines[0].starts_with("  #0 velocity d0  start (0.0000, 1.0000, 0.0000) -> end (2.59")
+        );
+        assert!(lines[0].contains("hit triangle ") && lines[0].contains("(wall) face t=0.5"));
+        assert!(lines[0].ends_with("continue"), "{text}");
+        assert!(
+            lines.last().unwrap().contains("move ended: arrived"),
+            "{text}"
+        );
+        assert!(text.contains("final       (2.59"), "{text}");
+        assert!(text.contains("end reason  arrived"), "{text}");
+    }
+
+    #[test]
+    fn flags_override_the_defaults_and_are_validated_together() {
+        let a = args(&["--from", "0,1,0", "--velocity", "1,0,0", "--radii", "1,2,3"]);
+        let s = a.settings().unwrap();
+        assert_eq!(s.radii, [1.0, 2.0, 3.0]);
+        assert_eq!(s.mode, SlideMode::Robust);
+        let a = args(&[
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "1,0,0",
+            "--gravity",
+            "0,-1e308,0",
+        ]);
+        let s = a.settings().unwrap();
+        assert_eq!(s.gravity, [0.0, -1e308, 0.0]);
+        let a = args(&["--from", "0,-1e308,0", "--velocity", "0,-1e308,0"]);
+        assert!(matches!(run(&a), Err(CliError::Usage(m)) if m.contains("overflows")));
+    }
 
     #[test]
     fn outcomes_read_as_words() {
