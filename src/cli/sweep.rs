@@ -38,12 +38,15 @@ pub(crate) struct SweepArgs {
     /// The algorithm: robust, fauerby2003 or nettle2000 [default: the settings' mode, else robust].
     #[arg(long, value_parser = parse_mode)]
     mode: Option<SlideMode>,
-    /// Very-close distance kept from the geometry, metres.
+    /// Very-close distance kept from the geometry, metres [default: the settings' skin, else 0.005].
     #[arg(long, value_parser = parse_skin)]
     skin: Option<f64>,
-    /// Maximum iterations of the recursion per pass.
+    /// Maximum iterations of the recursion per pass [default: the settings' value, else 5].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_iterations: Option<u32>,
+    /// Name of an object (`o` / `g` in the file) that does not collide; repeatable.
+    #[arg(long, value_name = "OBJECT")]
+    non_colliding: Vec<String>,
     /// Settings file (.toml or .json) to start from; the flags above override it.
     #[arg(long, value_name = "FILE")]
     settings: Option<PathBuf>,
@@ -115,8 +118,9 @@ pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
         ));
     }
     let level = Level::load(&a.level, &a.import.options())?;
+    let colliding = object_flags(&level, &a.non_colliding)?;
     let result = slide(
-        level.world(),
+        level.world_with(&colliding),
         &settings,
         a.from,
         a.velocity,
@@ -136,6 +140,35 @@ pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
         text_report(&level, &settings, a, &result)
     };
     print_stdout(&text)
+}
+
+/// One flag per object of the level: `false` for the objects named in `names`.
+fn object_flags(level: &Level, names: &[String]) -> Result<Vec<bool>, CliError> {
+    let objects = &level.mesh.objects;
+    let mut colliding = vec![true; objects.len()];
+    for name in names {
+        let mut found = false;
+        for (flag, o) in colliding.iter_mut().zip(objects) {
+            if &o.name == name {
+                *flag = false;
+                found = true;
+            }
+        }
+        if !found {
+            let known: Vec<&str> = objects.iter().take(12).map(|o| o.name.as_str()).collect();
+            let more = if objects.len() > known.len() {
+                ", ..."
+            } else {
+                ""
+            };
+            return Err(CliError::Failed(format!(
+                "{}: no object named '{name}' (objects: {}{more})",
+                level.name,
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(colliding)
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, a: &SweepArgs, r: &SlideResult) -> String {
@@ -318,6 +351,33 @@ mod tests {
         assert_eq!(s.gravity, [0.0, -1e308, 0.0]);
         let a = args(&["--from", "0,-1e308,0", "--velocity", "0,-1e308,0"]);
         assert!(matches!(run(&a), Err(CliError::Usage(m)) if m.contains("overflows")));
+    }
+
+    #[test]
+    fn non_colliding_objects_are_passed_through() {
+        let level = box_level();
+        let a = args(&[
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "5,0,0",
+            "--non-colliding",
+            "wall",
+        ]);
+        let flags = object_flags(&level, &a.non_colliding).unwrap();
+        assert_eq!(flags, [true, false]);
+        let r = slide(
+            level.world_with(&flags),
+            &a.settings().unwrap(),
+            a.from,
+            a.velocity,
+            TraceDetail::Full,
+        );
+        assert_eq!(r.unwrap().final_position, glam::DVec3::new(5.0, 1.0, 0.0));
+        let e = object_flags(&level, &["roof".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "box: no object named 'roof' (objects: floor, wall)");
     }
 
     #[test]
