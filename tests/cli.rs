@@ -295,6 +295,36 @@ fn sweep_runs_each_mode_and_flags_override_the_settings_file() {
 }
 
 #[test]
+fn sweep_through_a_non_colliding_object() {
+    let v = sweep_json(&[
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+        "--non-colliding",
+        "wall",
+    ]);
+    assert_eq!(vec3(&v["final_position"]), [5.0, 1.0, 0.0]);
+    assert_eq!(v["end_reason"], "arrived");
+    let level = fixture("cli_box.obj");
+    let args = [
+        "sweep",
+        &level,
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+        "--non-colliding",
+        "roof",
+    ];
+    assert_fails(
+        &run(&args),
+        1,
+        "no object named 'roof' (objects: floor, wall)",
+    );
+}
+
+#[test]
 fn sweep_text_prints_one_line_per_iteration() {
     let r = run(&[
         "sweep",
