@@ -13,6 +13,9 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+/// Warnings listed in the text output; a messy level has thousands.
+const TEXT_WARNINGS: usize = 20;
+
 /// Arguments of `collidoscope info`.
 #[derive(Debug, Args)]
 pub(crate) struct InfoArgs {
@@ -180,7 +183,7 @@ fn import_report(r: &ImportReport) -> String {
         r.degenerate_triangles_dropped, r.duplicate_triangles_dropped
     );
     let _ = writeln!(s, "  warnings   {}", r.warnings.len());
-    for w in &r.warnings {
+    for w in r.warnings.iter().take(TEXT_WARNINGS) {
         match w.line {
             Some(line) => {
                 let _ = writeln!(s, "    line {line}: {}", w.message);
@@ -189,6 +192,13 @@ fn import_report(r: &ImportReport) -> String {
                 let _ = writeln!(s, "    {}", w.message);
             }
         }
+    }
+    if r.warnings.len() > TEXT_WARNINGS {
+        let _ = writeln!(
+            s,
+            "    ... {} more (--json lists them all)",
+            r.warnings.len() - TEXT_WARNINGS
+        );
     }
     s
 }
