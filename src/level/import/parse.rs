@@ -67,14 +67,14 @@ pub(super) fn parse(text: &[u8], ctx: &Ctx, progress: &dyn Fn(f32)) -> Result<Pa
             .position(|&b| b == b'\n')
             .map_or(text.len(), |i| start + i);
         parser.line += 1;
-        if let Err(message) = parser.statement(&text[start..end]) {
-            let truncated = end == text.len() && !text.ends_with(b"\n");
-            let hint = if truncated {
+        if let Err(e) = parser.statement(&text[start..end]) {
+            let cut_off = e.incomplete && end == text.len() && !text.ends_with(b"\n");
+            let hint = if cut_off {
                 " (the file ends in the middle of this line: truncated?)"
             } else {
                 ""
             };
-            return Err(ctx.syntax(parser.line, format!("{message}{hint}")));
+            return Err(ctx.syntax(parser.line, format!("{}{hint}", e.message)));
         }
         start = end + 1;
         if start >= next_report {
@@ -103,7 +103,31 @@ struct Parser<'a> {
     object_ids: HashMap<String, u32>,
 }
 
-type LineResult = Result<(), String>;
+/// What is wrong with one line.
+struct LineError {
+    message: String,
+    /// The line looks cut short (too few fields, a field cut in half): on
+    /// the last line of a file with no final newline, that means truncated.
+    incomplete: bool,
+}
+
+impl From<String> for LineError {
+    fn from(message: String) -> Self {
+        LineError {
+            message,
+            incomplete: false,
+        }
+    }
+}
+
+fn incomplete(message: String) -> LineError {
+    LineError {
+        message,
+        incomplete: true,
+    }
+}
+
+type LineResult = Result<(), LineError>;
 
 impl<'a> Parser<'a> {
     fn new(ctx: &'a Ctx<'a>, text_len: usize) -> Self {
@@ -172,16 +196,17 @@ impl<'a> Parser<'a> {
         for (found, c) in file.iter_mut().enumerate() {
             let token = tokens
                 .next()
-                .ok_or_else(|| format!("`v` needs 3 coordinates, found {found}"))?;
-            *c = parse_f64(token).ok_or_else(|| format!("bad number `{}` in `v`", lossy(token)))?;
+                .ok_or_else(|| incomplete(format!("`v` needs 3 coordinates, found {found}")))?;
+            *c = parse_f64(token)
+                .ok_or_else(|| incomplete(format!("bad number `{}` in `v`", lossy(token))))?;
             if !c.is_finite() {
-                return Err(format!("non-finite coordinate `{}`", lossy(token)));
+                return Err(format!("non-finite coordinate `{}`", lossy(token)).into());
             }
         }
         if self.out.positions.len() >= u32::MAX as usize {
-            return Err("more than 4 294 967 295 vertices".into());
+            return Err(String::from("more than 4 294 967 295 vertices").into());
         }
-        let pos_world = self.to_world(file)?;
+        let pos_world = self.to_world(file).map_err(LineError::from)?;
         self.out.positions.push(pos_world);
         Ok(())
     }
@@ -202,8 +227,9 @@ impl<'a> Parser<'a> {
                 UpAxis::Z => [0, 2, 1][world_axis],
             };
             return Err(format!(
-                "coordinate {} times unit scale {s} does not fit in 32-bit floats",
-                file[file_axis]
+                "coordinate {} times unit scale {} does not fit in 32-bit floats",
+                readable(file[file_axis]),
+                readable(s)
             ));
         }
         Ok(Vec3::from_array(world_f32))
@@ -217,12 +243,11 @@ impl<'a> Parser<'a> {
         }
         let count = self.out.corners.len() - first;
         if count < 3 {
-            return Err(format!(
-                "face with {count} corners (a face needs at least 3)"
-            ));
+            let message = format!("face with {count} corners (a face needs at least 3)");
+            return Err(incomplete(message));
         }
         if self.out.corners.len() > u32::MAX as usize {
-            return Err("more than 4 294 967 295 face corners".into());
+            return Err(String::from("more than 4 294 967 295 face corners").into());
         }
         self.enter_object();
         self.out.face_starts.push(self.out.corners.len() as u32);
@@ -234,8 +259,8 @@ impl<'a> Parser<'a> {
 
     /// One `v`, `v/vt`, `v//vn` or `v/vt/vn` corner: returns the 0-based
     /// position index; texture and normal indices are only checked.
-    fn corner(&mut self, token: &[u8]) -> Result<u32, String> {
-        let malformed = || format!("malformed face corner `{}`", lossy(token));
+    fn corner(&mut self, token: &[u8]) -> Result<u32, LineError> {
+        let malformed = || incomplete(format!("malformed face corner `{}`", lossy(token)));
         let mut parts = token.split(|&b| b == b'/');
         let pos = parts
             .next()
@@ -262,7 +287,7 @@ impl<'a> Parser<'a> {
         u32::try_from(pos)
             .ok()
             .filter(|&p| p < u32::MAX)
-            .ok_or_else(|| format!("vertex index {} is too large", pos + 1))
+            .ok_or_else(|| format!("vertex index {} is too large", pos + 1).into())
     }
 
     /// Starts a new run when the object changed since the last face. Names
@@ -364,6 +389,15 @@ fn parse_index(token: &[u8]) -> Option<i64> {
 
 fn parse_f64(token: &[u8]) -> Option<f64> {
     std::str::from_utf8(token).ok()?.parse().ok()
+}
+
+/// Plain notation for everyday numbers, scientific for huge or tiny ones.
+fn readable(x: f64) -> String {
+    if x != 0.0 && !(1e-4..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
 }
 
 fn lossy(token: &[u8]) -> std::borrow::Cow<'_, str> {

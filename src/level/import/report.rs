@@ -65,9 +65,10 @@ impl Warnings {
         self.counts[slot(kind)]
     }
 
-    /// The listed warnings in the order they happened, followed by one
-    /// summary line per kind that went over the cap.
+    /// The listed warnings in file order (parsing and triangulation find
+    /// them in separate passes), then one summary per kind over the cap.
     pub(super) fn finish(mut self) -> Vec<ImportWarning> {
+        self.listed.sort_by_key(|w| w.line.unwrap_or(usize::MAX));
         for (kind, what) in KINDS {
             let count = self.counts[slot(kind)];
             if count > LISTED_PER_KIND {
@@ -94,12 +95,14 @@ mod tests {
         for i in 0..LISTED_PER_KIND + 7 {
             w.push(WarningKind::Duplicate, Some(i + 1), || format!("dup {i}"));
         }
-        w.push(WarningKind::Degenerate, Some(3), || "flat".into());
+        w.push(WarningKind::Degenerate, Some(1000), || "flat".into());
+        w.push(WarningKind::Degenerate, Some(2), || "thin".into());
         assert_eq!(w.count(WarningKind::Duplicate), LISTED_PER_KIND + 7);
-        assert_eq!(w.count(WarningKind::Degenerate), 1);
+        assert_eq!(w.count(WarningKind::Degenerate), 2);
         let list = w.finish();
-        assert_eq!(list.len(), LISTED_PER_KIND + 2);
-        assert_eq!(list[LISTED_PER_KIND].message, "flat");
+        assert_eq!(list.len(), LISTED_PER_KIND + 3);
+        assert_eq!(list[2].message, "thin");
+        assert_eq!(list[LISTED_PER_KIND + 1].message, "flat");
         let last = list.last().unwrap();
         assert_eq!(last.line, None);
         assert!(
