@@ -325,6 +325,21 @@ fn sweep_through_a_non_colliding_object() {
 }
 
 #[test]
+fn sweep_summary_keeps_counts_and_drops_the_lists() {
+    let args = ["--from", "0,1,0", "--velocity", "5,0,5"];
+    let full = sweep_json(&args);
+    let summary = sweep_json(&[&args[..], &["--summary"]].concat());
+    assert_eq!(summary["final_position"], full["final_position"]);
+    let (f0, s0) = (&full["iterations"][0], &summary["iterations"][0]);
+    assert!(!f0["candidates"].as_array().unwrap().is_empty());
+    assert!(!f0["bvh_nodes_visited"].as_array().unwrap().is_empty());
+    assert!(s0["candidates"].as_array().unwrap().is_empty());
+    assert!(s0["bvh_nodes_visited"].as_array().unwrap().is_empty());
+    assert_eq!(s0["candidate_count"], f0["candidate_count"]);
+    assert_eq!(s0["nearest"], f0["nearest"]);
+}
+
+#[test]
 fn sweep_text_prints_one_line_per_iteration() {
     let r = run(&[
         "sweep",

@@ -55,6 +55,9 @@ pub(crate) struct SweepArgs {
     /// Print the whole trace as JSON.
     #[arg(long)]
     json: bool,
+    /// Keep counts only: no per-candidate outcomes and no visited BVH nodes.
+    #[arg(long)]
+    summary: bool,
 }
 
 fn parse_mode(text: &str) -> Result<SlideMode, String> {
@@ -124,7 +127,11 @@ pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
         &settings,
         a.from,
         a.velocity,
-        TraceDetail::Full,
+        if a.summary {
+            TraceDetail::Summary
+        } else {
+            TraceDetail::Full
+        },
     )
     .ok_or_else(|| CliError::Failed("the solver rejected the move (non-finite input)".into()))?;
     let text = if a.json {
