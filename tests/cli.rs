@@ -599,3 +599,22 @@ fn the_readme_documents_every_json_trace_field() {
         "README.md does not document {missing:?}"
     );
 }
+
+/// The sample sweep in the README is this build's real output.
+#[test]
+fn the_readme_sweep_sample_is_real_output() {
+    let command = "collidoscope sweep tests/fixtures/cli_box.obj --from 0,1,0 --velocity 5,0,5 --gravity 0,-1,0";
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let r = Command::new(BIN)
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let out = String::from_utf8(r.stdout).unwrap();
+    let sample = format!("$ {command}\n{out}```");
+    assert!(
+        readme().contains(&sample),
+        "update the sample in README.md to:\n{sample}"
+    );
+}
