@@ -421,7 +421,22 @@ fn malformed_obj_lines_fail_with_file_and_line() {
 #[test]
 fn bad_vectors_and_radii_are_usage_errors() {
     let level = fixture("cli_box.obj");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["--from", "0,1,0", "--velocity", "1,0,0", "--skin", "-1"],
+            "skin '-1'",
+        ),
+        (
+            &[
+                "--from",
+                "0,1,0",
+                "--velocity",
+                "1,0,0",
+                "--max-iterations",
+                "0",
+            ],
+            "max-iterations",
+        ),
         (
             &["--from", "0,1,0", "--velocity", "nan,0,0"],
             "not a finite number",

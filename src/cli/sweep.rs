@@ -39,10 +39,10 @@ pub(crate) struct SweepArgs {
     #[arg(long, value_parser = parse_mode)]
     mode: Option<SlideMode>,
     /// Very-close distance kept from the geometry, metres [default: the settings' skin, else 0.005].
-    #[arg(long, value_parser = parse_skin)]
+    #[arg(long, value_parser = parse_skin, allow_hyphen_values = true)]
     skin: Option<f64>,
     /// Maximum iterations of the recursion per pass [default: the settings' value, else 5].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     max_iterations: Option<u32>,
     /// Name of an object (`o` / `g` in the file) that does not collide; repeatable.
     #[arg(long, value_name = "OBJECT")]
