@@ -30,7 +30,10 @@ pub struct ImportOptions {
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        ImportOptions { up: UpAxis::Y, scale: 1.0 }
+        ImportOptions {
+            up: UpAxis::Y,
+            scale: 1.0,
+        }
     }
 }
 

@@ -4,7 +4,10 @@
 //! Per-triangle AABBs are part of the mesh rather than of the BVH because the
 //! tool shows them and the seeds' multi-level box test uses them directly.
 
+mod builder;
+
 use crate::math::{Aabb, DVec3, Vec3};
+pub use builder::MeshBuilder;
 use serde::{Deserialize, Serialize};
 
 /// A named group of triangles (`o` or `g` in the OBJ file).
