@@ -1,11 +1,35 @@
-//! Bounding volume hierarchy over per-triangle AABBs (world space, `f32`).
+//! Bounding volume hierarchy over per-triangle AABBs, world space, `f32`.
 //!
-//! CONTRACT (skeleton): the BVH helper replaces the bodies; signatures are
-//! what the solver, the GUI and the CLI code against.
+//! The tree is a flat array of 32-byte nodes: node 0 is the root, the two
+//! children of an inner node sit next to each other (right = left + 1) and a
+//! leaf is a contiguous range of [`Bvh::tri_indices`], which the build
+//! reorders. It is built top-down with a binned surface area heuristic
+//! (Wald 2007, "On fast construction of SAH-based bounding volume
+//! hierarchies"; the layout follows Jacco Bikker's "How to build a BVH"
+//! series and the PBRT v3 `BVHAccel`), and answers the two questions the
+//! tool asks: which triangles' boxes overlap a box (the solver's swept box,
+//! once per slide iteration) and which triangle a ray hits first (mouse
+//! picking). Queries never allocate: a [`BvhScratch`] keeps the stack.
+//!
+//! - `build`: binned SAH construction.
+//! - `query`: box and ray traversal.
+//! - `validate`: structural checks and [`BvhError`].
+//! - `stats`: [`BvhStats`] and node depths.
+
+mod build;
+mod query;
+mod stats;
+mod validate;
+
+#[cfg(test)]
+mod tests;
 
 use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
 use serde::{Deserialize, Serialize};
+
+pub use query::ray_triangle;
+pub use validate::BvhError;
 
 /// One node, 32 bytes: its box, and either two children or a leaf range.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,6 +43,26 @@ pub struct BvhNode {
     pub aabb_max: Vec3,
     /// Leaf: number of triangles (> 0); inner: 0.
     pub count: u32,
+}
+
+// Two nodes share a 64-byte cache line; the layout is part of the contract.
+const _: () = assert!(std::mem::size_of::<BvhNode>() == 32);
+
+impl BvhNode {
+    /// `true` for a leaf (it holds triangles rather than children).
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.count > 0
+    }
+
+    /// The node's box.
+    #[inline]
+    pub fn aabb(&self) -> Aabb {
+        Aabb {
+            min: self.aabb_min,
+            max: self.aabb_max,
+        }
+    }
 }
 
 /// Counters a query fills in; the solver copies them into its trace.
@@ -56,15 +100,9 @@ pub struct BvhStats {
     pub memory_bytes: usize,
 }
 
-/// A structural problem found by [`Bvh::validate`].
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum BvhError {
-    /// Placeholder until implemented.
-    #[error("invalid BVH: {0}")]
-    Invalid(String),
-}
-
 /// Flat-array BVH: node 0 is the root; leaves index a reordered triangle list.
+///
+/// A BVH over no triangles has no nodes, and every query on it finds nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Bvh {
     /// Nodes, root first; children of an inner node are adjacent.
@@ -83,14 +121,12 @@ pub struct BvhScratch {
 impl Bvh {
     /// Builds with a binned SAH over `tri_aabbs` (one box per triangle).
     pub fn build(tri_aabbs: &[Aabb]) -> Bvh {
-        let _ = tri_aabbs;
-        unimplemented!("bvh build")
+        build::build(tri_aabbs)
     }
 
     /// Checks every invariant: children inside parents, every triangle in exactly one leaf, leaf boxes contain their triangles' boxes.
     pub fn validate(&self, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
-        let _ = tri_aabbs;
-        unimplemented!("bvh validate")
+        validate::validate(self, tri_aabbs)
     }
 
     /// Appends to `out` every triangle whose AABB overlaps `query` (touching counts), each once.
@@ -104,8 +140,7 @@ impl Bvh {
         visited: Option<&mut Vec<u32>>,
         stats: &mut QueryStats,
     ) {
-        let _ = (tri_aabbs, query, scratch, out, visited, stats);
-        unimplemented!("bvh query")
+        query::query_aabb(self, tri_aabbs, query, scratch, out, visited, stats)
     }
 
     /// Closest hit of the ray `origin + t * dir`, `t` in `[0, max_t]`, two-sided triangles.
@@ -118,23 +153,22 @@ impl Bvh {
         scratch: &mut BvhScratch,
         stats: &mut QueryStats,
     ) -> Option<RayHit> {
-        let _ = (mesh, origin, dir, max_t, scratch, stats);
-        unimplemented!("bvh ray")
+        query::ray_cast(self, mesh, origin, dir, max_t, scratch, stats)
     }
 
     /// Whole-tree statistics.
     pub fn stats(&self) -> BvhStats {
-        unimplemented!("bvh stats")
+        stats::stats(self)
     }
 
-    /// Depth of every node (root = 0), for colouring by depth.
+    /// Depth of every node (root = 0), for colouring by depth. A node the
+    /// root does not reach (only in a BVH that fails [`Bvh::validate`]) gets `u32::MAX`.
     pub fn node_depths(&self) -> Vec<u32> {
-        unimplemented!("bvh depths")
+        stats::node_depths(self)
     }
 
     /// The box of node `i`.
     pub fn node_aabb(&self, i: u32) -> Aabb {
-        let n = &self.nodes[i as usize];
-        Aabb { min: n.aabb_min, max: n.aabb_max }
+        self.nodes[i as usize].aabb()
     }
 }

@@ -1,0 +1,385 @@
+//! BVH tests: edge-case builds, corruption detection, and proptests that
+//! compare every query with brute force over random triangle soups.
+
+use super::build::MAX_LEAF;
+use super::*;
+use crate::mesh::MeshBuilder;
+use proptest::prelude::*;
+
+fn grid_mesh(n: usize) -> TriMesh {
+    let mut b = MeshBuilder::new();
+    b.object("floor");
+    for i in 0..n {
+        for j in 0..n {
+            let (x, z) = (i as f32, j as f32);
+            let y = ((i * 7 + j * 3) % 5) as f32 * 0.1;
+            b.quad(
+                Vec3::new(x, y, z),
+                Vec3::new(x, y, z + 1.0),
+                Vec3::new(x + 1.0, y, z + 1.0),
+                Vec3::new(x + 1.0, y, z),
+            );
+        }
+    }
+    b.build()
+}
+
+fn query_sorted(bvh: &Bvh, boxes: &[Aabb], q: &Aabb) -> Vec<u32> {
+    let mut out = Vec::new();
+    bvh.query_aabb(
+        boxes,
+        q,
+        &mut BvhScratch::default(),
+        &mut out,
+        None,
+        &mut QueryStats::default(),
+    );
+    out.sort_unstable();
+    out
+}
+
+fn brute_query(boxes: &[Aabb], q: &Aabb) -> Vec<u32> {
+    (0..boxes.len() as u32)
+        .filter(|&i| boxes[i as usize].overlaps(q))
+        .collect()
+}
+
+fn brute_ray(mesh: &TriMesh, origin: Vec3, dir: Vec3, max_t: f32) -> Option<(u32, f32)> {
+    let mut best: Option<(u32, f32)> = None;
+    for tri in 0..mesh.triangle_count() as u32 {
+        let limit = best.map_or(max_t, |b| b.1);
+        let hit = ray_triangle(origin, dir, mesh.triangle(tri), limit);
+        if let Some((t, _, _)) = hit.filter(|h| best.is_none_or(|b| h.0 < b.1)) {
+            best = Some((tri, t));
+        }
+    }
+    best
+}
+
+fn cast(bvh: &Bvh, mesh: &TriMesh, origin: Vec3, dir: Vec3, max_t: f32) -> Option<RayHit> {
+    bvh.ray_cast(
+        mesh,
+        origin,
+        dir,
+        max_t,
+        &mut BvhScratch::default(),
+        &mut QueryStats::default(),
+    )
+}
+
+#[test]
+fn node_is_32_bytes() {
+    assert_eq!(std::mem::size_of::<BvhNode>(), 32);
+}
+
+#[test]
+fn empty_input_builds_an_empty_tree_that_finds_nothing() {
+    let bvh = Bvh::build(&[]);
+    assert!(bvh.nodes.is_empty() && bvh.tri_indices.is_empty());
+    bvh.validate(&[]).unwrap();
+    let q = Aabb::from_corners(Vec3::splat(-1e9), Vec3::splat(1e9));
+    assert!(query_sorted(&bvh, &[], &q).is_empty());
+    assert!(
+        cast(
+            &bvh,
+            &TriMesh::default(),
+            Vec3::ZERO,
+            Vec3::X,
+            f32::INFINITY
+        )
+        .is_none()
+    );
+    assert_eq!(bvh.stats(), BvhStats::default());
+    assert!(bvh.node_depths().is_empty());
+}
+
+#[test]
+fn single_triangle_is_one_leaf() {
+    let mesh = TriMesh::single_object("t", vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
+    let bvh = Bvh::build(&mesh.tri_aabbs);
+    bvh.validate(&mesh.tri_aabbs).unwrap();
+    assert_eq!(bvh.nodes.len(), 1);
+    assert_eq!((bvh.nodes[0].first, bvh.nodes[0].count), (0, 1));
+    let touching = Aabb::from_corners(Vec3::new(1.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0));
+    assert_eq!(query_sorted(&bvh, &mesh.tri_aabbs, &touching), vec![0]);
+    let apart = Aabb::from_corners(Vec3::splat(1.5), Vec3::splat(2.0));
+    assert!(query_sorted(&bvh, &mesh.tri_aabbs, &apart).is_empty());
+    let hit = cast(&bvh, &mesh, Vec3::new(0.25, 0.25, 5.0), Vec3::NEG_Z, 10.0).unwrap();
+    assert_eq!((hit.triangle, hit.t), (0, 5.0));
+    assert_eq!(hit.uv, [0.25, 0.25]);
+}
+
+#[test]
+fn identical_boxes_split_by_halving() {
+    let boxes = vec![Aabb::from_corners(Vec3::ZERO, Vec3::ONE); 1000];
+    let bvh = Bvh::build(&boxes);
+    bvh.validate(&boxes).unwrap();
+    let s = bvh.stats();
+    assert!(s.leaf_size_histogram.len() <= MAX_LEAF + 1);
+    assert!(s.max_depth <= 10, "depth {}", s.max_depth);
+    let q = Aabb::from_corners(Vec3::splat(0.5), Vec3::splat(0.6));
+    assert_eq!(query_sorted(&bvh, &boxes, &q).len(), 1000);
+}
+
+#[test]
+fn non_finite_boxes_do_not_break_the_build() {
+    let mut boxes = vec![Aabb::from_corners(Vec3::ZERO, Vec3::ONE); 20];
+    boxes[3] = Aabb::EMPTY;
+    boxes[5].max.x = f32::INFINITY;
+    boxes[7].min.y = f32::NAN;
+    boxes[9] = Aabb::from_corners(Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY));
+    let bvh = Bvh::build(&boxes);
+    bvh.validate(&boxes).unwrap();
+    let q = Aabb::from_corners(Vec3::splat(0.5), Vec3::splat(0.6));
+    assert_eq!(query_sorted(&bvh, &boxes, &q), brute_query(&boxes, &q));
+}
+
+#[test]
+fn grid_stats_and_depths_are_consistent() {
+    let mesh = grid_mesh(30);
+    let bvh = Bvh::build(&mesh.tri_aabbs);
+    bvh.validate(&mesh.tri_aabbs).unwrap();
+    let s = bvh.stats();
+    assert_eq!(s.nodes, 2 * s.leaves - 1);
+    let total: usize = s
+        .leaf_size_histogram
+        .iter()
+        .enumerate()
+        .map(|(k, c)| k * c)
+        .sum();
+    assert_eq!(total, mesh.triangle_count());
+    assert_eq!(s.leaf_size_histogram[0], 0);
+    assert!(s.leaf_size_histogram.len() <= MAX_LEAF + 1);
+    assert_eq!(s.memory_bytes, 32 * s.nodes + 4 * mesh.triangle_count());
+    let depths = bvh.node_depths();
+    assert_eq!(depths[0], 0);
+    for (i, node) in bvh.nodes.iter().enumerate() {
+        if !node.is_leaf() {
+            assert_eq!(depths[node.first as usize], depths[i] + 1);
+            assert_eq!(depths[node.first as usize + 1], depths[i] + 1);
+        }
+    }
+    assert_eq!(s.max_depth as u32, *depths.iter().max().unwrap());
+    // A balanced-ish tree over 1800 triangles: SAH keeps it far from a list.
+    assert!(s.max_depth < 30, "depth {}", s.max_depth);
+}
+
+#[test]
+fn visited_nodes_overlap_the_query_and_stats_count_tests() {
+    let mesh = grid_mesh(20);
+    let bvh = Bvh::build(&mesh.tri_aabbs);
+    let q = Aabb::from_corners(Vec3::new(3.2, -1.0, 4.5), Vec3::new(5.1, 1.0, 6.0));
+    let (mut out, mut visited, mut stats) = (Vec::new(), Vec::new(), QueryStats::default());
+    let mut scratch = BvhScratch::default();
+    bvh.query_aabb(
+        &mesh.tri_aabbs,
+        &q,
+        &mut scratch,
+        &mut out,
+        Some(&mut visited),
+        &mut stats,
+    );
+    assert!(!out.is_empty());
+    assert_eq!(visited[0], 0);
+    for &n in &visited {
+        assert!(bvh.node_aabb(n).overlaps(&q));
+    }
+    let mut unique = visited.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), visited.len());
+    // Every node tested is either visited or a rejected sibling.
+    assert!(stats.nodes_visited as usize >= visited.len());
+    assert!((stats.nodes_visited as usize) < bvh.nodes.len() / 4);
+    let leaf_tris: u32 = visited.iter().map(|&n| bvh.nodes[n as usize].count).sum();
+    assert_eq!(stats.triangles_tested, leaf_tris);
+    // The second identical query reuses the stack: same results, no growth.
+    let cap = scratch.stack.capacity();
+    let mut again = Vec::new();
+    bvh.query_aabb(
+        &mesh.tri_aabbs,
+        &q,
+        &mut scratch,
+        &mut again,
+        None,
+        &mut QueryStats::default(),
+    );
+    assert_eq!((again, scratch.stack.capacity()), (out, cap));
+}
+
+#[test]
+fn ray_cast_edge_cases() {
+    let mesh = grid_mesh(10);
+    let bvh = Bvh::build(&mesh.tri_aabbs);
+    let down = cast(&bvh, &mesh, Vec3::new(2.5, 10.0, 3.5), Vec3::NEG_Y, 100.0).unwrap();
+    let hit_point = Vec3::new(2.5, 10.0 - down.t, 3.5);
+    assert!(
+        mesh.tri_aabbs[down.triangle as usize]
+            .expanded(1e-5)
+            .contains_point(hit_point)
+    );
+    // Two-sided: from below as well.
+    assert!(cast(&bvh, &mesh, Vec3::new(2.5, -10.0, 3.5), Vec3::Y, 100.0).is_some());
+    // Too short, pointing away, in a plane parallel to the floor, degenerate input.
+    assert!(cast(&bvh, &mesh, Vec3::new(2.5, 10.0, 3.5), Vec3::NEG_Y, 9.0).is_none());
+    assert!(cast(&bvh, &mesh, Vec3::new(2.5, 10.0, 3.5), Vec3::Y, 100.0).is_none());
+    assert!(cast(&bvh, &mesh, Vec3::new(-5.0, 5.0, 3.5), Vec3::X, 100.0).is_none());
+    assert!(cast(&bvh, &mesh, Vec3::new(2.5, 10.0, 3.5), Vec3::ZERO, 100.0).is_none());
+    assert!(cast(&bvh, &mesh, Vec3::new(2.5, 10.0, 3.5), Vec3::NAN, 100.0).is_none());
+    assert!(
+        cast(
+            &bvh,
+            &mesh,
+            Vec3::new(2.5, 10.0, 3.5),
+            Vec3::NEG_Y,
+            f32::NAN
+        )
+        .is_none()
+    );
+    // Scaling the direction scales t.
+    let slow = cast(
+        &bvh,
+        &mesh,
+        Vec3::new(2.5, 10.0, 3.5),
+        Vec3::NEG_Y * 0.5,
+        100.0,
+    )
+    .unwrap();
+    assert_eq!(slow.t, down.t * 2.0);
+}
+
+fn corrupt(f: impl FnOnce(&mut Bvh)) -> BvhError {
+    let mesh = grid_mesh(6);
+    let mut bvh = Bvh::build(&mesh.tri_aabbs);
+    bvh.validate(&mesh.tri_aabbs).unwrap();
+    f(&mut bvh);
+    bvh.validate(&mesh.tri_aabbs).unwrap_err()
+}
+
+fn first_leaf(bvh: &Bvh) -> usize {
+    bvh.nodes.iter().position(|n| n.is_leaf()).unwrap()
+}
+
+fn first_inner_child(bvh: &Bvh) -> usize {
+    bvh.nodes[0].first as usize
+}
+
+#[test]
+fn validate_names_each_corruption() {
+    use BvhError as E;
+    let e = corrupt(|b| b.tri_indices.pop().map(|_| ()).unwrap());
+    assert!(matches!(e, E::IndexCountMismatch { .. }), "{e}");
+    let e = corrupt(|b| b.tri_indices[3] = b.tri_indices[4]);
+    assert!(matches!(e, E::DuplicateTriangle { .. }), "{e}");
+    let e = corrupt(|b| b.tri_indices[0] = 9999);
+    assert!(
+        matches!(e, E::TriangleOutOfRange { triangle: 9999, .. }),
+        "{e}"
+    );
+    let e = corrupt(|b| b.nodes[0].first = 0);
+    assert!(matches!(e, E::NodeReachedTwice { node: 0 }), "{e}");
+    let e = corrupt(|b| b.nodes[0].first = b.nodes.len() as u32 - 1);
+    assert!(matches!(e, E::ChildOutOfRange { .. }), "{e}");
+    let e = corrupt(|b| b.nodes.push(b.nodes[1]));
+    assert!(matches!(e, E::UnreachableNodes { count: 1, .. }), "{e}");
+    let e = corrupt(|b| {
+        let l = first_leaf(b);
+        b.nodes[l].count = 1000;
+    });
+    assert!(matches!(e, E::LeafRangeOutOfBounds { .. }), "{e}");
+    let e = corrupt(|b| {
+        let l = first_leaf(b);
+        b.nodes[l].count -= 1;
+    });
+    assert!(matches!(e, E::TriangleInNoLeaf { .. }), "{e}");
+    let e = corrupt(|b| {
+        let l = first_leaf(b);
+        b.nodes[l].first += 1;
+    });
+    assert!(
+        matches!(e, E::OverlappingLeaves { .. } | E::TriangleInNoLeaf { .. }),
+        "{e}"
+    );
+    let e = corrupt(|b| {
+        let c = first_inner_child(b);
+        b.nodes[c].aabb_max.y += 100.0;
+    });
+    assert!(matches!(e, E::ChildOutsideParent { .. }), "{e}");
+    let e = corrupt(|b| {
+        let l = first_leaf(b);
+        b.nodes[l].aabb_max = b.nodes[l].aabb_min;
+    });
+    assert!(matches!(e, E::TriangleOutsideLeaf { .. }), "{e}");
+    let e = corrupt(|b| b.nodes.clear());
+    assert!(matches!(e, E::EmptyMismatch { nodes: 0, .. }), "{e}");
+}
+
+/// Coordinates drawn so that ties are common: half snap to a coarse grid
+/// (flat, axis-aligned and degenerate triangles, boxes that touch exactly).
+fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![(-8i32..=8).prop_map(|i| i as f32 * 0.5), -4.0f32..4.0]
+}
+
+fn point() -> impl Strategy<Value = Vec3> {
+    (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn triangle() -> impl Strategy<Value = [Vec3; 3]> {
+    prop_oneof![
+        6 => [point(), point(), point()],
+        // Flat in y, like floors.
+        2 => (point(), point(), point()).prop_map(|(a, b, c)| [a, Vec3::new(b.x, a.y, b.z), Vec3::new(c.x, a.y, c.z)]),
+        // Degenerate: a repeated corner, or a single point.
+        1 => (point(), point()).prop_map(|(a, b)| [a, b, a]),
+        1 => point().prop_map(|a| [a, a, a]),
+    ]
+}
+
+fn soup() -> impl Strategy<Value = TriMesh> {
+    prop::collection::vec(triangle(), 0..120).prop_map(|tris| {
+        let positions: Vec<Vec3> = tris.iter().flatten().copied().collect();
+        let triangles = (0..tris.len() as u32)
+            .map(|i| [3 * i, 3 * i + 1, 3 * i + 2])
+            .collect();
+        TriMesh::single_object("soup", positions, triangles)
+    })
+}
+
+fn direction() -> impl Strategy<Value = Vec3> {
+    prop_oneof![
+        2 => point().prop_filter("non-zero", |d| *d != Vec3::ZERO),
+        1 => (0usize..6).prop_map(|k| [Vec3::X, Vec3::Y, Vec3::Z, Vec3::NEG_X, Vec3::NEG_Y, Vec3::NEG_Z][k]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn random_soups_validate_and_queries_match_brute_force(
+        mesh in soup(),
+        boxes in prop::collection::vec((point(), point()), 8),
+        rays in prop::collection::vec((point(), direction(), prop_oneof![Just(f32::INFINITY), 0.5f32..20.0]), 8),
+    ) {
+        let bvh = Bvh::build(&mesh.tri_aabbs);
+        prop_assert_eq!(bvh.validate(&mesh.tri_aabbs), Ok(()));
+        for (a, b) in boxes {
+            let q = Aabb::from_corners(a, b);
+            prop_assert_eq!(query_sorted(&bvh, &mesh.tri_aabbs, &q), brute_query(&mesh.tri_aabbs, &q));
+        }
+        for (origin, dir, max_t) in rays {
+            let got = cast(&bvh, &mesh, origin, dir, max_t);
+            let want = brute_ray(&mesh, origin, dir, max_t);
+            match (got, want) {
+                (None, None) => {}
+                (Some(h), Some((_, t))) => {
+                    // Ties may pick another triangle at the very same t.
+                    prop_assert_eq!(h.t, t);
+                    let again = ray_triangle(origin, dir, mesh.triangle(h.triangle), max_t);
+                    prop_assert_eq!(again.map(|r| r.0), Some(h.t));
+                }
+                (g, w) => prop_assert!(false, "bvh {:?} vs brute force {:?}", g, w),
+            }
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! Structural checks of a BVH against the triangle boxes it was built over
+//! (world space): the tree shape, the leaf ranges and the box nesting.
+//!
+//! The walk is iterative and marks each node as it reaches it, so a cyclic
+//! or shared child is reported rather than looped over, and every index is
+//! range-checked before use, so any `Bvh` value can be validated.
+
+use super::Bvh;
+use crate::math::Aabb;
+
+/// A structural problem found by [`Bvh::validate`].
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum BvhError {
+    /// There are triangles but no nodes, or nodes but no triangles.
+    #[error("BVH has {nodes} nodes for {triangles} triangles")]
+    EmptyMismatch {
+        /// Number of nodes.
+        nodes: usize,
+        /// Number of triangle boxes given.
+        triangles: usize,
+    },
+    /// `tri_indices` does not hold one entry per triangle.
+    #[error("BVH indexes {indices} triangles, the mesh has {triangles}")]
+    IndexCountMismatch {
+        /// Length of `tri_indices`.
+        indices: usize,
+        /// Number of triangle boxes given.
+        triangles: usize,
+    },
+    /// An entry of `tri_indices` names a triangle that does not exist.
+    #[error(
+        "tri_indices[{position}] = {triangle} is out of range (mesh has {triangles} triangles)"
+    )]
+    TriangleOutOfRange {
+        /// Position in `tri_indices`.
+        position: usize,
+        /// The bad triangle index.
+        triangle: u32,
+        /// Number of triangle boxes given.
+        triangles: usize,
+    },
+    /// A triangle is listed twice in `tri_indices`.
+    #[error("triangle {triangle} appears twice in tri_indices (positions {first} and {second})")]
+    DuplicateTriangle {
+        /// The triangle index.
+        triangle: u32,
+        /// First position.
+        first: usize,
+        /// Second position.
+        second: usize,
+    },
+    /// An inner node's children lie outside the node array.
+    #[error("node {node} has children {left} and {left}+1 but there are {nodes} nodes")]
+    ChildOutOfRange {
+        /// The inner node.
+        node: u32,
+        /// Its left child index.
+        left: u32,
+        /// Number of nodes.
+        nodes: usize,
+    },
+    /// A node is reached twice from the root: a cycle or a shared subtree.
+    #[error("node {node} is reached twice from the root (cycle or shared child)")]
+    NodeReachedTwice {
+        /// The node reached again.
+        node: u32,
+    },
+    /// Nodes that no path from the root reaches.
+    #[error("{count} nodes are unreachable from the root, the first is node {first}")]
+    UnreachableNodes {
+        /// How many.
+        count: usize,
+        /// The lowest such index.
+        first: u32,
+    },
+    /// A leaf's range runs past the end of `tri_indices`.
+    #[error("leaf {node} covers tri_indices[{first}..{first}+{count}] past its length {len}")]
+    LeafRangeOutOfBounds {
+        /// The leaf.
+        node: u32,
+        /// Start of its range.
+        first: u32,
+        /// Its triangle count.
+        count: u32,
+        /// Length of `tri_indices`.
+        len: usize,
+    },
+    /// Two leaves cover the same position of `tri_indices`.
+    #[error(
+        "position {position} of tri_indices is covered by leaves {first_leaf} and {second_leaf}"
+    )]
+    OverlappingLeaves {
+        /// The doubly covered position.
+        position: usize,
+        /// The leaf that covered it first.
+        first_leaf: u32,
+        /// The leaf that covered it again.
+        second_leaf: u32,
+    },
+    /// A position of `tri_indices` (and so a triangle) is in no leaf.
+    #[error("triangle {triangle} (tri_indices[{position}]) is in no leaf")]
+    TriangleInNoLeaf {
+        /// The position not covered.
+        position: usize,
+        /// The triangle stored there.
+        triangle: u32,
+    },
+    /// A child's box is not inside its parent's box.
+    #[error("child {child} box {child_box:?} is not inside parent {parent} box {parent_box:?}")]
+    ChildOutsideParent {
+        /// The parent node.
+        parent: u32,
+        /// The child node.
+        child: u32,
+        /// The parent's box.
+        parent_box: Aabb,
+        /// The child's box.
+        child_box: Aabb,
+    },
+    /// A triangle's box is not inside the box of the leaf holding it.
+    #[error("triangle {triangle} box {triangle_box:?} is not inside leaf {leaf} box {leaf_box:?}")]
+    TriangleOutsideLeaf {
+        /// The leaf.
+        leaf: u32,
+        /// The triangle.
+        triangle: u32,
+        /// The leaf's box.
+        leaf_box: Aabb,
+        /// The triangle's box.
+        triangle_box: Aabb,
+    },
+}
+
+/// See [`Bvh::validate`].
+pub(super) fn validate(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
+    let n = tri_aabbs.len();
+    if bvh.nodes.is_empty() != (n == 0) {
+        return Err(BvhError::EmptyMismatch {
+            nodes: bvh.nodes.len(),
+            triangles: n,
+        });
+    }
+    check_indices(bvh, n)?;
+    if n == 0 {
+        return Ok(());
+    }
+    let covered_by = check_tree(bvh, tri_aabbs)?;
+    if let Some(position) = covered_by.iter().position(|c| c.is_none()) {
+        return Err(BvhError::TriangleInNoLeaf {
+            position,
+            triangle: bvh.tri_indices[position],
+        });
+    }
+    Ok(())
+}
+
+/// `tri_indices` must be a permutation of `0..n`.
+fn check_indices(bvh: &Bvh, n: usize) -> Result<(), BvhError> {
+    if bvh.tri_indices.len() != n {
+        return Err(BvhError::IndexCountMismatch {
+            indices: bvh.tri_indices.len(),
+            triangles: n,
+        });
+    }
+    let mut seen_at: Vec<Option<usize>> = vec![None; n];
+    for (position, &triangle) in bvh.tri_indices.iter().enumerate() {
+        let Some(slot) = seen_at.get_mut(triangle as usize) else {
+            return Err(BvhError::TriangleOutOfRange {
+                position,
+                triangle,
+                triangles: n,
+            });
+        };
+        if let Some(first) = *slot {
+            return Err(BvhError::DuplicateTriangle {
+                triangle,
+                first,
+                second: position,
+            });
+        }
+        *slot = Some(position);
+    }
+    Ok(())
+}
+
+/// Walks from the root checking links, ranges and boxes; returns, for each
+/// position of `tri_indices`, the leaf that covers it.
+fn check_tree(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<Vec<Option<u32>>, BvhError> {
+    let nodes = &bvh.nodes;
+    let mut reached = vec![false; nodes.len()];
+    let mut covered_by: Vec<Option<u32>> = vec![None; bvh.tri_indices.len()];
+    let mut stack = vec![0u32];
+    reached[0] = true;
+    while let Some(i) = stack.pop() {
+        let node = &nodes[i as usize];
+        if node.count > 0 {
+            check_leaf(bvh, i, tri_aabbs, &mut covered_by)?;
+            continue;
+        }
+        let left = node.first;
+        if left as usize + 1 >= nodes.len() {
+            return Err(BvhError::ChildOutOfRange {
+                node: i,
+                left,
+                nodes: nodes.len(),
+            });
+        }
+        for child in [left, left + 1] {
+            if std::mem::replace(&mut reached[child as usize], true) {
+                return Err(BvhError::NodeReachedTwice { node: child });
+            }
+            let (parent_box, child_box) = (node.aabb(), nodes[child as usize].aabb());
+            if !parent_box.contains(&child_box) {
+                return Err(BvhError::ChildOutsideParent {
+                    parent: i,
+                    child,
+                    parent_box,
+                    child_box,
+                });
+            }
+            stack.push(child);
+        }
+    }
+    let unreachable = reached.iter().filter(|r| !**r).count();
+    if unreachable > 0 {
+        let first = reached.iter().position(|r| !*r).unwrap_or(0) as u32;
+        return Err(BvhError::UnreachableNodes {
+            count: unreachable,
+            first,
+        });
+    }
+    Ok(covered_by)
+}
+
+/// Checks a leaf's range and that its box holds its triangles' boxes.
+fn check_leaf(
+    bvh: &Bvh,
+    leaf: u32,
+    tri_aabbs: &[Aabb],
+    covered_by: &mut [Option<u32>],
+) -> Result<(), BvhError> {
+    let node = &bvh.nodes[leaf as usize];
+    let (first, count) = (node.first, node.count);
+    let end = first as usize + count as usize;
+    if end > bvh.tri_indices.len() {
+        return Err(BvhError::LeafRangeOutOfBounds {
+            node: leaf,
+            first,
+            count,
+            len: bvh.tri_indices.len(),
+        });
+    }
+    let leaf_box = node.aabb();
+    let range = first as usize..end;
+    let slots = covered_by[range.clone()].iter_mut();
+    for ((position, slot), &triangle) in range.clone().zip(slots).zip(&bvh.tri_indices[range]) {
+        if let Some(first_leaf) = slot.replace(leaf) {
+            return Err(BvhError::OverlappingLeaves {
+                position,
+                first_leaf,
+                second_leaf: leaf,
+            });
+        }
+        // In range: check_indices ran first.
+        let triangle_box = tri_aabbs[triangle as usize];
+        // An empty or NaN box holds no point, so there is nothing to contain
+        // (the build treats both as empty).
+        let holds_points = triangle_box.min.cmple(triangle_box.max).all();
+        if holds_points && !leaf_box.contains(&triangle_box) {
+            return Err(BvhError::TriangleOutsideLeaf {
+                leaf,
+                triangle,
+                leaf_box,
+                triangle_box,
+            });
+        }
+    }
+    Ok(())
+}
