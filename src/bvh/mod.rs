@@ -19,6 +19,7 @@
 mod build;
 mod query;
 mod stats;
+mod swept;
 mod validate;
 
 #[cfg(test)]
@@ -148,6 +149,25 @@ impl Bvh {
         stats: &mut QueryStats,
     ) {
         query::query_aabb(self, tri_aabbs, query, scratch, out, visited, stats)
+    }
+
+    /// Appends to `out` every triangle whose AABB the box `start`, moving by
+    /// `delta`, touches on its way (each once; a few it only grazes within
+    /// rounding may be added). Tighter than [`Bvh::query_aabb`] on the box
+    /// around the whole move: the solver's candidate query. `visited`, when
+    /// given, receives every node the moving box touched.
+    #[allow(clippy::too_many_arguments)]
+    pub fn query_swept_aabb(
+        &self,
+        tri_aabbs: &[Aabb],
+        start: &Aabb,
+        delta: Vec3,
+        scratch: &mut BvhScratch,
+        out: &mut Vec<u32>,
+        visited: Option<&mut Vec<u32>>,
+        stats: &mut QueryStats,
+    ) {
+        swept::query_swept_aabb(self, tri_aabbs, start, delta, scratch, out, visited, stats);
     }
 
     /// Closest hit of the ray `origin + t * dir`, `t` in `[0, max_t]`, two-sided triangles.

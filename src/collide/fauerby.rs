@@ -27,8 +27,7 @@ pub(super) fn step(
     let mut rec = ctx.blank_record(start_w, vel_w);
     let base_e = es.espace_from_world(start_w);
     let vel_e = es.espace_from_world(vel_w);
-    let query = ctx.swept_box(start_w, start_w + vel_w);
-    let stats = ctx.gather(&query);
+    let (query, stats) = ctx.gather(start_w, vel_w);
     ctx.record_query(&mut rec, query, stats);
 
     let Some((tri, hit)) = nearest_hit(ctx, &mut rec, base_e, vel_e) else {

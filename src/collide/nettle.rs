@@ -40,8 +40,7 @@ pub(super) fn step(
     let mut rec = ctx.blank_record(source_w, vel_w);
     let distance_to_travel = vel_w.length();
     let dest_w = source_w + vel_w;
-    let query = ctx.swept_box(source_w, dest_w);
-    let stats = ctx.gather(&query);
+    let (query, stats) = ctx.gather(source_w, vel_w);
     ctx.record_query(&mut rec, query, stats);
 
     let Some(hit) = nearest_collider(ctx, &mut rec, source_w, vel_w) else {

@@ -57,8 +57,7 @@ pub(super) fn step(
     let mut rounds = 0;
     loop {
         let start_now_w = es.world_from_espace(start_e);
-        let query = ctx.swept_box(start_now_w, start_now_w + vel_w);
-        let stats = ctx.gather(&query);
+        let (query, stats) = ctx.gather(start_now_w, vel_w);
         ctx.record_query(&mut rec, query, stats);
         tested = test_candidates(ctx, &mut rec, start_e, vel_e);
         let Some((tri, depth, dir_e)) = tested.deepest else {

@@ -71,19 +71,24 @@ impl StepContext<'_, '_> {
         self.settings.skin / self.es.radii.min_element()
     }
 
-    /// The swept box of a move from `start_w` to `dest_w` (probe box at both
-    /// ends, grown by the skin), world space, rounded outwards to `f32`.
-    pub fn swept_box(&self, start_w: DVec3, dest_w: DVec3) -> Aabb {
-        let margin = self.es.radii + DVec3::splat(self.settings.skin * 2.0 + 1e-9);
-        let pad = |v: DVec3| v.abs().max_element() * 1e-12;
-        let lo = start_w.min(dest_w);
-        let hi = start_w.max(dest_w);
-        Aabb::from_f64_outward(lo - margin - pad(lo), hi + margin + pad(hi))
+    /// The probe's box at `center_w` (radii grown by twice the skin, a hair
+    /// and `slack`), world space, rounded outwards to `f32`.
+    fn probe_box(&self, center_w: DVec3, slack: f64) -> Aabb {
+        let margin = self.es.radii + DVec3::splat(self.settings.skin * 2.0 + 1e-9 + slack);
+        let pad = center_w.abs().max_element() * 1e-12;
+        Aabb::from_f64_outward(center_w - margin - pad, center_w + margin + pad)
     }
 
-    /// Fills `self.tris` (and `self.visited` in full detail) with the
-    /// triangles whose boxes overlap `query`.
-    pub fn gather(&mut self, query: &Aabb) -> QueryStats {
+    /// Finds the candidates of a move from `start_w` by `vel_w`: the
+    /// triangles whose boxes the probe's moving box touches. Fills
+    /// `self.tris` (and `self.visited` in full detail) and returns the box
+    /// around the whole move (shown as the swept query box) and the counters.
+    pub fn gather(&mut self, start_w: DVec3, vel_w: DVec3) -> (Aabb, QueryStats) {
+        // The move is handed to the BVH in f32: widen the box by more than
+        // the rounding of the velocity.
+        let slack = vel_w.abs().max_element() * 1e-6;
+        let start_box = self.probe_box(start_w, slack);
+        let whole_move = start_box.union(&self.probe_box(start_w + vel_w, slack));
         let mut stats = QueryStats::default();
         self.tris.clear();
         self.visited.clear();
@@ -91,15 +96,16 @@ impl StepContext<'_, '_> {
             TraceDetail::Full => Some(&mut *self.visited),
             TraceDetail::Summary => None,
         };
-        self.world.bvh.query_aabb(
+        self.world.bvh.query_swept_aabb(
             &self.world.mesh.tri_aabbs,
-            query,
+            &start_box,
+            vel_w.as_vec3(),
             self.scratch,
             self.tris,
             visited,
             &mut stats,
         );
-        stats
+        (whole_move, stats)
     }
 
     /// Triangle `tri` in ellipsoid space.

@@ -11,6 +11,9 @@ pub use import::{ImportError, ImportOptions, ImportReport, ImportWarning, UpAxis
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The share of the progress bar that parsing fills before the BVH build.
+const IMPORT_SHARE: f32 = 0.6;
+
 /// A loaded level, ready to collide with.
 #[derive(Clone, Debug)]
 pub struct Level {
@@ -59,7 +62,11 @@ impl Level {
         progress: &(dyn Fn(f32) + Sync),
     ) -> Result<Level, ImportError> {
         let t = std::time::Instant::now();
-        let (mesh, report) = import::import_obj_file(path, options, progress)?;
+        // Parsing is most of a small level's load and about half of a big
+        // one's; the BVH build (no progress of its own) takes the rest.
+        let (mesh, report) =
+            import::import_obj_file(path, options, &|f: f32| progress(f * IMPORT_SHARE))?;
+        progress(IMPORT_SHARE);
         let parse_time = t.elapsed();
         let t = std::time::Instant::now();
         let bvh = Bvh::build(&mesh.tri_aabbs);
