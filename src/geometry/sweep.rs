@@ -29,7 +29,7 @@
 //!   closed form to stay finite are `Miss { Degenerate }`: no input yields NaN.
 
 use super::closest::DEGENERATE_SINE;
-use super::closest::closest_feature_on_solid_triangle;
+use super::closest::closest_feature_given_normal;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
@@ -152,9 +152,9 @@ fn miss(reason: MissReason) -> SweepOutcome {
 struct Triangle {
     /// Vertices.
     p: [DVec3; 3],
-    /// `p[1] - p[0]` and `p[2] - p[0]`.
-    e0: DVec3,
-    e1: DVec3,
+    /// `(p[1] - p[0]) x (p[2] - p[0])`: the winding's normal, which fixes
+    /// the signs of the edge functions.
+    n_wind: DVec3,
     /// Unit normal on the side of the centre.
     n: DVec3,
     /// Distance of the centre to the plane (`>= 0`).
@@ -216,8 +216,7 @@ impl Triangle {
         };
         Ok(Triangle {
             p,
-            e0,
-            e1,
+            n_wind: n_raw,
             n,
             dist,
             nv,
@@ -271,26 +270,22 @@ impl Triangle {
             .ok_or(MissReason::NoFeatureHit)
     }
 
-    /// Whether the point `q` of the plane lies in the closed triangle
-    /// (barycentric coordinates, Ericson 3.4, without the division).
+    /// Whether the point `q` of the plane lies in the closed triangle: three
+    /// edge functions, which stay exact on slivers where barycentric
+    /// coordinates from dot products (`d00 d11 - d01^2`) cancel.
     #[inline]
     fn contains(&self, q: DVec3) -> bool {
-        let rel = q - self.p[0];
-        let d00 = self.e0.dot(self.e0);
-        let d01 = self.e0.dot(self.e1);
-        let d11 = self.e1.dot(self.e1);
-        let d20 = rel.dot(self.e0);
-        let d21 = rel.dot(self.e1);
-        let denom = d00 * d11 - d01 * d01;
-        let v = d11 * d20 - d01 * d21;
-        let w = d00 * d21 - d01 * d20;
-        v >= 0.0 && w >= 0.0 && v + w <= denom
+        let inside = |i: usize| {
+            let (a, b) = (self.p[i], self.p[(i + 1) % 3]);
+            (b - a).cross(q - a).dot(self.n_wind) >= 0.0
+        };
+        inside(0) && inside(1) && inside(2)
     }
 
     /// A hit at `t = 0` if the unit sphere at the origin overlaps the triangle.
     #[inline]
     fn overlap_at_start(&self) -> Option<RelHit> {
-        let (q, feature) = closest_feature_on_solid_triangle(self.p, DVec3::ZERO);
+        let (q, feature) = closest_feature_given_normal(self.p, self.n_wind, DVec3::ZERO);
         let d2 = q.length_squared();
         if d2 >= 1.0 {
             return None;

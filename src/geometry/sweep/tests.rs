@@ -470,6 +470,26 @@ proptest! {
         }
     }
 
+    /// Slivers just above the degeneracy threshold: a reported contact is
+    /// still on the triangle at distance 1 (no false face hits from a
+    /// cancelling inside test).
+    #[test]
+    fn slivers_stay_exact(a in coord(3.0), b in coord(3.0), along in 0.0..1.0f64,
+                          thin_exp in -8.5..-3.0f64, center in coord(4.0), vel in coord(6.0)) {
+        let ab = b - a;
+        prop_assume!(ab.length() > 0.1);
+        let off = ab.any_orthonormal_vector() * ab.length() * 10f64.powf(thin_exp);
+        let tri = [a, b, a + ab * along + off];
+        if let SweepOutcome::Hit(h) = sweep_unit_sphere_triangle(center, vel, tri, 1.0, false) {
+            let c_t = center + vel * h.t;
+            prop_assert!((closest_point_on_triangle(tri, h.point_espace) - h.point_espace).length() < 1e-7);
+            if h.t > 0.0 {
+                prop_assert!(((c_t - h.point_espace).length() - 1.0).abs() < 1e-7);
+                prop_assert!((dist_at(tri, center, vel, h.t) - 1.0).abs() < 1e-7);
+            }
+        }
+    }
+
     /// Two-sided sweeps agree with one-sided ones whenever the sphere
     /// approaches the front face.
     #[test]
