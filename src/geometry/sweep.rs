@@ -49,7 +49,9 @@ pub enum Feature {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissReason {
-    /// Zero-area triangle.
+    /// Zero-area triangle (or a sliver too thin for its normal to be
+    /// trusted, see [`DEGENERATE_SINE`](super::closest::DEGENERATE_SINE)); also
+    /// input the closed form cannot take: non-finite, or beyond `1e60`.
     Degenerate,
     /// The sphere moves away from the front face (or along it while in front), and single-sided culling is on.
     BackFacing,
@@ -203,10 +205,11 @@ impl Triangle {
         if cull_back && nv_front >= 0.0 {
             return Err(MissReason::BackFacing);
         }
-        // Take the normal of the side the centre is on (for a two-sided
-        // triangle; a culled one only goes on if approached from the front or
-        // from behind while moving further back). On the plane itself, the
-        // side the sphere comes from.
+        // Take the normal of the side the centre is on; on the plane itself,
+        // of the side the sphere comes from. (With culling only spheres that
+        // move against the front normal get here: in front they approach
+        // the face, behind it they move away and can only touch it while
+        // still within 1 of the plane.)
         let dist_front = -p[0].dot(n_front);
         let flip = dist_front < 0.0 || (dist_front == 0.0 && nv_front > 0.0);
         let (n, dist, nv) = if flip {
