@@ -50,7 +50,7 @@ pub enum Feature {
 #[serde(rename_all = "snake_case")]
 pub enum MissReason {
     /// Zero-area triangle (or a sliver too thin for its normal to be
-    /// trusted, see [`DEGENERATE_SINE`](super::closest::DEGENERATE_SINE)); also
+    /// trusted, see [`DEGENERATE_SINE`]); also
     /// input the closed form cannot take: non-finite, or beyond `1e60`.
     Degenerate,
     /// The sphere moves away from the front face (or along it while in front), and single-sided culling is on.
