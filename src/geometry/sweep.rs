@@ -49,9 +49,9 @@ pub enum Feature {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissReason {
-    /// Zero-area triangle (or a sliver too thin for its normal to be
-    /// trusted, see [`DEGENERATE_SINE`]); also
-    /// input the closed form cannot take: non-finite, or beyond `1e60`.
+    /// Zero-area triangle (or a sliver too thin for its normal to be trusted,
+    /// see [`DEGENERATE_SINE`]); also input the closed form cannot take:
+    /// non-finite, or beyond `1e60`.
     Degenerate,
     /// The sphere moves away from the front face (or along it while in front), and single-sided culling is on.
     BackFacing,
