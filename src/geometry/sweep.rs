@@ -29,7 +29,7 @@
 //!   closed form to stay finite are `Miss { Degenerate }`: no input yields NaN.
 
 use super::closest::DEGENERATE_SINE;
-use super::closest::closest_feature_on_solid_triangle;
+use super::closest::closest_feature_given_normal;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
@@ -49,7 +49,9 @@ pub enum Feature {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissReason {
-    /// Zero-area triangle.
+    /// Zero-area triangle (or a sliver too thin for its normal to be trusted,
+    /// see [`DEGENERATE_SINE`]); also input the closed form cannot take:
+    /// non-finite, or beyond `1e60`.
     Degenerate,
     /// The sphere moves away from the front face (or along it while in front), and single-sided culling is on.
     BackFacing,
@@ -152,9 +154,9 @@ fn miss(reason: MissReason) -> SweepOutcome {
 struct Triangle {
     /// Vertices.
     p: [DVec3; 3],
-    /// `p[1] - p[0]` and `p[2] - p[0]`.
-    e0: DVec3,
-    e1: DVec3,
+    /// `(p[1] - p[0]) x (p[2] - p[0])`: the winding's normal, which fixes
+    /// the signs of the edge functions.
+    n_wind: DVec3,
     /// Unit normal on the side of the centre.
     n: DVec3,
     /// Distance of the centre to the plane (`>= 0`).
@@ -203,10 +205,11 @@ impl Triangle {
         if cull_back && nv_front >= 0.0 {
             return Err(MissReason::BackFacing);
         }
-        // Take the normal of the side the centre is on (for a two-sided
-        // triangle; a culled one only goes on if approached from the front or
-        // from behind while moving further back). On the plane itself, the
-        // side the sphere comes from.
+        // Take the normal of the side the centre is on; on the plane itself,
+        // of the side the sphere comes from. (With culling only spheres that
+        // move against the front normal get here: in front they approach
+        // the face, behind it they move away and can only touch it while
+        // still within 1 of the plane.)
         let dist_front = -p[0].dot(n_front);
         let flip = dist_front < 0.0 || (dist_front == 0.0 && nv_front > 0.0);
         let (n, dist, nv) = if flip {
@@ -216,8 +219,7 @@ impl Triangle {
         };
         Ok(Triangle {
             p,
-            e0,
-            e1,
+            n_wind: n_raw,
             n,
             dist,
             nv,
@@ -271,26 +273,22 @@ impl Triangle {
             .ok_or(MissReason::NoFeatureHit)
     }
 
-    /// Whether the point `q` of the plane lies in the closed triangle
-    /// (barycentric coordinates, Ericson 3.4, without the division).
+    /// Whether the point `q` of the plane lies in the closed triangle: three
+    /// edge functions, which stay exact on slivers where barycentric
+    /// coordinates from dot products (`d00 d11 - d01^2`) cancel.
     #[inline]
     fn contains(&self, q: DVec3) -> bool {
-        let rel = q - self.p[0];
-        let d00 = self.e0.dot(self.e0);
-        let d01 = self.e0.dot(self.e1);
-        let d11 = self.e1.dot(self.e1);
-        let d20 = rel.dot(self.e0);
-        let d21 = rel.dot(self.e1);
-        let denom = d00 * d11 - d01 * d01;
-        let v = d11 * d20 - d01 * d21;
-        let w = d00 * d21 - d01 * d20;
-        v >= 0.0 && w >= 0.0 && v + w <= denom
+        let inside = |i: usize| {
+            let (a, b) = (self.p[i], self.p[(i + 1) % 3]);
+            (b - a).cross(q - a).dot(self.n_wind) >= 0.0
+        };
+        inside(0) && inside(1) && inside(2)
     }
 
     /// A hit at `t = 0` if the unit sphere at the origin overlaps the triangle.
     #[inline]
     fn overlap_at_start(&self) -> Option<RelHit> {
-        let (q, feature) = closest_feature_on_solid_triangle(self.p, DVec3::ZERO);
+        let (q, feature) = closest_feature_given_normal(self.p, self.n_wind, DVec3::ZERO);
         let d2 = q.length_squared();
         if d2 >= 1.0 {
             return None;
