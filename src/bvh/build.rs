@@ -26,7 +26,7 @@ use glam::Vec3A;
 const BINS: usize = 12;
 /// Leaves hold at most this many triangles by default (tuned by measurement,
 /// see BENCHMARKS.md).
-pub(crate) const MAX_LEAF: usize = 4;
+pub(crate) const MAX_LEAF: usize = 6;
 /// Cost of visiting a node, relative to testing one triangle's box.
 const TRAVERSAL_COST: f32 = 2.0;
 
@@ -148,8 +148,13 @@ struct Binning {
 
 impl Binning {
     /// Prepares empty bins for the range `r`.
-    fn reset(&mut self, r: &Range) {
-        self.map = BinMap::new(r);
+    fn reset(&mut self, r: &Range, max_leaf: usize) {
+        // Nodes of at most `max_leaf` triangles become leaves without binning.
+        self.map = if r.end - r.start > max_leaf {
+            BinMap::new(r)
+        } else {
+            None
+        };
         if let Some(m) = self.map {
             self.bins[..m.used].fill(EMPTY_BIN);
         }
@@ -293,10 +298,15 @@ impl Builder {
     fn split(&mut self, task: Task) -> Option<[Task; 2]> {
         let r = task.range;
         let count = r.end - r.start;
+        if count <= self.max_leaf {
+            if let Some(slot) = task.binned {
+                self.pool.free.push(slot);
+            }
+            return None;
+        }
         let slot = match task.binned {
             Some(slot) => slot,
-            None if count > 1 => self.bin(&r),
-            None => return None,
+            None => self.bin(&r),
         };
         let plane = self.pool.slots[slot]
             .map
@@ -325,7 +335,7 @@ impl Builder {
     fn bin(&mut self, r: &Range) -> usize {
         let slot = self.pool.take();
         let binning = &mut self.pool.slots[slot];
-        binning.reset(r);
+        binning.reset(r, 0);
         let mut run = Run::new(binning);
         let bin_idx = &mut self.bin_idx[r.start..r.end];
         for (p, b) in self.prims[r.start..r.end].iter().zip(bin_idx) {
@@ -360,8 +370,8 @@ impl Builder {
             .slots
             .get_disjoint_mut([ls, rs])
             .expect("two distinct slots");
-        lb.reset(&left);
-        rb.reset(&right);
+        lb.reset(&left, self.max_leaf);
+        rb.reset(&right, self.max_leaf);
         let prims = &mut self.prims[r.start..r.end];
         let tri_indices = &mut self.tri_indices[r.start..r.end];
         let bin_idx = &mut self.bin_idx[r.start..r.end];
