@@ -33,7 +33,13 @@ pub(super) fn step(
 
     let Some((tri, hit)) = nearest_hit(ctx, &mut rec, base_e, vel_e) else {
         let end_w = start_w + vel_w;
-        return (rec, StepDecision { end_w, next: Err(EndReason::Arrived) });
+        return (
+            rec,
+            StepDecision {
+                end_w,
+                next: Err(EndReason::Arrived),
+            },
+        );
     };
     rec.nearest = Some(nearest_record(ctx, tri, &hit, base_e, vel_e));
 
@@ -50,7 +56,13 @@ pub(super) fn step(
     }
     let end_w = es.world_from_espace(new_base_e);
     let Some(normal_e) = (new_base_e - intersection_e).try_normalize() else {
-        return (rec, StepDecision { end_w, next: Err(EndReason::TooShort) });
+        return (
+            rec,
+            StepDecision {
+                end_w,
+                next: Err(EndReason::TooShort),
+            },
+        );
     };
     rec.sliding_plane = Some(SlidingPlane {
         origin: es.world_from_espace(intersection_e),
@@ -62,9 +74,21 @@ pub(super) fn step(
     let new_vel_e = new_dest_e - intersection_e;
     ctx.record_slide(&mut rec, new_base_e, new_vel_e);
     if new_vel_e.length() < very_close {
-        return (rec, StepDecision { end_w, next: Err(EndReason::TooShort) });
+        return (
+            rec,
+            StepDecision {
+                end_w,
+                next: Err(EndReason::TooShort),
+            },
+        );
     }
-    (rec, StepDecision { end_w, next: Ok(es.world_from_espace(new_vel_e)) })
+    (
+        rec,
+        StepDecision {
+            end_w,
+            next: Ok(es.world_from_espace(new_vel_e)),
+        },
+    )
 }
 
 /// Tests every candidate (back faces culled) and returns the earliest hit.
@@ -97,7 +121,11 @@ fn nearest_hit(
         };
         if full {
             let object = ctx.world.mesh.object_of(tri) as u32;
-            rec.candidates.push(Candidate { triangle: tri, object, outcome });
+            rec.candidates.push(Candidate {
+                triangle: tri,
+                object,
+                outcome,
+            });
         }
     }
     nearest

@@ -45,15 +45,33 @@ pub(super) fn step(
     ctx.record_query(&mut rec, query, stats);
 
     let Some(hit) = nearest_collider(ctx, &mut rec, source_w, vel_w) else {
-        return (rec, StepDecision { end_w: dest_w, next: Err(EndReason::Arrived) });
+        return (
+            rec,
+            StepDecision {
+                end_w: dest_w,
+                next: Err(EndReason::Arrived),
+            },
+        );
     };
     let v_dir = vel_w / distance_to_travel;
     // "Move to the nearest collision", EPSILON short (may move backwards).
     let new_source_w = source_w + v_dir * (hit.distance - ctx.settings.skin);
-    rec.nearest = Some(nearest_record(ctx, &hit, source_w, v_dir, distance_to_travel));
+    rec.nearest = Some(nearest_record(
+        ctx,
+        &hit,
+        source_w,
+        v_dir,
+        distance_to_travel,
+    ));
 
     let Some(normal_w) = (hit.polygon_point - new_source_w).try_normalize() else {
-        return (rec, StepDecision { end_w: new_source_w, next: Err(EndReason::TooShort) });
+        return (
+            rec,
+            StepDecision {
+                end_w: new_source_w,
+                next: Err(EndReason::TooShort),
+            },
+        );
     };
     let es = ctx.es;
     let toward_center_w = -normal_w;
@@ -66,11 +84,27 @@ pub(super) fn step(
     let time = (hit.polygon_point - dest_w).dot(normal_w);
     let new_dest_w = dest_w + normal_w * time;
     let new_vel_w = new_dest_w - hit.polygon_point;
-    ctx.record_slide(&mut rec, es.espace_from_world(new_source_w), es.espace_from_world(new_vel_w));
+    ctx.record_slide(
+        &mut rec,
+        es.espace_from_world(new_source_w),
+        es.espace_from_world(new_vel_w),
+    );
     if !new_vel_w.is_finite() {
-        return (rec, StepDecision { end_w: new_source_w, next: Err(EndReason::TooShort) });
+        return (
+            rec,
+            StepDecision {
+                end_w: new_source_w,
+                next: Err(EndReason::TooShort),
+            },
+        );
     }
-    (rec, StepDecision { end_w: new_source_w, next: Ok(new_vel_w) })
+    (
+        rec,
+        StepDecision {
+            end_w: new_source_w,
+            next: Ok(new_vel_w),
+        },
+    )
 }
 
 /// Nettle's loop over the potential colliders: the earliest reverse intersection.
@@ -103,7 +137,11 @@ fn nearest_collider(
         };
         if full {
             let object = ctx.world.mesh.object_of(tri) as u32;
-            rec.candidates.push(Candidate { triangle: tri, object, outcome });
+            rec.candidates.push(Candidate {
+                triangle: tri,
+                object,
+                outcome,
+            });
         }
     }
     nearest
@@ -173,7 +211,9 @@ fn intersect_ellipsoid(center: DVec3, radii: DVec3, origin: DVec3, dir: DVec3) -
 /// Face when the plane point was inside the triangle, else the vertex or
 /// edge the clamped point lies on.
 fn perimeter_feature(corners: [DVec3; 3], plane_point: DVec3, polygon_point: DVec3) -> Feature {
-    let scale = (corners[1] - corners[0]).length().max((corners[2] - corners[0]).length());
+    let scale = (corners[1] - corners[0])
+        .length()
+        .max((corners[2] - corners[0]).length());
     let tol = 1e-9 * scale.max(1.0);
     if (plane_point - polygon_point).length() <= tol {
         return Feature::Face;
@@ -185,7 +225,9 @@ fn perimeter_feature(corners: [DVec3; 3], plane_point: DVec3, polygon_point: DVe
         let q = closest_point_on_segment(corners[i], corners[(i + 1) % 3], polygon_point);
         (q - polygon_point).length()
     };
-    let best = (0..3).min_by(|&a, &b| edge_dist(a).total_cmp(&edge_dist(b))).unwrap_or(0);
+    let best = (0..3)
+        .min_by(|&a, &b| edge_dist(a).total_cmp(&edge_dist(b)))
+        .unwrap_or(0);
     Feature::Edge(best as u8)
 }
 

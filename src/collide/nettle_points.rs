@@ -32,7 +32,11 @@ pub(super) fn nettle_points_espace(
     let ellipsoid = hit.point_espace - vel_e * hit.t;
     let Some(mut plane) = Plane::from_triangle(tri_e[0], tri_e[1], tri_e[2]) else {
         let p = hit.point_espace;
-        return NettlePoints { plane: p, polygon: p, ellipsoid };
+        return NettlePoints {
+            plane: p,
+            polygon: p,
+            ellipsoid,
+        };
     };
     let dist = plane.signed_distance(start_e);
     if dist < 0.0 {

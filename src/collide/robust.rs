@@ -67,7 +67,13 @@ pub(super) fn step(
         if rounds == MAX_RECOVERY_ROUNDS {
             rec.end = es.world_from_espace(start_e);
             let end_w = es.world_from_espace(start_e);
-            return (rec, StepDecision { end_w, next: Err(EndReason::StuckEmbedded) });
+            return (
+                rec,
+                StepDecision {
+                    end_w,
+                    next: Err(EndReason::StuckEmbedded),
+                },
+            );
         }
         rounds += 1;
         let push_e = dir_e * (depth + skin_e);
@@ -84,13 +90,23 @@ pub(super) fn step(
 
     // Phase 2: nothing in the way: arrive.
     let Some(Blocking { tri, hit }) = tested.nearest else {
-        return (rec, StepDecision { end_w: es.world_from_espace(dest_e), next: Err(EndReason::Arrived) });
+        return (
+            rec,
+            StepDecision {
+                end_w: es.world_from_espace(dest_e),
+                next: Err(EndReason::Arrived),
+            },
+        );
     };
 
     // Phase 3: stop short of the contact, keeping `skin` along the normal.
     let speed_e = vel_e.length();
     let approach = -(vel_e / speed_e).dot(hit.normal_espace);
-    let back_t = if approach > 1e-12 { skin_e / (approach * speed_e) } else { hit.t };
+    let back_t = if approach > 1e-12 {
+        skin_e / (approach * speed_e)
+    } else {
+        hit.t
+    };
     let t_safe = (hit.t - back_t).max(0.0);
     let end_e = start_e + vel_e * t_safe;
     rec.nearest = Some(nearest_record(ctx, tri, &hit, start_e, vel_e));
@@ -105,7 +121,15 @@ pub(super) fn step(
     let end_w = es.world_from_espace(end_e);
     let slide = clip_to_planes(ctx, hit.normal_espace, dest_e - end_e);
     let slide_e = match slide {
-        Err(reason) => return (rec, StepDecision { end_w, next: Err(reason) }),
+        Err(reason) => {
+            return (
+                rec,
+                StepDecision {
+                    end_w,
+                    next: Err(reason),
+                },
+            );
+        }
         Ok((slide_e, crease_e)) => {
             rec.crease_direction = crease_e.map(|c| es.world_from_espace(c).normalize_or_zero());
             slide_e
@@ -114,9 +138,21 @@ pub(super) fn step(
     ctx.record_slide(&mut rec, end_e, slide_e);
     let slide_w = es.world_from_espace(slide_e);
     if slide_w.length() < ctx.settings.min_move {
-        return (rec, StepDecision { end_w, next: Err(EndReason::TooShort) });
+        return (
+            rec,
+            StepDecision {
+                end_w,
+                next: Err(EndReason::TooShort),
+            },
+        );
     }
-    (rec, StepDecision { end_w, next: Ok(slide_w) })
+    (
+        rec,
+        StepDecision {
+            end_w,
+            next: Ok(slide_w),
+        },
+    )
 }
 
 /// Sweeps every gathered triangle from `start_e`, filling the record's
@@ -130,23 +166,35 @@ fn test_candidates(
     let full = ctx.detail == TraceDetail::Full;
     let cull_back = !ctx.settings.two_sided;
     rec.candidates.clear();
-    let mut out = Tested { nearest: None, deepest: None };
+    let mut out = Tested {
+        nearest: None,
+        deepest: None,
+    };
     for &tri in ctx.tris.iter() {
         let object = || ctx.world.mesh.object_of(tri) as u32;
         if !ctx.world.triangle_collides(tri) {
             if full {
                 let outcome = CandidateOutcome::NonColliding;
-                rec.candidates.push(Candidate { triangle: tri, object: object(), outcome });
+                rec.candidates.push(Candidate {
+                    triangle: tri,
+                    object: object(),
+                    outcome,
+                });
             }
             continue;
         }
-        let outcome = sweep_unit_sphere_triangle(start_e, vel_e, ctx.triangle_e(tri), 1.0, cull_back);
+        let outcome =
+            sweep_unit_sphere_triangle(start_e, vel_e, ctx.triangle_e(tri), 1.0, cull_back);
         let cand = match outcome {
             SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
             SweepOutcome::Hit(hit) => classify_hit(ctx, &mut out, tri, hit, start_e, vel_e),
         };
         if full {
-            rec.candidates.push(Candidate { triangle: tri, object: object(), outcome: cand });
+            rec.candidates.push(Candidate {
+                triangle: tri,
+                object: object(),
+                outcome: cand,
+            });
         }
     }
     out
@@ -169,7 +217,10 @@ fn classify_hit(
     let contact_point = ctx.es.world_from_espace(hit.point_espace);
     if vel_e.dot(hit.normal_espace) >= -1e-12 * vel_e.length() {
         // Touching while moving away or along: it does not block.
-        return CandidateOutcome::Separating { feature: hit.feature, contact_point };
+        return CandidateOutcome::Separating {
+            feature: hit.feature,
+            contact_point,
+        };
     }
     if out.nearest.as_ref().is_none_or(|b| hit.t < b.hit.t) {
         out.nearest = Some(Blocking { tri, hit });
@@ -197,15 +248,14 @@ fn clip_to_planes(
     }
     let mut slide = rem_e - n_e * rem_e.dot(n_e).min(0.0);
     let mut crease = None;
-    if let [first, _] = planes[..] {
-        if slide.dot(first) < 0.0 {
-            let dir = n_e.cross(first);
-            let Some(dir) = dir.try_normalize() else {
-                return Err(EndReason::Blocked);
-            };
-            slide = dir * rem_e.dot(dir);
-            crease = Some(dir);
-        }
+    if let [first, _] = planes[..]
+        && slide.dot(first) < 0.0
+    {
+        let Some(dir) = n_e.cross(first).try_normalize() else {
+            return Err(EndReason::Blocked);
+        };
+        slide = dir * rem_e.dot(dir);
+        crease = Some(dir);
     }
     // Quake's rule: never slide back against the pass's original direction
     // (that is how a probe jitters in a sloped corner).

@@ -32,7 +32,11 @@ pub enum SlideMode {
 
 impl SlideMode {
     /// Every mode, in menu order.
-    pub const ALL: [SlideMode; 3] = [SlideMode::Robust, SlideMode::Fauerby2003, SlideMode::Nettle2000];
+    pub const ALL: [SlideMode; 3] = [
+        SlideMode::Robust,
+        SlideMode::Fauerby2003,
+        SlideMode::Nettle2000,
+    ];
 
     /// The name used in files and on the command line.
     pub fn name(self) -> &'static str {
@@ -56,7 +60,9 @@ impl std::str::FromStr for SlideMode {
         SlideMode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown mode '{s}' (expected robust, fauerby2003 or nettle2000)"))
+            .ok_or_else(|| {
+                format!("unknown mode '{s}' (expected robust, fauerby2003 or nettle2000)")
+            })
     }
 }
 
@@ -135,7 +141,9 @@ fn de_version<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
 fn de_finite3<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 3], D::Error> {
     let v = <[f64; 3]>::deserialize(d)?;
     if let Some(x) = v.iter().find(|x| !x.is_finite()) {
-        return Err(serde::de::Error::custom(format!("{x} is not a finite number")));
+        return Err(serde::de::Error::custom(format!(
+            "{x} is not a finite number"
+        )));
     }
     Ok(v)
 }
@@ -163,7 +171,9 @@ fn de_non_negative<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
 fn de_iterations<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     let n = u32::deserialize(d)?;
     if n == 0 {
-        return Err(serde::de::Error::custom("max_iterations must be at least 1"));
+        return Err(serde::de::Error::custom(
+            "max_iterations must be at least 1",
+        ));
     }
     Ok(n)
 }
@@ -217,19 +227,31 @@ impl SlideSettings {
     pub fn validate(&self) -> Result<(), SettingsError> {
         let bad = |m: String| Err(SettingsError::Invalid(m));
         if self.format_version != SETTINGS_FORMAT_VERSION {
-            return bad(format!("format_version {} is not supported", self.format_version));
+            return bad(format!(
+                "format_version {} is not supported",
+                self.format_version
+            ));
         }
         if !self.radii.iter().all(|r| r.is_finite() && *r > 0.0) {
-            return bad(format!("radii {:?} must be finite and greater than zero", self.radii));
+            return bad(format!(
+                "radii {:?} must be finite and greater than zero",
+                self.radii
+            ));
         }
         if !self.gravity.iter().all(|g| g.is_finite()) {
             return bad(format!("gravity {:?} must be finite", self.gravity));
         }
         if !(self.skin.is_finite() && self.skin >= 0.0) {
-            return bad(format!("skin {} must be finite and zero or more", self.skin));
+            return bad(format!(
+                "skin {} must be finite and zero or more",
+                self.skin
+            ));
         }
         if !(self.min_move.is_finite() && self.min_move >= 0.0) {
-            return bad(format!("min_move {} must be finite and zero or more", self.min_move));
+            return bad(format!(
+                "min_move {} must be finite and zero or more",
+                self.min_move
+            ));
         }
         if self.max_iterations == 0 {
             return bad("max_iterations must be at least 1".into());
@@ -248,10 +270,7 @@ impl SlideSettings {
             })
         } else {
             toml::from_str(text).map_err(|e| {
-                let (line, column) = e
-                    .span()
-                    .map(|s| line_col(text, s.start))
-                    .unwrap_or((1, 1));
+                let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
                 SettingsError::Parse {
                     path: path.to_path_buf(),
                     line,
@@ -301,7 +320,12 @@ impl SlideSettings {
 }
 
 fn settings_format_is_json(path: &Path) -> Result<bool, SettingsError> {
-    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         Some("json") => Ok(true),
         Some("toml") => Ok(false),
         _ => Err(SettingsError::UnknownFormat {
@@ -334,7 +358,11 @@ mod tests {
     use super::*;
 
     fn parse(text: &str, json: bool) -> Result<SlideSettings, SettingsError> {
-        SlideSettings::from_str_as(text, json, Path::new(if json { "s.json" } else { "s.toml" }))
+        SlideSettings::from_str_as(
+            text,
+            json,
+            Path::new(if json { "s.json" } else { "s.toml" }),
+        )
     }
 
     #[test]
@@ -365,10 +393,18 @@ mod tests {
         let e = parse(unknown, false).unwrap_err().to_string();
         assert!(e.contains("s.toml:3:") && e.contains("speed"), "{e}");
         let nan = "format_version = 1\nradii = [1.0, 1.0, 1.0]\ngravity = [0.0, nan, 0.0]\n";
-        assert!(parse(nan, false).unwrap_err().to_string().contains("s.toml:3:"));
+        assert!(
+            parse(nan, false)
+                .unwrap_err()
+                .to_string()
+                .contains("s.toml:3:")
+        );
         let version = "{\n  \"format_version\": 7,\n  \"radii\": [1, 1, 1]\n}";
         let e = parse(version, true).unwrap_err().to_string();
-        assert!(e.contains("s.json:2:") && e.contains("format_version 7"), "{e}");
+        assert!(
+            e.contains("s.json:2:") && e.contains("format_version 7"),
+            "{e}"
+        );
         let negative = "{\"format_version\": 1, \"radii\": [1, 1, 1], \"skin\": -1}";
         assert!(parse(negative, true).is_err());
     }

@@ -291,7 +291,10 @@ impl Iterator for SlideSolver<'_> {
             return None;
         }
         let (mut rec, decision) = self.run_iteration();
-        debug_assert!(decision.end_w.is_finite(), "solver produced a non-finite position");
+        debug_assert!(
+            decision.end_w.is_finite(),
+            "solver produced a non-finite position"
+        );
         rec.index = self.index;
         rec.depth = self.depth;
         rec.pass = self.pass;

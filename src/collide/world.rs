@@ -30,10 +30,7 @@ impl<'a> CollisionWorld<'a> {
     pub fn triangle_collides(&self, tri: u32) -> bool {
         match self.object_colliding {
             None => true,
-            Some(flags) => flags
-                .get(self.mesh.object_of(tri))
-                .copied()
-                .unwrap_or(true),
+            Some(flags) => flags.get(self.mesh.object_of(tri)).copied().unwrap_or(true),
         }
     }
 }

@@ -170,7 +170,11 @@ mod tests {
         let min = DVec3::new(0.1, -0.3, 1e-9);
         let max = DVec3::new(0.7, 0.30000001, 2.0 / 3.0);
         let b = Aabb::from_f64_outward(min, max);
-        assert!((b.min.x as f64) <= min.x && (b.min.y as f64) <= min.y && (b.min.z as f64) <= min.z);
-        assert!((b.max.x as f64) >= max.x && (b.max.y as f64) >= max.y && (b.max.z as f64) >= max.z);
+        assert!(
+            (b.min.x as f64) <= min.x && (b.min.y as f64) <= min.y && (b.min.z as f64) <= min.z
+        );
+        assert!(
+            (b.max.x as f64) >= max.x && (b.max.y as f64) >= max.y && (b.max.z as f64) >= max.z
+        );
     }
 }

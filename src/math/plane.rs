@@ -57,8 +57,14 @@ mod tests {
         let p = Plane::from_triangle(DVec3::ZERO, DVec3::X, DVec3::Y).unwrap();
         assert_eq!(p.normal, DVec3::Z);
         assert_eq!(p.signed_distance(DVec3::new(3.0, 4.0, -2.0)), -2.0);
-        assert_eq!(p.project_point(DVec3::new(3.0, 4.0, -2.0)), DVec3::new(3.0, 4.0, 0.0));
-        assert_eq!(p.intersect_ray(DVec3::new(0.0, 0.0, 5.0), DVec3::new(0.0, 0.0, -2.0)), Some(2.5));
+        assert_eq!(
+            p.project_point(DVec3::new(3.0, 4.0, -2.0)),
+            DVec3::new(3.0, 4.0, 0.0)
+        );
+        assert_eq!(
+            p.intersect_ray(DVec3::new(0.0, 0.0, 5.0), DVec3::new(0.0, 0.0, -2.0)),
+            Some(2.5)
+        );
         assert!(Plane::from_triangle(DVec3::ZERO, DVec3::X, DVec3::X * 2.0).is_none());
     }
 }

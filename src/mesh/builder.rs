@@ -92,7 +92,10 @@ mod tests {
         for t in 0..12 {
             let [a, b, c] = mesh.triangle_f64(t);
             let centroid = (a + b + c) / 3.0;
-            assert!(mesh.triangle_normal(t).dot(centroid - center) > 0.0, "triangle {t}");
+            assert!(
+                mesh.triangle_normal(t).dot(centroid - center) > 0.0,
+                "triangle {t}"
+            );
         }
         assert_eq!(mesh.objects.len(), 1);
         assert_eq!(mesh.bounds().max, Vec3::new(2.0, 1.0, 3.0));

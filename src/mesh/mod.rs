@@ -6,8 +6,8 @@
 
 mod builder;
 
-pub use builder::MeshBuilder;
 use crate::math::{Aabb, DVec3, Vec3};
+pub use builder::MeshBuilder;
 use serde::{Deserialize, Serialize};
 
 /// A named group of triangles (`o` or `g` in the OBJ file).

@@ -1,0 +1,287 @@
+//! Parsed faces to the collision mesh, world space: checks every corner
+//! index against the file, triangulates n-gons, drops zero-area and
+//! duplicate triangles (with warnings), makes each object's triangles
+//! contiguous and builds the [`TriMesh`].
+//!
+//! Duplicates are found by geometry, not by index: corners are identified
+//! by their exact `f32` position, so an unwelded mesh's repeated faces are
+//! caught too. A triangle is a duplicate only with the same winding; the
+//! reversed triangle is the other side of a two-sided wall and is kept.
+
+use super::dedupe::{duplicate_triangles, weld_ids};
+use super::parse::Parsed;
+use super::report::{WarningKind, Warnings};
+use super::triangulate::{Outcome, Triangulator, is_degenerate};
+use super::{Ctx, ImportError, ImportReport};
+use crate::math::Vec3;
+use crate::mesh::TriMesh;
+
+/// Triangulates and filters `parsed`, reporting the fraction of faces done.
+pub(super) fn build(
+    mut parsed: Parsed,
+    ctx: &Ctx,
+    progress: &dyn Fn(f32),
+) -> Result<(TriMesh, ImportReport), ImportError> {
+    if parsed.face_count() == 0 {
+        return Err(ctx.invalid(no_faces_message(&parsed)));
+    }
+    let warnings = std::mem::take(&mut parsed.warnings);
+    let mut builder = Builder::new(&parsed.positions, parsed.face_count(), warnings);
+    // Faces take about half the time, duplicates and boxes the rest.
+    add_faces(&parsed, &mut builder, ctx, &|f| progress(f * 0.5))?;
+    let built = builder.finish(&parsed, ctx)?;
+    progress(0.75);
+    let mesh = TriMesh::new(parsed.positions, built.triangles, built.objects);
+    Ok((mesh, built.report))
+}
+
+/// Feeds every face to `builder`, run by run, after checking its corners.
+fn add_faces(
+    parsed: &Parsed,
+    builder: &mut Builder,
+    ctx: &Ctx,
+    progress: &dyn Fn(f32),
+) -> Result<(), ImportError> {
+    const REPORT_EVERY: usize = 1 << 16;
+    let face_count = parsed.face_count();
+    let vertex_count = parsed.positions.len();
+    for (r, run) in parsed.runs.iter().enumerate() {
+        let end = parsed
+            .runs
+            .get(r + 1)
+            .map_or(face_count, |next| next.first_face as usize);
+        for face in run.first_face as usize..end {
+            let corners = &parsed.corners
+                [parsed.face_starts[face] as usize..parsed.face_starts[face + 1] as usize];
+            let line = parsed.face_lines[face];
+            if let Some(&bad) = corners.iter().find(|&&c| c as usize >= vertex_count) {
+                return Err(ctx.syntax(
+                    line as usize,
+                    format!(
+                        "vertex index {} is out of range (the file has {vertex_count} vertices)",
+                        u64::from(bad) + 1,
+                    ),
+                ));
+            }
+            builder.face(corners, line, run.object);
+            if face % REPORT_EVERY == REPORT_EVERY - 1 {
+                progress(face as f32 / face_count as f32);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn no_faces_message(parsed: &Parsed) -> String {
+    let mut ignored = Vec::new();
+    if parsed.lines_ignored > 0 {
+        ignored.push(format!("{} `l` line elements", parsed.lines_ignored));
+    }
+    if parsed.points_ignored > 0 {
+        ignored.push(format!("{} `p` point elements", parsed.points_ignored));
+    }
+    let ignored = if ignored.is_empty() {
+        String::new()
+    } else {
+        format!("; ignored {}", ignored.join(" and "))
+    };
+    format!(
+        "no faces: nothing to collide with ({} vertices{ignored})",
+        parsed.positions.len()
+    )
+}
+
+/// Triangles kept so far and what was dropped.
+struct Builder<'a> {
+    positions: &'a [Vec3],
+    triangles: Vec<[u32; 3]>,
+    /// Object of each triangle.
+    triangle_object: Vec<u32>,
+    /// 1-based line of the face each triangle came from.
+    triangle_line: Vec<u32>,
+    triangulator: Triangulator,
+    scratch: Vec<[u32; 3]>,
+    warnings: Warnings,
+    ngons: usize,
+    degenerate: usize,
+    duplicate: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn new(positions: &'a [Vec3], faces: usize, warnings: Warnings) -> Self {
+        let capacity = faces + faces / 4;
+        Builder {
+            positions,
+            triangles: Vec::with_capacity(capacity),
+            triangle_object: Vec::with_capacity(capacity),
+            triangle_line: Vec::with_capacity(capacity),
+            triangulator: Triangulator::default(),
+            scratch: Vec::new(),
+            warnings,
+            ngons: 0,
+            degenerate: 0,
+            duplicate: 0,
+        }
+    }
+
+    fn face(&mut self, corners: &[u32], line: u32, object: u32) {
+        if let &[a, b, c] = corners {
+            self.triangle([a, b, c], line, object);
+            return;
+        }
+        self.ngons += 1;
+        let mut tris = std::mem::take(&mut self.scratch);
+        tris.clear();
+        let n = corners.len();
+        let at = Some(line as usize);
+        match self
+            .triangulator
+            .triangulate(corners, self.positions, &mut tris)
+        {
+            Outcome::Exact => {}
+            Outcome::Flat => {
+                self.degenerate += n - 2;
+                self.warnings.push(WarningKind::Degenerate, at, || {
+                    format!("face with {n} corners has zero area; dropped")
+                });
+            }
+            Outcome::Forced => {
+                self.warnings.push(WarningKind::Triangulation, at, || {
+                    format!("face with {n} corners crosses itself; triangulated approximately")
+                });
+            }
+        }
+        for &t in &tris {
+            self.triangle(t, line, object);
+        }
+        self.scratch = tris;
+    }
+
+    fn triangle(&mut self, t: [u32; 3], line: u32, object: u32) {
+        let [a, b, c] = t.map(|i| self.positions[i as usize].as_dvec3());
+        if is_degenerate(a, b, c) {
+            self.degenerate += 1;
+            self.warnings
+                .push(WarningKind::Degenerate, Some(line as usize), || {
+                    "zero-area triangle dropped".to_string()
+                });
+            return;
+        }
+        self.triangles.push(t);
+        self.triangle_object.push(object);
+        self.triangle_line.push(line);
+    }
+
+    /// Drops triangles that repeat an earlier one, with a warning each.
+    fn drop_duplicates(&mut self) {
+        let weld = weld_ids(self.positions);
+        let repeats = duplicate_triangles(&self.triangles, &weld);
+        if repeats.is_empty() {
+            return;
+        }
+        self.duplicate = repeats.len();
+        let mut keep = vec![true; self.triangles.len()];
+        for &(dup, first) in &repeats {
+            keep[dup as usize] = false;
+            let first_line = self.triangle_line[first as usize];
+            let line = self.triangle_line[dup as usize] as usize;
+            self.warnings.push(WarningKind::Duplicate, Some(line), || {
+                format!("duplicate of a triangle from line {first_line}; dropped")
+            });
+        }
+        let mut i = 0;
+        self.triangles.retain(|_| (keep[i], i += 1).0);
+        i = 0;
+        self.triangle_object.retain(|_| (keep[i], i += 1).0);
+    }
+
+    /// Orders triangles by object and fills in the report.
+    fn finish(mut self, parsed: &Parsed, ctx: &Ctx) -> Result<Built, ImportError> {
+        self.drop_duplicates();
+        if self.triangles.is_empty() {
+            return Err(ctx.invalid(format!(
+                "no usable triangles: all {} faces have zero area or repeat another",
+                parsed.face_count()
+            )));
+        }
+        let (triangles, counts) = group_by_object(
+            self.triangles,
+            &self.triangle_object,
+            parsed.object_names.len(),
+        );
+        let objects = parsed
+            .object_names
+            .iter()
+            .zip(counts)
+            .filter(|(_, count)| *count > 0)
+            .map(|(name, count)| (name.clone(), count))
+            .collect();
+        let report = ImportReport {
+            vertices: parsed.positions.len(),
+            faces: parsed.face_count(),
+            triangles: triangles.len(),
+            ngons_triangulated: self.ngons,
+            lines_ignored: parsed.lines_ignored,
+            points_ignored: parsed.points_ignored,
+            material_statements_ignored: parsed.material_statements_ignored,
+            degenerate_triangles_dropped: self.degenerate,
+            duplicate_triangles_dropped: self.duplicate,
+            warnings: self.warnings.finish(),
+        };
+        Ok(Built {
+            triangles,
+            objects,
+            report,
+        })
+    }
+}
+
+/// Triangles grouped by object, the `(name, count)` list for
+/// [`TriMesh::new`], and the report.
+struct Built {
+    triangles: Vec<[u32; 3]>,
+    objects: Vec<(String, u32)>,
+    report: ImportReport,
+}
+
+/// Stable counting sort of triangles by object, so that every object is
+/// one contiguous range even when the file reopens a group. Returns the
+/// triangles and the count per object.
+fn group_by_object(
+    triangles: Vec<[u32; 3]>,
+    triangle_object: &[u32],
+    objects: usize,
+) -> (Vec<[u32; 3]>, Vec<u32>) {
+    let mut counts = vec![0u32; objects];
+    for &o in triangle_object {
+        counts[o as usize] += 1;
+    }
+    if triangle_object.is_sorted() {
+        return (triangles, counts);
+    }
+    let mut next = Vec::with_capacity(objects);
+    let mut at = 0usize;
+    for &c in &counts {
+        next.push(at);
+        at += c as usize;
+    }
+    let mut sorted = vec![[0u32; 3]; triangles.len()];
+    for (t, &o) in triangles.iter().zip(triangle_object) {
+        sorted[next[o as usize]] = *t;
+        next[o as usize] += 1;
+    }
+    (sorted, counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grouping_is_stable_and_contiguous() {
+        let tris = vec![[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]];
+        let (sorted, counts) = group_by_object(tris, &[1, 0, 1, 0], 3);
+        assert_eq!(sorted, vec![[1, 1, 1], [3, 3, 3], [0, 0, 0], [2, 2, 2]]);
+        assert_eq!(counts, vec![2, 2, 0]);
+    }
+}
