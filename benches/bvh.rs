@@ -146,7 +146,7 @@ fn ours(soup: &Soup) -> (TriMesh, Bvh) {
 fn print_memory(name: &str, soup: &Soup) {
     let n = soup.1.len() as f64;
     let (mesh, _) = ours(soup);
-    for leaf in [1, 2, 4, 8] {
+    for leaf in [1, 2, 4, 6, 8] {
         let s = Bvh::build_with_leaf_size(&mesh.tri_aabbs, leaf).stats();
         println!(
             "{name}: ours (max leaf {leaf}): {} nodes, depth {}, {:.1} B/tri (nodes + tri_indices), {:.1} B/tri with the mesh's tri_aabbs",
@@ -166,21 +166,25 @@ fn print_memory(name: &str, soup: &Soup) {
 
 /// CPU time this thread has run, from `/proc/thread-self/schedstat` (ns):
 /// unlike wall time it does not count the time other jobs hold the cores.
+/// The kernel updates it at scheduler ticks (a few ms), so callers time
+/// batches of calls long enough to make that error small.
 fn thread_cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().next()?.parse().ok()
 }
 
-/// Median thread CPU time of `f` in ms over `rounds` calls.
-fn cpu_ms(rounds: usize, mut f: impl FnMut()) -> Option<f64> {
-    let mut t: Vec<f64> = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        let start = thread_cpu_ns()?;
+/// Mean thread CPU time of one call of `f`, in ms, over a batch of `calls`.
+fn cpu_ms(calls: usize, mut f: impl FnMut()) -> Option<f64> {
+    let start = thread_cpu_ns()?;
+    for _ in 0..calls {
         f();
-        t.push((thread_cpu_ns()? - start) as f64 / 1e6);
     }
-    t.sort_by(f64::total_cmp);
-    Some(t[rounds / 2])
+    Some((thread_cpu_ns()? - start) as f64 / 1e6 / calls as f64)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
 }
 
 /// Build cost in CPU time, ours and parry's interleaved so both see the same
@@ -189,16 +193,17 @@ fn print_build_cpu_time(name: &str, soup: &Soup) {
     let n = soup.1.len() as f64;
     let parry_input = to_parry(soup);
     let (mut ours_ms, mut parry_ms) = (Vec::new(), Vec::new());
+    // Five rounds of batches of 12 (about 0.2-0.5 s each), interleaved.
     for _ in 0..5 {
-        let o = cpu_ms(5, || {
+        let o = cpu_ms(12, || {
             let mesh = TriMesh::single_object("level", soup.0.clone(), soup.1.clone());
             black_box(Bvh::build(&mesh.tri_aabbs));
         });
-        let p = cpu_ms(5, || {
+        let p = cpu_ms(12, || {
             let (p, t) = parry_input.clone();
             black_box(PTriMesh::new(p, t).expect("non-empty mesh"));
         });
-        let clone = cpu_ms(5, || {
+        let clone = cpu_ms(12, || {
             black_box(soup.clone());
         });
         let (Some(o), Some(p), Some(c)) = (o, p, clone) else {
@@ -209,18 +214,24 @@ fn print_build_cpu_time(name: &str, soup: &Soup) {
         parry_ms.push(p - c);
     }
     let boxes = TriMesh::single_object("level", soup.0.clone(), soup.1.clone()).tri_aabbs;
-    let build_only = cpu_ms(25, || {
-        black_box(Bvh::build(&boxes));
-    })
-    .unwrap_or(f64::NAN);
-    ours_ms.sort_by(f64::total_cmp);
-    parry_ms.sort_by(f64::total_cmp);
-    let (o, p) = (ours_ms[2], parry_ms[2]);
+    let build_only: Vec<String> = [2, 4, 6, 8]
+        .iter()
+        .map(|&leaf| {
+            let ms = (0..3).filter_map(|_| {
+                cpu_ms(12, || {
+                    black_box(Bvh::build_with_leaf_size(&boxes, leaf));
+                })
+            });
+            format!("max leaf {leaf}: {:.1} ms", median(ms.collect()))
+        })
+        .collect();
+    let (o, p) = (median(ours_ms), median(parry_ms));
     println!(
-        "{name}: build CPU time (incl. per-triangle AABBs, input clone subtracted): ours {o:.1} ms ({:.2} Mtri/s), parry3d {p:.1} ms ({:.2} Mtri/s), parry/ours = {:.2}; Bvh::build alone {build_only:.1} ms",
+        "{name}: build CPU time (incl. per-triangle AABBs, input clone subtracted): ours {o:.1} ms ({:.2} Mtri/s), parry3d {p:.1} ms ({:.2} Mtri/s), parry/ours = {:.2}; Bvh::build alone, {}",
         n / o / 1e3,
         n / p / 1e3,
-        p / o
+        p / o,
+        build_only.join(", ")
     );
 }
 
@@ -284,14 +295,12 @@ fn bench_query(c: &mut Criterion) {
         let queries = swept_boxes(&mesh, 1000);
         let mut g = c.benchmark_group(format!("bvh_query_aabb/{name}"));
         g.throughput(Throughput::Elements(queries.len() as u64));
-        let mut total = 0usize;
-        for leaf in [1, 2, 4, 8] {
+        for leaf in [2, 4, 6, 8] {
             let bvh = Bvh::build_with_leaf_size(&mesh.tri_aabbs, leaf);
             let (mut scratch, mut out) = (BvhScratch::default(), Vec::new());
             g.bench_function(format!("ours_leaf{leaf}"), |b| {
                 b.iter(|| {
                     let mut stats = QueryStats::default();
-                    total = 0;
                     for q in &queries {
                         out.clear();
                         bvh.query_aabb(
@@ -302,7 +311,6 @@ fn bench_query(c: &mut Criterion) {
                             None,
                             &mut stats,
                         );
-                        total += out.len();
                     }
                     black_box(stats)
                 })
@@ -318,23 +326,35 @@ fn bench_query(c: &mut Criterion) {
             })
             .collect();
         let mut out = Vec::new();
-        let mut parry_total = 0usize;
         g.bench_function("parry_intersect_aabb", |b| {
             b.iter(|| {
-                parry_total = 0;
                 for q in &pq {
                     out.clear();
                     out.extend(pm.bvh().intersect_aabb(q));
-                    parry_total += out.len();
                 }
-                black_box(parry_total)
+                black_box(out.len())
             })
         });
         g.finish();
-        assert_eq!(total, parry_total, "both find the same candidate triangles");
+        // Outside the timed closures, so that it holds whatever the filter ran.
+        let bvh = Bvh::build(&mesh.tri_aabbs);
+        let (mut scratch, mut ours, mut theirs) = (BvhScratch::default(), Vec::new(), 0);
+        for (q, pq) in queries.iter().zip(&pq) {
+            let mut stats = QueryStats::default();
+            bvh.query_aabb(
+                &mesh.tri_aabbs,
+                q,
+                &mut scratch,
+                &mut ours,
+                None,
+                &mut stats,
+            );
+            theirs += pm.bvh().intersect_aabb(pq).count();
+        }
+        assert_eq!(ours.len(), theirs, "both find the same candidate triangles");
         println!(
             "{name}: {:.1} candidate triangles per swept box",
-            total as f64 / queries.len() as f64
+            theirs as f64 / queries.len() as f64
         );
     }
 }

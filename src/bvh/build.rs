@@ -4,10 +4,13 @@
 //! longest axis of their bounds, sweeps the bins to price every split plane
 //! with the surface area heuristic (MacDonald & Booth 1990; binning after
 //! Wald 2007, single-axis as in Bikker's "How to build a BVH"), and
-//! partitions its range in place. A node becomes a leaf when it holds one
-//! triangle, or at most `max_leaf` and splitting would not pay. When the
-//! centroids cannot be binned (all equal, or not finite) the range is cut in
-//! half, so the build always terminates and never panics on odd input.
+//! partitions its range in place. A node becomes a leaf when it holds at
+//! most `max_leaf` triangles (a fixed size measured to beat an SAH
+//! termination test here: such nodes need no binning at all, and swept-box
+//! queries test a leaf's triangle boxes about as fast as a child's box).
+//! When the centroids cannot be binned (all equal, or not finite) the range
+//! is cut in half, so the build always terminates and never panics on odd
+//! input.
 //!
 //! Speed comes from touching each triangle once per level: the bins also
 //! gather centroid bounds, so both children's binning ranges are known
@@ -26,9 +29,7 @@ use glam::Vec3A;
 const BINS: usize = 12;
 /// Leaves hold at most this many triangles by default (tuned by measurement,
 /// see BENCHMARKS.md).
-pub(crate) const MAX_LEAF: usize = 4;
-/// Cost of visiting a node, relative to testing one triangle's box.
-const TRAVERSAL_COST: f32 = 2.0;
+pub(crate) const MAX_LEAF: usize = 6;
 
 /// A box in the working copy.
 #[derive(Clone, Copy)]
@@ -148,8 +149,13 @@ struct Binning {
 
 impl Binning {
     /// Prepares empty bins for the range `r`.
-    fn reset(&mut self, r: &Range) {
-        self.map = BinMap::new(r);
+    fn reset(&mut self, r: &Range, max_leaf: usize) {
+        // Nodes of at most `max_leaf` triangles become leaves without binning.
+        self.map = if r.end - r.start > max_leaf {
+            BinMap::new(r)
+        } else {
+            None
+        };
         if let Some(m) = self.map {
             self.bins[..m.used].fill(EMPTY_BIN);
         }
@@ -293,23 +299,25 @@ impl Builder {
     fn split(&mut self, task: Task) -> Option<[Task; 2]> {
         let r = task.range;
         let count = r.end - r.start;
+        if count <= self.max_leaf {
+            if let Some(slot) = task.binned {
+                self.pool.free.push(slot);
+            }
+            return None;
+        }
         let slot = match task.binned {
             Some(slot) => slot,
-            None if count > 1 => self.bin(&r),
-            None => return None,
+            None => self.bin(&r),
         };
-        let plane = self.pool.slots[slot]
+        let binning = &self.pool.slots[slot];
+        let plane = binning
             .map
-            .and_then(|m| best_plane(&self.pool.slots[slot].bins[..m.used], r.bounds.half_area()));
-        let children = match plane {
-            Some((k, cost)) if count > self.max_leaf || cost < count as f32 => {
-                Some(self.partition(&r, slot, k))
-            }
-            _ if count > self.max_leaf => Some(halve(&self.prims, &r)),
-            _ => None,
+            .and_then(|m| best_plane(&binning.bins[..m.used]));
+        let [left, right] = match plane {
+            Some(k) => self.partition(&r, slot, k),
+            None => halve(&self.prims, &r),
         };
         self.pool.free.push(slot);
-        let [left, right] = children?;
         let first = self.nodes.len();
         self.nodes.push(leaf_node(&left.range));
         self.nodes.push(leaf_node(&right.range));
@@ -325,7 +333,7 @@ impl Builder {
     fn bin(&mut self, r: &Range) -> usize {
         let slot = self.pool.take();
         let binning = &mut self.pool.slots[slot];
-        binning.reset(r);
+        binning.reset(r, 0);
         let mut run = Run::new(binning);
         let bin_idx = &mut self.bin_idx[r.start..r.end];
         for (p, b) in self.prims[r.start..r.end].iter().zip(bin_idx) {
@@ -360,8 +368,8 @@ impl Builder {
             .slots
             .get_disjoint_mut([ls, rs])
             .expect("two distinct slots");
-        lb.reset(&left);
-        rb.reset(&right);
+        lb.reset(&left, self.max_leaf);
+        rb.reset(&right, self.max_leaf);
         let prims = &mut self.prims[r.start..r.end];
         let tri_indices = &mut self.tri_indices[r.start..r.end];
         let bin_idx = &mut self.bin_idx[r.start..r.end];
@@ -479,9 +487,12 @@ fn range_of(prims: &[Bounds], start: usize, end: usize) -> Range {
     }
 }
 
-/// The cheapest SAH plane: `(k, cost)` where bins `..k` go left, cost in
-/// units of one triangle test. `None` if every triangle is in one bin.
-fn best_plane(bins: &[Bin], node_half_area: f32) -> Option<(usize, f32)> {
+/// The cheapest SAH plane `k` (bins `..k` go left): the least
+/// `area(left) * count(left) + area(right) * count(right)`, which orders
+/// planes like the full SAH cost (the node's area and the traversal cost
+/// are the same for all of them). `None` if every triangle is in one bin,
+/// or no cost is finite.
+fn best_plane(bins: &[Bin]) -> Option<usize> {
     // right_cost[k]: area * count of bins k.. (the right side of plane k).
     let mut right_cost = [0.0f32; BINS];
     let mut right_count = [0u32; BINS];
@@ -504,12 +515,12 @@ fn best_plane(bins: &[Bin], node_half_area: f32) -> Option<(usize, f32)> {
         if n == 0 || right_count[k] == 0 {
             continue;
         }
-        let cost = TRAVERSAL_COST + (acc.half_area() * n as f32 + right_cost[k]) / node_half_area;
+        let cost = acc.half_area() * n as f32 + right_cost[k];
         if cost < best.map_or(f32::INFINITY, |b| b.1) {
             best = Some((k, cost));
         }
     }
-    best
+    best.map(|b| b.0)
 }
 
 /// Cuts the range in half, whatever the order: the fallback when no plane

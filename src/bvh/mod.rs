@@ -126,7 +126,7 @@ impl Bvh {
     }
 
     /// [`Bvh::build`] with leaves of at most `max_leaf` triangles (at least 1)
-    /// instead of the default 4: for tuning and benchmarks. Smaller leaves mean
+    /// instead of the default 6: for tuning and benchmarks. Smaller leaves mean
     /// more nodes (memory) and fewer triangle tests per query.
     pub fn build_with_leaf_size(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
         build::build(tri_aabbs, max_leaf)

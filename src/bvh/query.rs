@@ -15,6 +15,7 @@
 use super::{Bvh, BvhNode, BvhScratch, QueryStats, RayHit};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
+use glam::{BVec3A, Vec3A};
 
 #[inline]
 fn node_overlaps(node: &BvhNode, query: &Aabb) -> bool {
@@ -93,11 +94,12 @@ pub(super) fn query_aabb(
     }
 }
 
-/// A ray prepared for slab tests.
+/// A ray prepared for slab tests (`Vec3A`: one SIMD lane per axis).
 struct Ray {
-    origin: Vec3,
-    dir: Vec3,
-    inv_dir: Vec3,
+    origin: Vec3A,
+    inv_dir: Vec3A,
+    /// Axes the ray is parallel to, where `(lo - o) * inf` could be NaN.
+    parallel: BVec3A,
 }
 
 /// `1 + 2 * gamma(3)` with `gamma(n) = n u / (1 - n u)`, `u = 2^-24`: the
@@ -108,28 +110,32 @@ const FAR_SCALE: f32 = 1.0 + 2.0 * (3.0 * 5.960_464_5e-8 / (1.0 - 3.0 * 5.960_46
 const BOX_PAD: f32 = 1.0 / 131_072.0;
 
 impl Ray {
+    fn new(origin: Vec3, dir: Vec3) -> Self {
+        let dir = Vec3A::from(dir);
+        Ray {
+            origin: origin.into(),
+            inv_dir: dir.recip(),
+            parallel: dir.cmpeq(Vec3A::ZERO),
+        }
+    }
+
     /// Entry distance of the ray into `node` if it enters at or before `max_t`.
     #[inline]
     fn slab(&self, node: &BvhNode, max_t: f32) -> Option<f32> {
-        let (mut t_near, mut t_far) = (0.0f32, max_t);
-        for axis in 0..3 {
-            let pad = BOX_PAD * node.aabb_min[axis].abs().max(node.aabb_max[axis].abs());
-            let lo = node.aabb_min[axis] - pad;
-            let hi = node.aabb_max[axis] + pad;
-            let o = self.origin[axis];
-            if self.dir[axis] == 0.0 {
-                // Parallel to the slab: (lo - o) * inf could be NaN, so decide directly.
-                if o < lo || o > hi {
-                    return None;
-                }
-                continue;
-            }
-            let t0 = (lo - o) * self.inv_dir[axis];
-            let t1 = (hi - o) * self.inv_dir[axis];
-            let (a, b) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
-            t_near = t_near.max(a);
-            t_far = t_far.min(b * FAR_SCALE);
+        let (lo, hi) = (Vec3A::from(node.aabb_min), Vec3A::from(node.aabb_max));
+        let pad = lo.abs().max(hi.abs()) * BOX_PAD;
+        let (lo, hi) = (lo - pad, hi + pad);
+        // Parallel to a slab: inside it or a miss, decided directly.
+        let outside = self.origin.cmplt(lo) | self.origin.cmpgt(hi);
+        if (self.parallel & outside).any() {
+            return None;
         }
+        let t0 = (lo - self.origin) * self.inv_dir;
+        let t1 = (hi - self.origin) * self.inv_dir;
+        let near = Vec3A::select(self.parallel, Vec3A::NEG_INFINITY, t0.min(t1));
+        let far = Vec3A::select(self.parallel, Vec3A::INFINITY, t0.max(t1));
+        let t_near = near.max_element().max(0.0);
+        let t_far = (far.min_element() * FAR_SCALE).min(max_t);
         (t_near <= t_far).then_some(t_near)
     }
 }
@@ -181,11 +187,7 @@ pub(super) fn ray_cast(
     {
         return None;
     }
-    let ray = Ray {
-        origin,
-        dir,
-        inv_dir: dir.recip(),
-    };
+    let ray = Ray::new(origin, dir);
     let mut best: Option<RayHit> = None;
     let mut best_t = max_t;
     stats.nodes_visited += 1;
