@@ -115,7 +115,7 @@ fn a_climbable_staircase_is_climbed_with_gravity_on() {
         let x0 = 1.0 + 0.5 * i as f32;
         let h = 0.25 * (i + 1) as f32;
         b.object(&format!("stair{i}"))
-            .cuboid(Vec3::new(x0, 0.0, -2.0), Vec3::new(x0 + 0.5, h, 2.0));
+            .cuboid(Vec3::new(x0, 0.0, -2.0), Vec3::new(10.0, h, 2.0));
     }
     let lvl = level(&b);
     let s = SlideSettings {
@@ -164,7 +164,8 @@ fn door_frames_let_the_probe_through_only_when_it_fits() {
         if fits {
             assert!(end.z > 1.5, "door {w}x{h}: {end}");
         } else {
-            assert!(end.z < -0.1 - 0.39, "door {w}x{h} must block: {end}");
+            // Stopped by the jambs' or the lintel's edges before the opening.
+            assert!(end.z < -0.2, "door {w}x{h} must block: {end}");
         }
         for p in &path {
             assert!(espace_clearance(&lvl.mesh, DVec3::from(RADII), *p) >= 1.0 - 1e-9);

@@ -66,3 +66,58 @@ pub fn settings(radii: [f64; 3]) -> SlideSettings {
         ..SlideSettings::default()
     }
 }
+
+/// As [`espace_clearance`], but only over the triangles near `center`
+/// (found through the BVH), for big levels; `INFINITY` when none is near.
+pub fn espace_clearance_near(level: &Level, radii: DVec3, center: DVec3) -> f64 {
+    use collidoscope::bvh::{BvhScratch, QueryStats};
+    use collidoscope::math::Aabb;
+    let es = EllipsoidSpace::new(radii).unwrap();
+    let c = es.espace_from_world(center);
+    let query = Aabb::from_f64_outward(center - radii * 1.01, center + radii * 1.01);
+    let mut tris = Vec::new();
+    level.bvh.query_aabb(
+        &level.mesh.tri_aabbs,
+        &query,
+        &mut BvhScratch::default(),
+        &mut tris,
+        None,
+        &mut QueryStats::default(),
+    );
+    tris.iter()
+        .map(|&t| {
+            let tri = level.mesh.triangle_f64(t).map(|p| es.espace_from_world(p));
+            (closest_point_on_triangle(tri, c) - c).length()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The shared real levels folder, or `None` (with a message) when absent.
+pub fn shared_levels() -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: {} is absent", dir.display());
+        None
+    }
+}
+
+/// A tiny deterministic generator (SplitMix64), so tests need no seed plumbing.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in `[lo, hi)` on each axis.
+    pub fn in_box(&mut self, lo: DVec3, hi: DVec3) -> DVec3 {
+        DVec3::new(self.unit(), self.unit(), self.unit()) * (hi - lo) + lo
+    }
+}

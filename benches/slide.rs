@@ -1,0 +1,247 @@
+//! One collide-and-slide move (at most 5 iterations, same moves, same skin)
+//! with Collidoscope's solver (robust mode) against a cast-based slide
+//! written with parry3d, in the same run, on the same triangles.
+//!
+//! The parry side works in the probe's ellipsoid space (world divided by the
+//! radii) so the probe is a ball of radius 1: `cast_shapes` to the first
+//! hit against parry's own `TriMesh` (its BVH), move to the time of impact
+//! minus the skin, project the remaining motion onto the contact plane,
+//! repeat. Scenes: generated cities of ~100k and ~1M triangles and, when
+//! `../shared/levels` is present, the Sibenik cathedral (75k triangles).
+//!
+//! Short run: `cargo bench --bench slide -- --warm-up-time 1 --measurement-time 3`
+
+use collidoscope::analysis::generate::{ProbeMove, city, city_moves};
+use collidoscope::collide::{SlideSettings, TraceDetail, slide};
+use collidoscope::level::{ImportOptions, Level};
+use collidoscope::mesh::TriMesh;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use glam::DVec3;
+use parry3d::math::{Pose, Vector};
+use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes, distance};
+use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+use std::hint::black_box;
+use std::path::Path;
+
+/// Moves per scene: one benchmark iteration runs all of them.
+const MOVES: usize = 300;
+
+/// The peer: the level in the probe's ellipsoid space as a parry `TriMesh`.
+struct ParrySlide {
+    mesh_espace: ParryTriMesh,
+    radii: DVec3,
+    skin_espace: f32,
+    min_move_espace: f32,
+    max_iterations: u32,
+}
+
+fn to_parry(v: DVec3) -> Vector {
+    Vector::new(v.x as f32, v.y as f32, v.z as f32)
+}
+
+impl ParrySlide {
+    fn new(mesh: &TriMesh, settings: &SlideSettings) -> ParrySlide {
+        let radii = settings.radii_vec();
+        let vertices = mesh
+            .positions
+            .iter()
+            .map(|p| to_parry(p.as_dvec3() / radii))
+            .collect();
+        let mesh_espace =
+            ParryTriMesh::new(vertices, mesh.triangles.clone()).expect("non-empty mesh");
+        // The same very-close distance as the solver: world skin over the smallest radius.
+        let min_radius = radii.min_element();
+        ParrySlide {
+            mesh_espace,
+            radii,
+            skin_espace: (settings.skin / min_radius) as f32,
+            min_move_espace: (settings.min_move / min_radius) as f32,
+            max_iterations: settings.max_iterations,
+        }
+    }
+
+    /// Collide and slide from `start` by `velocity` (world space); returns the
+    /// final probe centre, world space.
+    fn slide(&self, start_world: DVec3, velocity_world: DVec3) -> DVec3 {
+        let ball = Ball::new(1.0);
+        let options = ShapeCastOptions {
+            max_time_of_impact: 1.0,
+            target_distance: 0.0,
+            stop_at_penetration: false,
+            compute_impact_geometry_on_penetration: true,
+        };
+        let mut pos = to_parry(start_world / self.radii);
+        let mut vel = to_parry(velocity_world / self.radii);
+        for _ in 0..self.max_iterations {
+            let len = vel.length();
+            if len < self.min_move_espace {
+                break;
+            }
+            let hit = cast_shapes(
+                &Pose::from_translation(pos),
+                vel,
+                &ball,
+                &Pose::IDENTITY,
+                Vector::ZERO,
+                &self.mesh_espace,
+                options,
+            )
+            .ok()
+            .flatten();
+            let Some(hit) = hit else {
+                pos += vel;
+                break;
+            };
+            let dir = vel / len;
+            let travel = (hit.time_of_impact * len - self.skin_espace).max(0.0);
+            pos += dir * travel;
+            // normal1 points from the ball towards the obstacle.
+            let n = -hit.normal1;
+            let remaining = vel - dir * travel;
+            vel = remaining - n * remaining.dot(n);
+        }
+        DVec3::new(pos.x as f64, pos.y as f64, pos.z as f64) * self.radii
+    }
+
+    /// Distance from a probe centred at `pos_world` to the level, in
+    /// ellipsoid-space units beyond the unit ball (0 when touching).
+    fn clearance(&self, pos_world: DVec3) -> f32 {
+        let ball = Ball::new(1.0);
+        let pose = Pose::from_translation(to_parry(pos_world / self.radii));
+        distance(&pose, &ball, &Pose::IDENTITY, &self.mesh_espace).map_or(0.0, |d| d.distance)
+    }
+
+    /// The height of the ground below `above_world` (within `depth` metres),
+    /// world space.
+    fn ground_below(&self, above_world: DVec3, depth: f64) -> Option<f64> {
+        let dir = to_parry(DVec3::new(0.0, -1.0, 0.0) / self.radii);
+        let ray = Ray::new(to_parry(above_world / self.radii), dir);
+        let t = self.mesh_espace.cast_local_ray(&ray, depth as f32, true)?;
+        Some(above_world.y - f64::from(t))
+    }
+}
+
+/// A number in [0, 1) from `i` (SplitMix64), for reproducible moves.
+fn unit(i: u64) -> f64 {
+    let mut x = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((x ^ (x >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Moves on a real level: starts on the ground (found by a ray down from
+/// `probe_height` above the lowest point), clear of the geometry, walking
+/// 0.5-3 m in hashed directions with a slight downward component.
+fn ground_moves(mesh: &TriMesh, peer: &ParrySlide, count: usize) -> Vec<ProbeMove> {
+    let b = mesh.bounds();
+    let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
+    let mut moves = Vec::new();
+    for i in 0..(count as u64 * 200) {
+        if moves.len() == count {
+            break;
+        }
+        let x = lo.x + (hi.x - lo.x) * unit(3 * i);
+        let z = lo.z + (hi.z - lo.z) * unit(3 * i + 1);
+        let Some(ground) = peer.ground_below(DVec3::new(x, lo.y + 1.6, z), 3.0) else {
+            continue;
+        };
+        let start = DVec3::new(x, ground + 0.95, z);
+        if peer.clearance(start) < 0.03 {
+            continue;
+        }
+        let angle = std::f64::consts::TAU * unit(3 * i + 2);
+        let len = 0.5 + 2.5 * unit(i ^ 0xDEAD_BEEF);
+        let velocity = DVec3::new(angle.cos(), -0.1, angle.sin()) * len;
+        moves.push(ProbeMove {
+            start_world: start,
+            velocity_world: velocity,
+        });
+    }
+    moves
+}
+
+/// How far apart the two solvers end (world metres): median and 90th percentile.
+fn agreement(
+    level: &Level,
+    peer: &ParrySlide,
+    settings: &SlideSettings,
+    moves: &[ProbeMove],
+) -> (f64, f64) {
+    let mut gaps: Vec<f64> = moves
+        .iter()
+        .map(|m| {
+            let ours = slide(
+                level.world(),
+                settings,
+                m.start_world,
+                m.velocity_world,
+                TraceDetail::Summary,
+            )
+            .map_or(m.start_world, |r| r.final_position);
+            (ours - peer.slide(m.start_world, m.velocity_world)).length()
+        })
+        .collect();
+    gaps.sort_by(f64::total_cmp);
+    (gaps[gaps.len() / 2], gaps[gaps.len() * 9 / 10])
+}
+
+fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]) {
+    let settings = SlideSettings::default();
+    let peer = ParrySlide::new(&level.mesh, &settings);
+    let (median, p90) = agreement(level, &peer, &settings, moves);
+    eprintln!(
+        "{name}: {} triangles, {} moves; final positions ours vs parry: median {median:.4} m, p90 {p90:.4} m apart",
+        level.mesh.triangle_count(),
+        moves.len()
+    );
+    let mut group = c.benchmark_group(format!("slide/{name}"));
+    group.throughput(Throughput::Elements(moves.len() as u64));
+    group.bench_function("collidoscope", |b| {
+        b.iter(|| {
+            for m in moves {
+                black_box(slide(
+                    level.world(),
+                    &settings,
+                    m.start_world,
+                    m.velocity_world,
+                    TraceDetail::Summary,
+                ));
+            }
+        })
+    });
+    group.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for m in moves {
+                black_box(peer.slide(m.start_world, m.velocity_world));
+            }
+        })
+    });
+    group.finish();
+}
+
+fn slide_benches(c: &mut Criterion) {
+    for (name, target) in [("city_100k", 100_000), ("city_1m", 1_000_000)] {
+        let generated = city(target);
+        let moves = city_moves(&generated, MOVES);
+        let level = Level::from_mesh(name, generated.mesh);
+        bench_scene(c, name, &level, &moves);
+    }
+    let sibenik =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels/sibenik_dabrovic_75k.obj.gz");
+    if !sibenik.exists() {
+        eprintln!("skipping sibenik: {} not found", sibenik.display());
+        return;
+    }
+    match Level::load(&sibenik, &ImportOptions::default()) {
+        Ok(level) => {
+            let peer = ParrySlide::new(&level.mesh, &SlideSettings::default());
+            let moves = ground_moves(&level.mesh, &peer, MOVES);
+            drop(peer);
+            bench_scene(c, "sibenik_75k", &level, &moves);
+        }
+        Err(e) => eprintln!("skipping sibenik: {e}"),
+    }
+}
+
+criterion_group!(benches, slide_benches);
+criterion_main!(benches);

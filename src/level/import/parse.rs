@@ -1,0 +1,444 @@
+//! One pass over OBJ text: vertex positions (converted to world space, Y up,
+//! metres, `f32`), faces as lists of 0-based position indices with the line
+//! they came from, and the runs of faces that belong to each `o` / `g`
+//! object. Everything the collision mesh does not use (texture coordinates,
+//! normals, lines, points, materials) is counted, not stored.
+//!
+//! The loop allocates per vertex and per face corner only by pushing onto
+//! flat vectors; names are allocated once per `o` / `g` statement.
+
+use super::report::{WarningKind, Warnings};
+use super::{Ctx, ImportError, UpAxis};
+use crate::math::Vec3;
+use std::collections::HashMap;
+
+/// A run of consecutive faces of one object; an object reopened later in
+/// the file (`g a` ... `g b` ... `g a`) has several runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Run {
+    /// Index into [`Parsed::object_names`].
+    pub object: u32,
+    /// First face of the run; it lasts until the next run's first face.
+    pub first_face: u32,
+}
+
+/// The parsed file, before triangulation.
+#[derive(Debug, Default)]
+pub(super) struct Parsed {
+    /// Vertex positions, world space (already scaled and turned Y up).
+    pub positions: Vec<Vec3>,
+    /// 0-based position index of every face corner, faces one after another.
+    /// May point past `positions` (checked when building, with the line).
+    pub corners: Vec<u32>,
+    /// Face `f` has corners `face_starts[f]..face_starts[f + 1]`.
+    pub face_starts: Vec<u32>,
+    /// 1-based line of each face.
+    pub face_lines: Vec<u32>,
+    /// Runs of faces in file order.
+    pub runs: Vec<Run>,
+    /// Object names, in order of first appearance.
+    pub object_names: Vec<String>,
+    /// `l` statements.
+    pub lines_ignored: usize,
+    /// `p` statements.
+    pub points_ignored: usize,
+    /// `mtllib` / `usemtl` statements.
+    pub material_statements_ignored: usize,
+    /// Recoverable problems found so far.
+    pub warnings: Warnings,
+}
+
+impl Parsed {
+    /// Number of faces.
+    pub fn face_count(&self) -> usize {
+        self.face_lines.len()
+    }
+}
+
+/// Parses `text`, reporting the fraction of bytes read through `progress`.
+pub(super) fn parse(text: &[u8], ctx: &Ctx, progress: &dyn Fn(f32)) -> Result<Parsed, ImportError> {
+    const REPORT_EVERY: usize = 1 << 18;
+    let mut parser = Parser::new(ctx, text.len());
+    let mut start = 0;
+    let mut next_report = REPORT_EVERY;
+    while start < text.len() {
+        let end = text[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |i| start + i);
+        parser.line += 1;
+        if let Err(e) = parser.statement(&text[start..end]) {
+            let cut_off = e.incomplete && end == text.len() && !text.ends_with(b"\n");
+            let hint = if cut_off {
+                " (the file ends in the middle of this line: truncated?)"
+            } else {
+                ""
+            };
+            return Err(ctx.syntax(parser.line, format!("{}{hint}", e.message)));
+        }
+        start = end + 1;
+        if start >= next_report {
+            next_report = start + REPORT_EVERY;
+            progress(start as f32 / text.len() as f32 * 0.999);
+        }
+    }
+    Ok(parser.finish())
+}
+
+/// Parser state between lines. Errors inside are plain messages; `parse`
+/// adds the file and line.
+struct Parser<'a> {
+    ctx: &'a Ctx<'a>,
+    out: Parsed,
+    line: usize,
+    texcoords: u64,
+    normals: u64,
+    /// Largest 1-based `vt` / `vn` index used, and the first line using it.
+    max_texcoord_ref: (u64, usize),
+    max_normal_ref: (u64, usize),
+    object_name: Option<String>,
+    group_name: Option<String>,
+    name_changed: bool,
+    current_object: Option<u32>,
+    object_ids: HashMap<String, u32>,
+}
+
+/// What is wrong with one line.
+struct LineError {
+    message: String,
+    /// The line looks cut short (too few fields, a field cut in half): on
+    /// the last line of a file with no final newline, that means truncated.
+    incomplete: bool,
+}
+
+impl From<String> for LineError {
+    fn from(message: String) -> Self {
+        LineError {
+            message,
+            incomplete: false,
+        }
+    }
+}
+
+fn incomplete(message: String) -> LineError {
+    LineError {
+        message,
+        incomplete: true,
+    }
+}
+
+type LineResult = Result<(), LineError>;
+
+impl<'a> Parser<'a> {
+    fn new(ctx: &'a Ctx<'a>, text_len: usize) -> Self {
+        let mut out = Parsed::default();
+        // Dense triangle files spend ~35 bytes per vertex and per face.
+        out.positions.reserve(text_len / 80);
+        out.face_lines.reserve(text_len / 60);
+        out.face_starts.reserve(text_len / 60 + 1);
+        out.corners.reserve(text_len / 20);
+        out.face_starts.push(0);
+        Parser {
+            ctx,
+            out,
+            line: 0,
+            texcoords: 0,
+            normals: 0,
+            max_texcoord_ref: (0, 0),
+            max_normal_ref: (0, 0),
+            object_name: None,
+            group_name: None,
+            name_changed: true,
+            current_object: None,
+            object_ids: HashMap::new(),
+        }
+    }
+
+    fn statement(&mut self, line: &[u8]) -> LineResult {
+        let mut tokens = Tokens(line);
+        let Some(keyword) = tokens.next() else {
+            return Ok(());
+        };
+        match keyword {
+            b"v" => self.vertex(tokens)?,
+            b"vt" => self.texcoords += 1,
+            b"vn" => self.normals += 1,
+            b"f" | b"fo" => self.face(tokens)?,
+            b"o" => {
+                self.object_name = rest_of_line(line);
+                self.group_name = None;
+                self.name_changed = true;
+            }
+            b"g" => {
+                self.group_name = rest_of_line(line);
+                self.name_changed = true;
+            }
+            b"l" => self.out.lines_ignored += 1,
+            b"p" => self.out.points_ignored += 1,
+            b"mtllib" | b"usemtl" => self.out.material_statements_ignored += 1,
+            // Rendering attributes: nothing to collide with, nothing to say.
+            b"s" | b"vp" | b"mg" | b"usemap" | b"maplib" | b"lod" | b"bevel" | b"c_interp"
+            | b"d_interp" | b"shadow_obj" | b"trace_obj" | b"ctech" | b"stech" => {}
+            other => {
+                let keyword = String::from_utf8_lossy(other);
+                self.out
+                    .warnings
+                    .push(WarningKind::IgnoredStatement, Some(self.line), || {
+                        format!("statement `{keyword}` ignored (not polygonal geometry)")
+                    });
+            }
+        }
+        Ok(())
+    }
+
+    fn vertex(&mut self, mut tokens: Tokens) -> LineResult {
+        let mut file = [0.0f64; 3];
+        for (found, c) in file.iter_mut().enumerate() {
+            let token = tokens
+                .next()
+                .ok_or_else(|| incomplete(format!("`v` needs 3 coordinates, found {found}")))?;
+            *c = parse_f64(token)
+                .ok_or_else(|| incomplete(format!("bad number `{}` in `v`", lossy(token))))?;
+            if !c.is_finite() {
+                return Err(format!("non-finite coordinate `{}`", lossy(token)).into());
+            }
+        }
+        if self.out.positions.len() >= u32::MAX as usize {
+            return Err(String::from("more than 4 294 967 295 vertices").into());
+        }
+        let pos_world = self.to_world(file).map_err(LineError::from)?;
+        self.out.positions.push(pos_world);
+        Ok(())
+    }
+
+    /// Scales and turns a file point into the world (Y up). Z up maps
+    /// (x, y, z) to (x, z, -y): a rotation, so handedness and winding stay.
+    fn to_world(&self, file: [f64; 3]) -> Result<Vec3, String> {
+        let s = self.ctx.options.scale;
+        let [x, y, z] = file.map(|c| c * s);
+        let world = match self.ctx.options.up {
+            UpAxis::Y => [x, y, z],
+            UpAxis::Z => [x, z, -y],
+        };
+        let world_f32 = world.map(|c| c as f32);
+        if let Some(world_axis) = world_f32.iter().position(|c| !c.is_finite()) {
+            let file_axis = match self.ctx.options.up {
+                UpAxis::Y => world_axis,
+                UpAxis::Z => [0, 2, 1][world_axis],
+            };
+            return Err(format!(
+                "coordinate {} times unit scale {} does not fit in 32-bit floats",
+                readable(file[file_axis]),
+                readable(s)
+            ));
+        }
+        Ok(Vec3::from_array(world_f32))
+    }
+
+    fn face(&mut self, tokens: Tokens) -> LineResult {
+        let first = self.out.corners.len();
+        for token in tokens {
+            let corner = self.corner(token)?;
+            self.out.corners.push(corner);
+        }
+        let count = self.out.corners.len() - first;
+        if count < 3 {
+            let message = format!("face with {count} corners (a face needs at least 3)");
+            return Err(incomplete(message));
+        }
+        if self.out.corners.len() > u32::MAX as usize {
+            return Err(String::from("more than 4 294 967 295 face corners").into());
+        }
+        self.enter_object();
+        self.out.face_starts.push(self.out.corners.len() as u32);
+        self.out
+            .face_lines
+            .push(self.line.min(u32::MAX as usize) as u32);
+        Ok(())
+    }
+
+    /// One `v`, `v/vt`, `v//vn` or `v/vt/vn` corner: returns the 0-based
+    /// position index; texture and normal indices are only checked.
+    fn corner(&mut self, token: &[u8]) -> Result<u32, LineError> {
+        let malformed = || incomplete(format!("malformed face corner `{}`", lossy(token)));
+        let mut parts = token.split(|&b| b == b'/');
+        let pos = parts
+            .next()
+            .filter(|p| !p.is_empty())
+            .ok_or_else(malformed)?;
+        let texcoord = parts.next();
+        let normal = parts.next();
+        if parts.next().is_some()
+            || normal.is_some_and(|n| n.is_empty())
+            || (texcoord.is_some_and(|t| t.is_empty()) && normal.is_none())
+        {
+            return Err(malformed());
+        }
+        let count = self.out.positions.len() as u64;
+        let pos = resolve(pos, count, "vertex", "v")?;
+        if let Some(t) = texcoord.filter(|t| !t.is_empty()) {
+            let t = resolve(t, self.texcoords, "texture", "vt")?;
+            note_max(&mut self.max_texcoord_ref, t + 1, self.line);
+        }
+        if let Some(n) = normal {
+            let n = resolve(n, self.normals, "normal", "vn")?;
+            note_max(&mut self.max_normal_ref, n + 1, self.line);
+        }
+        u32::try_from(pos)
+            .ok()
+            .filter(|&p| p < u32::MAX)
+            .ok_or_else(|| format!("vertex index {} is too large", pos + 1).into())
+    }
+
+    /// Starts a new run when the object changed since the last face. Names
+    /// are resolved here, not at `o` / `g`, so that empty groups cost nothing.
+    fn enter_object(&mut self) {
+        if !self.name_changed && self.current_object.is_some() {
+            return;
+        }
+        self.name_changed = false;
+        let name = object_name(self.object_name.as_deref(), self.group_name.as_deref());
+        let next_id = self.out.object_names.len() as u32;
+        let id = *self.object_ids.entry(name).or_insert_with_key(|name| {
+            self.out.object_names.push(name.clone());
+            next_id
+        });
+        if self.current_object != Some(id) {
+            self.current_object = Some(id);
+            self.out.runs.push(Run {
+                object: id,
+                first_face: self.out.face_lines.len() as u32,
+            });
+        }
+    }
+
+    fn finish(mut self) -> Parsed {
+        let dangling = [
+            (self.max_texcoord_ref, self.texcoords, "texture", "vt"),
+            (self.max_normal_ref, self.normals, "normal", "vn"),
+        ];
+        for ((max, line), defined, what, keyword) in dangling {
+            if max > defined {
+                self.out
+                    .warnings
+                    .push(WarningKind::AttributeIndex, Some(line), || {
+                        format!(
+                            "{what} index {max} refers past the last `{keyword}` \
+                             ({defined} in the file); ignored, collision uses positions only"
+                        )
+                    });
+            }
+        }
+        self.out
+    }
+}
+
+/// The name an object gets from the `o` and `g` in force.
+fn object_name(object: Option<&str>, group: Option<&str>) -> String {
+    match (object, group) {
+        (Some(o), Some(g)) if o != g => format!("{o}/{g}"),
+        (Some(o), _) => o.to_string(),
+        (None, Some(g)) => g.to_string(),
+        (None, None) => "default".to_string(),
+    }
+}
+
+fn note_max(max: &mut (u64, usize), index: u64, line: usize) {
+    if index > max.0 {
+        *max = (index, line);
+    }
+}
+
+/// Turns a 1-based or negative (relative) OBJ index into a 0-based one.
+/// `defined` is how many elements precede this line. Positive indices past
+/// `defined` are accepted here: the caller checks them against the file.
+fn resolve(token: &[u8], defined: u64, what: &str, keyword: &str) -> Result<u64, String> {
+    let raw = parse_index(token).ok_or_else(|| format!("bad {what} index `{}`", lossy(token)))?;
+    match raw {
+        0 => Err(format!(
+            "{what} index 0 is invalid (OBJ indices start at 1)"
+        )),
+        1.. => Ok(raw as u64 - 1),
+        _ if raw.unsigned_abs() <= defined => Ok(defined - raw.unsigned_abs()),
+        _ => Err(format!(
+            "relative {what} index {raw} reaches before the first `{keyword}` \
+             (only {defined} defined above this line)"
+        )),
+    }
+}
+
+/// A decimal integer with an optional sign; `None` if malformed or huge.
+fn parse_index(token: &[u8]) -> Option<i64> {
+    let (negative, digits) = match token {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, token),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + i64::from(d - b'0');
+    }
+    Some(if negative { -value } else { value })
+}
+
+fn parse_f64(token: &[u8]) -> Option<f64> {
+    std::str::from_utf8(token).ok()?.parse().ok()
+}
+
+/// Plain notation for everyday numbers, scientific for huge or tiny ones.
+fn readable(x: f64) -> String {
+    if x != 0.0 && !(1e-4..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+fn lossy(token: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(token)
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// The text after the keyword, trimmed; `None` when there is none.
+fn rest_of_line(line: &[u8]) -> Option<String> {
+    let start = line.iter().position(|&b| !is_space(b))?;
+    let line = &line[start..];
+    let after_keyword = line.iter().position(|&b| is_space(b))?;
+    let rest = line[after_keyword..].trim_ascii();
+    (!rest.is_empty()).then(|| String::from_utf8_lossy(rest).into_owned())
+}
+
+/// Whitespace-separated tokens of one line, stopping at a `#` comment.
+struct Tokens<'a>(&'a [u8]);
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let Some(start) = self.0.iter().position(|&b| !is_space(b)) else {
+            self.0 = &[];
+            return None;
+        };
+        let rest = &self.0[start..];
+        if rest[0] == b'#' {
+            self.0 = &[];
+            return None;
+        }
+        let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
+        self.0 = &rest[len..];
+        Some(&rest[..len])
+    }
+}
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;

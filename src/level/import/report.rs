@@ -1,0 +1,113 @@
+//! Collects recoverable import problems: every one is counted, only the
+//! first [`LISTED_PER_KIND`] of each kind are listed with their line, so a
+//! level with a million bad triangles still gets a readable report.
+
+use super::ImportWarning;
+
+/// How many warnings of one kind are listed; the rest are only counted.
+pub(super) const LISTED_PER_KIND: usize = 50;
+
+/// The kinds of recoverable problem, each capped separately.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum WarningKind {
+    /// A zero-area triangle (or a whole flat polygon) was dropped.
+    Degenerate,
+    /// A triangle repeating an earlier one was dropped.
+    Duplicate,
+    /// A statement the importer does not use (`t`, `curv`, ...).
+    IgnoredStatement,
+    /// A texture or normal index pointing at nothing (those are unused).
+    AttributeIndex,
+    /// A self-intersecting polygon was triangulated as well as it could be.
+    Triangulation,
+}
+
+const KINDS: [(WarningKind, &str); 5] = [
+    (WarningKind::Degenerate, "zero-area triangle"),
+    (WarningKind::Duplicate, "duplicate triangle"),
+    (WarningKind::IgnoredStatement, "ignored statement"),
+    (WarningKind::AttributeIndex, "dangling texture/normal index"),
+    (WarningKind::Triangulation, "self-intersecting polygon"),
+];
+
+fn slot(kind: WarningKind) -> usize {
+    KINDS.iter().position(|(k, _)| *k == kind).unwrap_or(0)
+}
+
+/// Counts warnings per kind and keeps the first few of each.
+#[derive(Debug, Default)]
+pub(super) struct Warnings {
+    counts: [usize; KINDS.len()],
+    listed: Vec<ImportWarning>,
+}
+
+impl Warnings {
+    /// Records one warning; `message` is only formatted when it is listed.
+    pub(super) fn push(
+        &mut self,
+        kind: WarningKind,
+        line: Option<usize>,
+        message: impl FnOnce() -> String,
+    ) {
+        let count = &mut self.counts[slot(kind)];
+        *count += 1;
+        if *count <= LISTED_PER_KIND {
+            self.listed.push(ImportWarning {
+                line,
+                message: message(),
+            });
+        }
+    }
+
+    /// How many warnings of `kind` were pushed, listed or not.
+    #[cfg(test)]
+    pub(super) fn count(&self, kind: WarningKind) -> usize {
+        self.counts[slot(kind)]
+    }
+
+    /// The listed warnings in file order (parsing and triangulation find
+    /// them in separate passes), then one summary per kind over the cap.
+    pub(super) fn finish(mut self) -> Vec<ImportWarning> {
+        self.listed.sort_by_key(|w| w.line.unwrap_or(usize::MAX));
+        for (kind, what) in KINDS {
+            let count = self.counts[slot(kind)];
+            if count > LISTED_PER_KIND {
+                self.listed.push(ImportWarning {
+                    line: None,
+                    message: format!(
+                        "{} more {what} warnings not listed ({count} in all)",
+                        count - LISTED_PER_KIND
+                    ),
+                });
+            }
+        }
+        self.listed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_the_first_of_each_kind_and_counts_all() {
+        let mut w = Warnings::default();
+        for i in 0..LISTED_PER_KIND + 7 {
+            w.push(WarningKind::Duplicate, Some(i + 1), || format!("dup {i}"));
+        }
+        w.push(WarningKind::Degenerate, Some(1000), || "flat".into());
+        w.push(WarningKind::Degenerate, Some(2), || "thin".into());
+        assert_eq!(w.count(WarningKind::Duplicate), LISTED_PER_KIND + 7);
+        assert_eq!(w.count(WarningKind::Degenerate), 2);
+        let list = w.finish();
+        assert_eq!(list.len(), LISTED_PER_KIND + 3);
+        assert_eq!(list[2].message, "thin");
+        assert_eq!(list[LISTED_PER_KIND + 1].message, "flat");
+        let last = list.last().unwrap();
+        assert_eq!(last.line, None);
+        assert!(
+            last.message.starts_with("7 more duplicate triangle"),
+            "{last:?}"
+        );
+    }
+}
