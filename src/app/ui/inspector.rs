@@ -158,19 +158,19 @@ fn nearest_table(ui: &mut egui::Ui, h: &NearestHit) {
             );
             pair_row(
                 ui,
-                "plane ∩ point",
+                "plane hit point",
                 h.plane_intersection_point,
                 h.plane_intersection_point_espace,
             );
             pair_row(
                 ui,
-                "polygon ∩ point",
+                "polygon hit point",
                 h.polygon_intersection_point,
                 h.polygon_intersection_point_espace,
             );
             pair_row(
                 ui,
-                "ellipsoid ∩ point",
+                "ellipsoid hit point",
                 h.ellipsoid_intersection_point,
                 h.ellipsoid_intersection_point_espace,
             );
@@ -220,7 +220,7 @@ fn candidates(ui: &mut egui::Ui, app: &mut CollidoscopeApp, rec: &IterationRecor
                     outcome_text(&c.outcome)
                 );
                 if is_nearest {
-                    text.push_str("  ◀ nearest");
+                    text.push_str("  <- nearest");
                 }
                 let rich = egui::RichText::new(text).monospace();
                 let rich = match c.outcome {
