@@ -145,7 +145,8 @@ fn handle_drag(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect, response: &
     let p = &app.state.probes[i];
     let tip = p.position + p.velocity;
     if response.drag_started_by(PointerButton::Primary) {
-        let press = response.interact_pointer_pos();
+        // Where the button went down: egui reports the drag a few pixels later.
+        let press = ui.input(|i| i.pointer.press_origin());
         let tip_px = to_screen(app, rect, tip);
         app.handle_drag =
             matches!((press, tip_px), (Some(a), Some(b)) if a.distance(b) <= HANDLE_GRAB_PX);
