@@ -355,7 +355,6 @@ fn walking_up_the_stairs_climbs_and_frames_reopen_in_the_stepper() {
     s.apply(Command::UpdateProbe(i, p));
     s.apply(Command::SetWalk(true));
     assert!(s.walk.active);
-    let start_y = s.probes[i].position.y;
     for _ in 0..150 {
         let input = collidoscope::app::walk::WalkInput {
             wish_dir: DVec3::Z,
@@ -365,10 +364,21 @@ fn walking_up_the_stairs_climbs_and_frames_reopen_in_the_stepper() {
         assert!(collidoscope::app::probes::walk_frame(&mut s, input));
     }
     let end = s.probes[i].position;
-    assert!(end.z > 2.0, "walked forward onto the stairs: {end:?}");
+    assert!(end.z > 4.0, "walked forward over the stairs: {end:?}");
+    // Standing on the floor the centre is at ry = 0.5; the top step is 0.8 high.
+    let top = s
+        .walk
+        .frames
+        .iter()
+        .map(|f| f.end.y)
+        .fold(f64::MIN, f64::max);
     assert!(
-        end.y > start_y + 0.15,
-        "climbed at least one step: {start_y} -> {end:?}"
+        top > 0.5 + 0.75,
+        "climbed to the top step: highest centre {top}"
+    );
+    assert!(
+        (end.y - 0.5).abs() < 0.05,
+        "back down on the floor: {end:?}"
     );
     assert_eq!(s.walk.frames.len(), 150);
     assert!(
