@@ -171,9 +171,9 @@ fn import_impl(
     } else {
         (std::borrow::Cow::Borrowed(raw), 0.0)
     };
-    decode::check_text(&text, &ctx)?;
+    let text = decode::check_text(&text, &ctx)?;
     let parse_span = (1.0 - start) * PARSE_SHARE;
-    let parsed = parse::parse(&text, &ctx, &|f| progress(start + f * parse_span))?;
+    let parsed = parse::parse(text, &ctx, &|f| progress(start + f * parse_span))?;
     let build_start = start + parse_span;
     let build_span = (1.0 - build_start) * 0.99;
     build::build(parsed, &ctx, &|f| progress(build_start + f * build_span))
