@@ -164,9 +164,70 @@ fn print_memory(name: &str, soup: &Soup) {
     );
 }
 
+/// CPU time this thread has run, from `/proc/thread-self/schedstat` (ns):
+/// unlike wall time it does not count the time other jobs hold the cores.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Median thread CPU time of `f` in ms over `rounds` calls.
+fn cpu_ms(rounds: usize, mut f: impl FnMut()) -> Option<f64> {
+    let mut t: Vec<f64> = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let start = thread_cpu_ns()?;
+        f();
+        t.push((thread_cpu_ns()? - start) as f64 / 1e6);
+    }
+    t.sort_by(f64::total_cmp);
+    Some(t[rounds / 2])
+}
+
+/// Build cost in CPU time, ours and parry's interleaved so both see the same
+/// machine: the ratio is what to read on a shared, noisy machine.
+fn print_build_cpu_time(name: &str, soup: &Soup) {
+    let n = soup.1.len() as f64;
+    let parry_input = to_parry(soup);
+    let (mut ours_ms, mut parry_ms) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        let o = cpu_ms(5, || {
+            let mesh = TriMesh::single_object("level", soup.0.clone(), soup.1.clone());
+            black_box(Bvh::build(&mesh.tri_aabbs));
+        });
+        let p = cpu_ms(5, || {
+            let (p, t) = parry_input.clone();
+            black_box(PTriMesh::new(p, t).expect("non-empty mesh"));
+        });
+        let clone = cpu_ms(5, || {
+            black_box(soup.clone());
+        });
+        let (Some(o), Some(p), Some(c)) = (o, p, clone) else {
+            println!("{name}: no /proc/thread-self/schedstat, skipping CPU-time figures");
+            return;
+        };
+        ours_ms.push(o - c);
+        parry_ms.push(p - c);
+    }
+    let boxes = TriMesh::single_object("level", soup.0.clone(), soup.1.clone()).tri_aabbs;
+    let build_only = cpu_ms(25, || {
+        black_box(Bvh::build(&boxes));
+    })
+    .unwrap_or(f64::NAN);
+    ours_ms.sort_by(f64::total_cmp);
+    parry_ms.sort_by(f64::total_cmp);
+    let (o, p) = (ours_ms[2], parry_ms[2]);
+    println!(
+        "{name}: build CPU time (incl. per-triangle AABBs, input clone subtracted): ours {o:.1} ms ({:.2} Mtri/s), parry3d {p:.1} ms ({:.2} Mtri/s), parry/ours = {:.2}; Bvh::build alone {build_only:.1} ms",
+        n / o / 1e3,
+        n / p / 1e3,
+        p / o
+    );
+}
+
 fn bench_build(c: &mut Criterion) {
     for (name, soup) in meshes() {
         print_memory(name, &soup);
+        print_build_cpu_time(name, &soup);
         let mut g = c.benchmark_group(format!("bvh_build/{name}"));
         g.sample_size(20);
         g.throughput(Throughput::Elements(soup.1.len() as u64));

@@ -130,8 +130,13 @@ impl BinMap {
     /// The bin of a doubled centroid coordinate on this map's axis.
     #[inline]
     fn index_on(&self, x: f32) -> usize {
-        // `max` maps NaN to 0, `as` saturates, the clamp catches the top.
-        (((x - self.cmin) * self.scale).max(0.0) as u32 as usize).min(self.used - 1)
+        // Branch-free: clamp in float (`max` maps NaN to 0), then round to
+        // an integer by adding 2^23, whose ulp is 1. Rounding to nearest
+        // after the -0.5 is flooring up to ties; binning and partitioning
+        // share this function, so they always agree.
+        let top = (self.used - 1) as f32;
+        let f = ((x - self.cmin) * self.scale - 0.5).max(0.0).min(top);
+        ((f + 8_388_608.0).to_bits() - 0x4b00_0000) as usize
     }
 }
 
@@ -149,15 +154,59 @@ impl Binning {
             self.bins[..m.used].fill(EMPTY_BIN);
         }
     }
+}
 
-    #[inline]
-    fn add(&mut self, p: &Bounds, c: Vec3A) {
-        if let Some(m) = self.map {
-            let bin = &mut self.bins[m.index(c)];
-            bin.bounds.grow(p);
-            bin.centroids.grow_point(c);
-            bin.count += 1;
+/// Adds triangles to a binning, gathering runs that fall in the same bin in
+/// registers. Neighbouring triangles of a mesh usually share a bin, and
+/// growing the bin in memory each time would chain every update on the
+/// previous store; [`Run::finish`] must be called at the end.
+struct Run<'a> {
+    binning: &'a mut Binning,
+    map: Option<BinMap>,
+    idx: usize,
+    acc: Bin,
+}
+
+impl<'a> Run<'a> {
+    fn new(binning: &'a mut Binning) -> Self {
+        Run {
+            map: binning.map,
+            binning,
+            idx: 0,
+            acc: EMPTY_BIN,
         }
+    }
+
+    /// Adds `p`, returning its bin (0 when the binning has no map).
+    #[inline]
+    fn add(&mut self, p: &Bounds) -> u8 {
+        let Some(m) = self.map else {
+            return 0;
+        };
+        let c = p.lo + p.hi;
+        let idx = m.index(c);
+        if idx != self.idx {
+            self.flush();
+            self.idx = idx;
+        }
+        self.acc.bounds.grow(p);
+        self.acc.centroids.grow_point(c);
+        self.acc.count += 1;
+        idx as u8
+    }
+
+    fn flush(&mut self) {
+        if self.acc.count > 0 {
+            let bin = &mut self.binning.bins[self.idx];
+            bin.bounds.grow(&self.acc.bounds);
+            bin.centroids.grow(&self.acc.centroids);
+            bin.count += self.acc.count;
+            self.acc = EMPTY_BIN;
+        }
+    }
+
+    fn finish(mut self) {
+        self.flush();
     }
 }
 
@@ -197,6 +246,7 @@ pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
     let mut b = Builder {
         prims: tri_aabbs.iter().map(working_box).collect(),
         tri_indices: (0..n as u32).collect(),
+        bin_idx: vec![0; n],
         // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
         nodes: Vec::with_capacity(2 * n - 1),
         pool: Pool {
@@ -229,6 +279,9 @@ pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
 struct Builder {
     prims: Vec<Bounds>,
     tri_indices: Vec<u32>,
+    /// Each triangle's bin in the binning of the node that holds it now, so
+    /// partitioning reads a byte instead of recomputing it.
+    bin_idx: Vec<u8>,
     nodes: Vec<BvhNode>,
     pool: Pool,
     max_leaf: usize,
@@ -273,9 +326,12 @@ impl Builder {
         let slot = self.pool.take();
         let binning = &mut self.pool.slots[slot];
         binning.reset(r);
-        for p in &self.prims[r.start..r.end] {
-            binning.add(p, p.lo + p.hi);
+        let mut run = Run::new(binning);
+        let bin_idx = &mut self.bin_idx[r.start..r.end];
+        for (p, b) in self.prims[r.start..r.end].iter().zip(bin_idx) {
+            *b = run.add(p);
         }
+        run.finish();
         slot
     }
 
@@ -308,17 +364,12 @@ impl Builder {
         rb.reset(&right);
         let prims = &mut self.prims[r.start..r.end];
         let tri_indices = &mut self.tri_indices[r.start..r.end];
+        let bin_idx = &mut self.bin_idx[r.start..r.end];
         let split = Split {
-            map,
-            k,
+            k: k as u8,
             mid: mid - r.start,
         };
-        // One copy per axis: the axis test leaves the per-triangle loop.
-        match map.axis {
-            0 => split.run::<0>(prims, tri_indices, lb, rb),
-            1 => split.run::<1>(prims, tri_indices, lb, rb),
-            _ => split.run::<2>(prims, tri_indices, lb, rb),
-        }
+        split.run(prims, tri_indices, bin_idx, lb, rb);
         let task = |range, binned| Task {
             node: 0,
             range,
@@ -328,10 +379,9 @@ impl Builder {
     }
 }
 
-/// A parent's partition: triangles in bins `..k` of `map` go to `..mid`.
+/// A parent's partition: triangles in bins `..k` go to `..mid`.
 struct Split {
-    map: BinMap,
-    k: usize,
+    k: u8,
     mid: usize,
 }
 
@@ -339,25 +389,26 @@ impl Split {
     /// Swaps only misplaced triangles, in pairs (as parry's binned build
     /// does); the bins' counts say where the halves meet. Each triangle is
     /// looked at once and binned into its child's binning on the way.
-    fn run<const AXIS: usize>(
+    fn run(
         &self,
         prims: &mut [Bounds],
         tri_indices: &mut [u32],
+        bin_idx: &mut [u8],
         left: &mut Binning,
         right: &mut Binning,
     ) {
-        let goes_left = |p: &Bounds| self.map.index_on(p.lo[AXIS] + p.hi[AXIS]) < self.k;
+        let (mut left, mut right) = (Run::new(left), Run::new(right));
         let (mut i, mut j) = (0, self.mid);
         loop {
-            while i < self.mid && goes_left(&prims[i]) {
-                left.add(&prims[i], prims[i].lo + prims[i].hi);
+            while i < self.mid && bin_idx[i] < self.k {
+                bin_idx[i] = left.add(&prims[i]);
                 i += 1;
             }
             if i == self.mid {
                 break;
             }
-            while j < prims.len() && !goes_left(&prims[j]) {
-                right.add(&prims[j], prims[j].lo + prims[j].hi);
+            while j < prims.len() && bin_idx[j] >= self.k {
+                bin_idx[j] = right.add(&prims[j]);
                 j += 1;
             }
             // Both counts come from the same map, so a misplaced left
@@ -366,16 +417,18 @@ impl Split {
             if j == prims.len() {
                 break;
             }
-            right.add(&prims[i], prims[i].lo + prims[i].hi);
-            left.add(&prims[j], prims[j].lo + prims[j].hi);
+            let (to_right, to_left) = (right.add(&prims[i]), left.add(&prims[j]));
             prims.swap(i, j);
             tri_indices.swap(i, j);
+            (bin_idx[i], bin_idx[j]) = (to_left, to_right);
             i += 1;
             j += 1;
         }
-        for p in &prims[j..] {
-            right.add(p, p.lo + p.hi);
+        for (p, b) in prims[j..].iter().zip(&mut bin_idx[j..]) {
+            *b = right.add(p);
         }
+        left.finish();
+        right.finish();
     }
 }
 

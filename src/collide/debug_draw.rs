@@ -1,3 +1,426 @@
-//! Renderer-agnostic debug primitives for an iteration record (overlays).
+//! Renderer-agnostic debug primitives (overlays) for a slide trace, world space.
 //!
-//! CONTRACT (skeleton): filled in by the GUI helper; everything here is world space.
+//! [`primitives_for_trace`] turns the records the solver produced into plain
+//! shapes (segments, arrows, points, boxes, plane quads, ellipsoids,
+//! triangles), each tagged with the [`OverlayKind`] it illustrates. The
+//! renderer maps them to GPU geometry; the GUI draws their labels with the
+//! egui painter. Keeping this step free of any GUI crate means what the
+//! overlays show is tested without GL, and it is computed only from the
+//! trace: there is no second, "visual" copy of the algorithm.
+//!
+//! The set of overlays follows Nettle's (2000) figures (the three
+//! intersection points, the sliding plane, the slide vector and the new
+//! destination) plus what the BVH query did (query box, visited nodes,
+//! candidate triangle boxes).
+
+mod build;
+#[cfg(test)]
+mod tests;
+
+pub use build::primitives_for_trace;
+
+use crate::math::Aabb;
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// What an overlay primitive illustrates; the legend, the toggles and the
+/// renderer's colours all key on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverlayKind {
+    /// The probe's ellipsoid where the current iteration starts.
+    EllipsoidStart,
+    /// The ellipsoid at the moment of contact.
+    EllipsoidContact,
+    /// Translucent ellipsoids where the earlier iterations started.
+    EllipsoidGhosts,
+    /// The centre's path, one segment per iteration done.
+    Path,
+    /// The current iteration's velocity, from the start to the destination.
+    Velocity,
+    /// Where the current iteration would end without a hit.
+    Destination,
+    /// The remaining motion projected onto the sliding plane.
+    SlideVector,
+    /// Where the slide vector leads (the next iteration's destination).
+    NewDestination,
+    /// The plane of the hit triangle.
+    HitPlane,
+    /// The plane the rest of the move slides along.
+    SlidingPlane,
+    /// Nettle's plane intersection point.
+    PlaneIntersection,
+    /// Nettle's polygon intersection point.
+    PolygonIntersection,
+    /// Nettle's ellipsoid intersection point.
+    EllipsoidIntersection,
+    /// The contact normal, from the contact point towards the centre.
+    ContactNormal,
+    /// The swept box the BVH was queried with.
+    QueryAabb,
+    /// The boxes of the candidate triangles (their box overlapped the query).
+    CandidateAabbs,
+    /// The BVH nodes whose boxes overlapped the query, coloured by depth.
+    BvhNodesVisited,
+    /// Boxes of the triangles in visited leaves that the box test rejected.
+    TriangleAabbs,
+    /// Every BVH node at one depth, to see how the tree splits the level.
+    BvhLevel,
+    /// The triangle that was hit.
+    HighlightTriangle,
+}
+
+impl OverlayKind {
+    /// Every kind, in legend order.
+    pub const ALL: [OverlayKind; 20] = [
+        OverlayKind::EllipsoidStart,
+        OverlayKind::EllipsoidContact,
+        OverlayKind::EllipsoidGhosts,
+        OverlayKind::Path,
+        OverlayKind::Velocity,
+        OverlayKind::Destination,
+        OverlayKind::SlideVector,
+        OverlayKind::NewDestination,
+        OverlayKind::HitPlane,
+        OverlayKind::SlidingPlane,
+        OverlayKind::PlaneIntersection,
+        OverlayKind::PolygonIntersection,
+        OverlayKind::EllipsoidIntersection,
+        OverlayKind::ContactNormal,
+        OverlayKind::QueryAabb,
+        OverlayKind::CandidateAabbs,
+        OverlayKind::BvhNodesVisited,
+        OverlayKind::TriangleAabbs,
+        OverlayKind::BvhLevel,
+        OverlayKind::HighlightTriangle,
+    ];
+
+    /// Short human-readable name, for the legend and the toggles.
+    pub fn label(self) -> &'static str {
+        match self {
+            OverlayKind::EllipsoidStart => "Ellipsoid at start",
+            OverlayKind::EllipsoidContact => "Ellipsoid at contact",
+            OverlayKind::EllipsoidGhosts => "Earlier iterations",
+            OverlayKind::Path => "Path",
+            OverlayKind::Velocity => "Velocity",
+            OverlayKind::Destination => "Destination",
+            OverlayKind::SlideVector => "Slide vector",
+            OverlayKind::NewDestination => "New destination",
+            OverlayKind::HitPlane => "Hit triangle plane",
+            OverlayKind::SlidingPlane => "Sliding plane",
+            OverlayKind::PlaneIntersection => "Plane intersection point",
+            OverlayKind::PolygonIntersection => "Polygon intersection point",
+            OverlayKind::EllipsoidIntersection => "Ellipsoid intersection point",
+            OverlayKind::ContactNormal => "Contact normal",
+            OverlayKind::QueryAabb => "Swept query box",
+            OverlayKind::CandidateAabbs => "Candidate triangle boxes",
+            OverlayKind::BvhNodesVisited => "BVH nodes visited",
+            OverlayKind::TriangleAabbs => "Rejected triangle boxes",
+            OverlayKind::BvhLevel => "BVH level",
+            OverlayKind::HighlightTriangle => "Hit triangle",
+        }
+    }
+
+    /// sRGB colour with alpha; alpha below 1 means the renderer draws it
+    /// translucent. BVH boxes use [`depth_color`] instead, this is
+    /// their legend swatch.
+    pub fn color(self) -> [f32; 4] {
+        match self {
+            OverlayKind::EllipsoidStart => [0.25, 0.6, 1.0, 0.35],
+            OverlayKind::EllipsoidContact => [1.0, 0.55, 0.1, 0.35],
+            OverlayKind::EllipsoidGhosts => [0.7, 0.7, 0.8, 0.18],
+            OverlayKind::Path => [1.0, 0.95, 0.3, 1.0],
+            OverlayKind::Velocity => [0.2, 0.85, 0.3, 1.0],
+            OverlayKind::Destination => [0.1, 0.6, 0.15, 1.0],
+            OverlayKind::SlideVector => [0.9, 0.25, 0.9, 1.0],
+            OverlayKind::NewDestination => [0.6, 0.1, 0.65, 1.0],
+            OverlayKind::HitPlane => [1.0, 0.35, 0.3, 0.3],
+            OverlayKind::SlidingPlane => [0.3, 0.5, 1.0, 0.3],
+            OverlayKind::PlaneIntersection => [1.0, 0.9, 0.1, 1.0],
+            OverlayKind::PolygonIntersection => [1.0, 0.45, 0.0, 1.0],
+            OverlayKind::EllipsoidIntersection => [0.0, 0.9, 0.9, 1.0],
+            OverlayKind::ContactNormal => [1.0, 0.1, 0.1, 1.0],
+            OverlayKind::QueryAabb => [0.92, 0.92, 0.92, 1.0],
+            OverlayKind::CandidateAabbs => [1.0, 0.65, 0.2, 1.0],
+            OverlayKind::BvhNodesVisited => [0.45, 0.75, 1.0, 1.0],
+            OverlayKind::TriangleAabbs => [0.55, 0.55, 0.6, 1.0],
+            OverlayKind::BvhLevel => [0.55, 1.0, 0.55, 1.0],
+            OverlayKind::HighlightTriangle => [1.0, 0.15, 0.15, 0.8],
+        }
+    }
+
+    /// Whether the kind is on in a fresh session: everything about the
+    /// iteration itself; the heavier BVH views are opt-in.
+    pub fn on_by_default(self) -> bool {
+        !matches!(
+            self,
+            OverlayKind::BvhNodesVisited | OverlayKind::TriangleAabbs | OverlayKind::BvhLevel
+        )
+    }
+}
+
+/// Colour of a BVH box at `depth` (root = 0): hues step around the colour
+/// wheel by the golden angle, so a parent and its children never look alike.
+pub fn depth_color(depth: u32) -> [f32; 4] {
+    let hue = (depth as f32 * 0.381_966).fract();
+    let [r, g, b] = hsv_to_rgb(hue, 0.65, 1.0);
+    [r, g, b, 1.0]
+}
+
+fn hsv_to_rgb(h: f32, s: f32, v: f32) -> [f32; 3] {
+    let h6 = h * 6.0;
+    let sector = h6.floor() as i32 % 6;
+    let f = h6 - h6.floor();
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - s * f), v * (1.0 - s * (1.0 - f)));
+    match sector {
+        0 => [v, t, p],
+        1 => [q, v, p],
+        2 => [p, v, t],
+        3 => [p, q, v],
+        4 => [t, p, v],
+        _ => [v, p, q],
+    }
+}
+
+/// One on/off switch per [`OverlayKind`], persisted with the session.
+/// Fields missing from a saved session (a kind added later) take their default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OverlayToggles {
+    /// [`OverlayKind::EllipsoidStart`].
+    pub ellipsoid_start: bool,
+    /// [`OverlayKind::EllipsoidContact`].
+    pub ellipsoid_contact: bool,
+    /// [`OverlayKind::EllipsoidGhosts`].
+    pub ellipsoid_ghosts: bool,
+    /// [`OverlayKind::Path`].
+    pub path: bool,
+    /// [`OverlayKind::Velocity`].
+    pub velocity: bool,
+    /// [`OverlayKind::Destination`].
+    pub destination: bool,
+    /// [`OverlayKind::SlideVector`].
+    pub slide_vector: bool,
+    /// [`OverlayKind::NewDestination`].
+    pub new_destination: bool,
+    /// [`OverlayKind::HitPlane`].
+    pub hit_plane: bool,
+    /// [`OverlayKind::SlidingPlane`].
+    pub sliding_plane: bool,
+    /// [`OverlayKind::PlaneIntersection`].
+    pub plane_intersection: bool,
+    /// [`OverlayKind::PolygonIntersection`].
+    pub polygon_intersection: bool,
+    /// [`OverlayKind::EllipsoidIntersection`].
+    pub ellipsoid_intersection: bool,
+    /// [`OverlayKind::ContactNormal`].
+    pub contact_normal: bool,
+    /// [`OverlayKind::QueryAabb`].
+    pub query_aabb: bool,
+    /// [`OverlayKind::CandidateAabbs`].
+    pub candidate_aabbs: bool,
+    /// [`OverlayKind::BvhNodesVisited`].
+    pub bvh_nodes_visited: bool,
+    /// [`OverlayKind::TriangleAabbs`].
+    pub triangle_aabbs: bool,
+    /// [`OverlayKind::BvhLevel`].
+    pub bvh_level: bool,
+    /// [`OverlayKind::HighlightTriangle`].
+    pub highlight_triangle: bool,
+}
+
+impl Default for OverlayToggles {
+    fn default() -> Self {
+        OverlayToggles {
+            ellipsoid_start: OverlayKind::EllipsoidStart.on_by_default(),
+            ellipsoid_contact: OverlayKind::EllipsoidContact.on_by_default(),
+            ellipsoid_ghosts: OverlayKind::EllipsoidGhosts.on_by_default(),
+            path: OverlayKind::Path.on_by_default(),
+            velocity: OverlayKind::Velocity.on_by_default(),
+            destination: OverlayKind::Destination.on_by_default(),
+            slide_vector: OverlayKind::SlideVector.on_by_default(),
+            new_destination: OverlayKind::NewDestination.on_by_default(),
+            hit_plane: OverlayKind::HitPlane.on_by_default(),
+            sliding_plane: OverlayKind::SlidingPlane.on_by_default(),
+            plane_intersection: OverlayKind::PlaneIntersection.on_by_default(),
+            polygon_intersection: OverlayKind::PolygonIntersection.on_by_default(),
+            ellipsoid_intersection: OverlayKind::EllipsoidIntersection.on_by_default(),
+            contact_normal: OverlayKind::ContactNormal.on_by_default(),
+            query_aabb: OverlayKind::QueryAabb.on_by_default(),
+            candidate_aabbs: OverlayKind::CandidateAabbs.on_by_default(),
+            bvh_nodes_visited: OverlayKind::BvhNodesVisited.on_by_default(),
+            triangle_aabbs: OverlayKind::TriangleAabbs.on_by_default(),
+            bvh_level: OverlayKind::BvhLevel.on_by_default(),
+            highlight_triangle: OverlayKind::HighlightTriangle.on_by_default(),
+        }
+    }
+}
+
+impl OverlayToggles {
+    /// Every kind on (`true`) or off (`false`).
+    pub fn all(on: bool) -> Self {
+        OverlayToggles {
+            ellipsoid_start: on,
+            ellipsoid_contact: on,
+            ellipsoid_ghosts: on,
+            path: on,
+            velocity: on,
+            destination: on,
+            slide_vector: on,
+            new_destination: on,
+            hit_plane: on,
+            sliding_plane: on,
+            plane_intersection: on,
+            polygon_intersection: on,
+            ellipsoid_intersection: on,
+            contact_normal: on,
+            query_aabb: on,
+            candidate_aabbs: on,
+            bvh_nodes_visited: on,
+            triangle_aabbs: on,
+            bvh_level: on,
+            highlight_triangle: on,
+        }
+    }
+
+    /// The switch of `kind`.
+    pub fn flag_mut(&mut self, kind: OverlayKind) -> &mut bool {
+        match kind {
+            OverlayKind::EllipsoidStart => &mut self.ellipsoid_start,
+            OverlayKind::EllipsoidContact => &mut self.ellipsoid_contact,
+            OverlayKind::EllipsoidGhosts => &mut self.ellipsoid_ghosts,
+            OverlayKind::Path => &mut self.path,
+            OverlayKind::Velocity => &mut self.velocity,
+            OverlayKind::Destination => &mut self.destination,
+            OverlayKind::SlideVector => &mut self.slide_vector,
+            OverlayKind::NewDestination => &mut self.new_destination,
+            OverlayKind::HitPlane => &mut self.hit_plane,
+            OverlayKind::SlidingPlane => &mut self.sliding_plane,
+            OverlayKind::PlaneIntersection => &mut self.plane_intersection,
+            OverlayKind::PolygonIntersection => &mut self.polygon_intersection,
+            OverlayKind::EllipsoidIntersection => &mut self.ellipsoid_intersection,
+            OverlayKind::ContactNormal => &mut self.contact_normal,
+            OverlayKind::QueryAabb => &mut self.query_aabb,
+            OverlayKind::CandidateAabbs => &mut self.candidate_aabbs,
+            OverlayKind::BvhNodesVisited => &mut self.bvh_nodes_visited,
+            OverlayKind::TriangleAabbs => &mut self.triangle_aabbs,
+            OverlayKind::BvhLevel => &mut self.bvh_level,
+            OverlayKind::HighlightTriangle => &mut self.highlight_triangle,
+        }
+    }
+
+    /// Whether `kind` is shown.
+    pub fn get(&self, kind: OverlayKind) -> bool {
+        match kind {
+            OverlayKind::EllipsoidStart => self.ellipsoid_start,
+            OverlayKind::EllipsoidContact => self.ellipsoid_contact,
+            OverlayKind::EllipsoidGhosts => self.ellipsoid_ghosts,
+            OverlayKind::Path => self.path,
+            OverlayKind::Velocity => self.velocity,
+            OverlayKind::Destination => self.destination,
+            OverlayKind::SlideVector => self.slide_vector,
+            OverlayKind::NewDestination => self.new_destination,
+            OverlayKind::HitPlane => self.hit_plane,
+            OverlayKind::SlidingPlane => self.sliding_plane,
+            OverlayKind::PlaneIntersection => self.plane_intersection,
+            OverlayKind::PolygonIntersection => self.polygon_intersection,
+            OverlayKind::EllipsoidIntersection => self.ellipsoid_intersection,
+            OverlayKind::ContactNormal => self.contact_normal,
+            OverlayKind::QueryAabb => self.query_aabb,
+            OverlayKind::CandidateAabbs => self.candidate_aabbs,
+            OverlayKind::BvhNodesVisited => self.bvh_nodes_visited,
+            OverlayKind::TriangleAabbs => self.triangle_aabbs,
+            OverlayKind::BvhLevel => self.bvh_level,
+            OverlayKind::HighlightTriangle => self.highlight_triangle,
+        }
+    }
+
+    /// Shows or hides `kind`.
+    pub fn set(&mut self, kind: OverlayKind, on: bool) {
+        *self.flag_mut(kind) = on;
+    }
+
+    /// Builder form of [`OverlayToggles::set`].
+    pub fn with(mut self, kind: OverlayKind, on: bool) -> Self {
+        self.set(kind, on);
+        self
+    }
+}
+
+/// A shape to draw, world space.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// A line segment.
+    Segment {
+        /// One end.
+        a: DVec3,
+        /// The other end.
+        b: DVec3,
+    },
+    /// A segment with an arrow head at `to`.
+    Arrow {
+        /// Tail.
+        from: DVec3,
+        /// Head.
+        to: DVec3,
+    },
+    /// A marker (small sphere).
+    Point {
+        /// Where.
+        p: DVec3,
+    },
+    /// The 12 edges of a box.
+    Box {
+        /// The box.
+        aabb: Aabb,
+    },
+    /// A square patch of a plane, centred on a point of the plane.
+    PlaneQuad {
+        /// A point of the plane, the quad's centre.
+        center: DVec3,
+        /// Unit normal of the plane.
+        normal: DVec3,
+        /// Half the side of the square.
+        half_size: f64,
+    },
+    /// An axis-aligned ellipsoid.
+    Ellipsoid {
+        /// Centre.
+        center: DVec3,
+        /// Semi-axes along x, y, z.
+        radii: DVec3,
+    },
+    /// A filled triangle.
+    Triangle {
+        /// The corners.
+        corners: [DVec3; 3],
+    },
+}
+
+impl Shape {
+    /// A point to hang the primitive's label on.
+    pub fn anchor(&self) -> DVec3 {
+        match self {
+            Shape::Segment { a, b } => (*a + *b) * 0.5,
+            Shape::Arrow { to, .. } => *to,
+            Shape::Point { p } => *p,
+            Shape::Box { aabb } => aabb.max.as_dvec3(),
+            Shape::PlaneQuad { center, .. } => *center,
+            Shape::Ellipsoid { center, radii } => *center + DVec3::new(0.0, radii.y, 0.0),
+            Shape::Triangle { corners } => (corners[0] + corners[1] + corners[2]) / 3.0,
+        }
+    }
+}
+
+/// One overlay primitive: what it shows, its shape, colour and optional label.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DebugPrimitive {
+    /// What it illustrates (drives its toggle and legend entry).
+    pub kind: OverlayKind,
+    /// The shape, world space.
+    pub shape: Shape,
+    /// sRGB colour and alpha (below 1: translucent).
+    pub color: [f32; 4],
+    /// Text the GUI draws at [`Shape::anchor`] (iteration numbers, point names).
+    pub label: Option<String>,
+}

@@ -1,0 +1,59 @@
+//! The collision debugger window (eframe + three-d on one glow context).
+//!
+//! `state` holds the editor state with no egui types; panels in `ui` read
+//! it and push `command::Command`s that `EditorState::apply` carries out.
+//! Stepping drives the core `SlideSolver` itself (`stepper`): the overlays
+//! show exactly what the solver computed. All positions are world space.
+
+pub mod camera_ctl;
+pub mod command;
+pub mod loader;
+pub mod pick;
+pub mod probes;
+pub mod state;
+pub mod stepper;
+mod ui;
+pub mod walk;
+
+pub use ui::{CollidoscopeApp, Startup};
+
+use crate::level::ImportOptions;
+use std::path::PathBuf;
+
+/// The level shown when no file is given: a small room with stairs, a
+/// ramp, a wall and a trigger volume.
+pub const DEFAULT_LEVEL_OBJ: &[u8] = include_bytes!("../../tests/fixtures/default_room.obj");
+
+/// Name of the embedded default level.
+pub const DEFAULT_LEVEL_NAME: &str = "default_room.obj";
+
+/// The native window options: a depth buffer and MSAA for three-d, the glow
+/// renderer (three-d needs its GL context) and session persistence.
+pub fn native_options() -> eframe::NativeOptions {
+    eframe::NativeOptions {
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_title("Collidoscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_drag_and_drop(true),
+        depth_buffer: 24,
+        multisampling: 4,
+        renderer: eframe::Renderer::Glow,
+        persist_window: true,
+        ..Default::default()
+    }
+}
+
+/// Opens the window on `level` (or the session's level, or the default
+/// level) and runs until it is closed.
+pub fn run(level: Option<PathBuf>, options: ImportOptions) -> anyhow::Result<()> {
+    let startup = Startup {
+        level,
+        import_options: options,
+    };
+    eframe::run_native(
+        "Collidoscope",
+        native_options(),
+        Box::new(move |cc| Ok(Box::new(CollidoscopeApp::new(cc, startup)))),
+    )
+    .map_err(|e| anyhow::anyhow!("could not open the window: {e}"))
+}

@@ -1,0 +1,193 @@
+//! Probe editing on the editor state: placing a probe so it rests on a
+//! surface, duplicating, deleting, editing, settings files, and walking.
+//! World space throughout.
+
+use crate::app::command::ProbeParams;
+use crate::app::state::{EditorState, Probe};
+use crate::app::walk::WalkInput;
+use crate::collide::{SlideSettings, TraceDetail, slide};
+use glam::DVec3;
+use std::path::Path;
+
+/// Distance from an ellipsoid's centre to its tangent plane with unit
+/// normal `n` (the ellipsoid's support function): `|radii * n|`.
+pub fn support_distance(radii: DVec3, n: DVec3) -> f64 {
+    (radii * n).length()
+}
+
+/// Where a probe with `settings` rests when placed on the surface at
+/// `point` with normal `normal` (world space): lifted off the surface along
+/// the normal's upward side by its support distance (plus the skin), then
+/// settled downwards with the solver so it touches what is below.
+pub fn resting_center(
+    state: &EditorState,
+    settings: &SlideSettings,
+    point: DVec3,
+    normal: DVec3,
+) -> DVec3 {
+    let mut n = normal.normalize_or(DVec3::Y);
+    if n.y < 0.0 {
+        n = -n;
+    }
+    let radii = settings.radii_vec();
+    let lift = support_distance(radii, n) + 2.0 * settings.skin;
+    let start = point + n * lift;
+    let Some(level) = &state.level else {
+        return start;
+    };
+    let flags = state.colliding_flags();
+    let world = if flags.len() == level.mesh.objects.len() {
+        level.world_with(&flags)
+    } else {
+        level.world()
+    };
+    let mut settle = settings.clone();
+    settle.gravity = [0.0, 0.0, 0.0];
+    // A drop of one radius: enough to reach the surface on slopes, short
+    // enough not to fall off a ledge the user clicked next to.
+    let drop = DVec3::new(0.0, -radii.y, 0.0);
+    slide(world, &settle, start, drop, TraceDetail::Summary)
+        .map(|r| r.final_position)
+        .unwrap_or(start)
+}
+
+/// Adds a probe resting on the clicked surface and selects it.
+pub fn place(state: &mut EditorState, point: DVec3, normal: DVec3) {
+    let settings = state
+        .selected_probe()
+        .map(|p| p.settings.clone())
+        .unwrap_or_default();
+    let center = resting_center(state, &settings, point, normal);
+    let name = format!("Probe {}", state.next_probe_number);
+    state.next_probe_number += 1;
+    let mut probe = Probe::new(name, state.next_color(), center, DVec3::new(2.0, 0.0, 0.0));
+    probe.settings = settings;
+    state.probes.push(probe);
+    let i = state.probes.len() - 1;
+    state.selected = Some(i);
+    state.restart_probe(i);
+    state.info(format!(
+        "Placed {} at ({:.3}, {:.3}, {:.3}) m",
+        state.probes[i].name, center.x, center.y, center.z
+    ));
+}
+
+/// Copies probe `i` (offset sideways by its diameter) and selects the copy.
+pub fn duplicate(state: &mut EditorState, i: usize) {
+    let Some(src) = state.probes.get(i) else {
+        return;
+    };
+    let mut copy = src.clone();
+    copy.name = format!("{} copy", src.name);
+    copy.color = state.next_color();
+    copy.position.x += 2.0 * src.settings.radii[0];
+    state.probes.push(copy);
+    let j = state.probes.len() - 1;
+    state.selected = Some(j);
+    state.restart_probe(j);
+}
+
+/// Removes probe `i`, keeping the selection on a neighbour.
+pub fn delete(state: &mut EditorState, i: usize) {
+    if i >= state.probes.len() {
+        return;
+    }
+    state.probes.remove(i);
+    state.selected = match state.selected {
+        _ if state.probes.is_empty() => None,
+        Some(s) if s > i => Some(s - 1),
+        Some(s) if s == i => Some(i.min(state.probes.len() - 1)),
+        s => s,
+    };
+    state.walk.active = state.walk.active && state.selected.is_some();
+}
+
+/// Replaces probe `i`'s parameters; the move restarts when they changed.
+/// Invalid settings are refused with a message and change nothing.
+pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
+    if let Err(e) = params.settings.validate() {
+        state.error(e.to_string());
+        return;
+    }
+    let Some(p) = state.probes.get_mut(i) else {
+        return;
+    };
+    let moved = p.position != params.position
+        || p.velocity != params.velocity
+        || p.settings != params.settings;
+    p.name = params.name;
+    p.color = params.color;
+    p.position = params.position;
+    p.velocity = params.velocity;
+    p.settings = params.settings;
+    if moved {
+        state.restart_probe(i);
+    }
+}
+
+/// Current parameters of probe `i`.
+pub fn params_of(p: &Probe) -> ProbeParams {
+    ProbeParams {
+        name: p.name.clone(),
+        color: p.color,
+        position: p.position,
+        velocity: p.velocity,
+        settings: p.settings.clone(),
+    }
+}
+
+/// Writes the selected probe's settings (TOML or JSON by extension).
+pub fn export_settings(state: &mut EditorState, path: &Path) {
+    let Some(p) = state.selected_probe() else {
+        state.info("Select a probe whose settings to export");
+        return;
+    };
+    match p.settings.save(path) {
+        Ok(()) => state.info(format!("Settings written to {}", path.display())),
+        Err(e) => state.error(format!("Could not export settings: {e}")),
+    }
+}
+
+/// Reads settings into the selected probe; a bad file changes nothing.
+pub fn import_settings(state: &mut EditorState, path: &Path) {
+    let Some(i) = state.selected.filter(|&i| i < state.probes.len()) else {
+        state.info("Select a probe to import settings into");
+        return;
+    };
+    match SlideSettings::load(path) {
+        Ok(settings) => {
+            let mut params = params_of(&state.probes[i]);
+            params.settings = settings;
+            update(state, i, params);
+            state.info(format!("Settings read from {}", path.display()));
+        }
+        Err(e) => state.error(format!("Could not import settings (nothing changed): {e}")),
+    }
+}
+
+/// One walk-mode frame for the selected probe: moves its start position.
+/// Returns `false` when walk mode cannot run (no level, no probe).
+pub fn walk_frame(state: &mut EditorState, input: WalkInput) -> bool {
+    let (Some(level), Some(i)) = (state.level.clone(), state.selected) else {
+        return false;
+    };
+    let flags = state.colliding_flags();
+    let Some(p) = state.probes.get(i) else {
+        return false;
+    };
+    let world = if flags.len() == level.mesh.objects.len() {
+        level.world_with(&flags)
+    } else {
+        level.world()
+    };
+    let (settings, pos) = (p.settings.clone(), p.position);
+    match state.walk.frame(world, &settings, pos, input) {
+        Some(end) => {
+            let p = &mut state.probes[i];
+            p.position = end;
+            p.stepper = Default::default();
+            true
+        }
+        None => false,
+    }
+}

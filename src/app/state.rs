@@ -1,0 +1,249 @@
+//! The editor state, free of egui: the level, probes, selection, camera,
+//! overlay toggles and view options. Positions and velocities are world
+//! space (Y up, metres).
+//!
+//! Panels read this and push [`super::command::Command`]s; one handler
+//! applies them (rerun's `UICommand` pattern), so everything here can be
+//! driven and tested without a window (`tests/gui_state.rs`). The serde
+//! derive is the session that eframe persists across restarts: runtime data
+//! (the loaded level, the steppers, messages) is skipped and rebuilt.
+
+use crate::app::stepper::Stepper;
+use crate::app::walk::WalkState;
+use crate::collide::SlideSettings;
+use crate::collide::debug_draw::OverlayToggles;
+use crate::level::{ImportOptions, Level};
+use crate::render::CameraView;
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How many recent files the File menu remembers.
+pub const MAX_RECENT_FILES: usize = 8;
+
+/// Probe colours, cycled as probes are added (distinct on a grey mesh).
+pub const PROBE_PALETTE: [[f32; 4]; 6] = [
+    [0.95, 0.55, 0.10, 1.0],
+    [0.20, 0.75, 0.95, 1.0],
+    [0.85, 0.25, 0.70, 1.0],
+    [0.45, 0.85, 0.25, 1.0],
+    [0.95, 0.85, 0.20, 1.0],
+    [0.60, 0.45, 0.95, 1.0],
+];
+
+/// One ellipsoid probe: where it starts, how it moves, how it collides.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Probe {
+    /// Name shown in lists and labels.
+    pub name: String,
+    /// RGBA colour of its ellipsoid and labels.
+    pub color: [f32; 4],
+    /// Centre at the start of the move, world space.
+    pub position: DVec3,
+    /// Requested displacement of one move, world space (metres).
+    pub velocity: DVec3,
+    /// Radii, gravity, mode, skin, iteration cap, min move, two-sided.
+    pub settings: SlideSettings,
+    /// The stepped trace of the move (rebuilt, never persisted).
+    #[serde(skip)]
+    pub stepper: Stepper,
+}
+
+impl Probe {
+    /// A probe with default settings at `position`, moving by `velocity`.
+    pub fn new(name: String, color: [f32; 4], position: DVec3, velocity: DVec3) -> Probe {
+        Probe {
+            name,
+            color,
+            position,
+            velocity,
+            settings: SlideSettings::default(),
+            stepper: Stepper::default(),
+        }
+    }
+
+    /// Radii as a vector, world metres.
+    pub fn radii(&self) -> DVec3 {
+        self.settings.radii_vec()
+    }
+
+    /// Where the probe is drawn now: the end of the current iteration, or
+    /// its start position before any step.
+    pub fn shown_center(&self) -> DVec3 {
+        self.stepper
+            .current_record()
+            .map(|r| r.end)
+            .unwrap_or(self.position)
+    }
+}
+
+/// Per-object flags of the loaded level (one entry per `mesh.objects`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectFlags {
+    /// Drawn in the viewport.
+    pub visible: bool,
+    /// Takes part in collisions (`false` for triggers, decals).
+    pub colliding: bool,
+}
+
+impl Default for ObjectFlags {
+    fn default() -> Self {
+        ObjectFlags {
+            visible: true,
+            colliding: true,
+        }
+    }
+}
+
+/// How the viewport draws the level.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewOptions {
+    /// Draw triangle edges over the mesh.
+    pub wireframe: bool,
+    /// Draw the ground grid.
+    pub grid: bool,
+    /// Draw the world axes.
+    pub axes: bool,
+    /// Which BVH depth the `BvhLevel` overlay shows.
+    pub bvh_level_depth: u32,
+    /// Show the hover-picking box in the viewport.
+    pub hover_info: bool,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        ViewOptions {
+            wireframe: false,
+            grid: true,
+            axes: true,
+            bvh_level_depth: 3,
+            hover_info: true,
+        }
+    }
+}
+
+/// How severe a status message is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// Something happened as asked.
+    Info,
+    /// Something could not be done; what was loaded is kept.
+    Error,
+}
+
+/// The message in the status bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusMessage {
+    /// Info or error.
+    pub severity: Severity,
+    /// The text (errors carry file and line).
+    pub text: String,
+}
+
+/// Everything the editor knows, minus egui.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EditorState {
+    /// The file of the loaded level (persisted; reopened at start).
+    pub level_path: Option<PathBuf>,
+    /// Up axis and unit scale used to open levels.
+    pub import_options: ImportOptions,
+    /// Most recent first.
+    pub recent_files: Vec<PathBuf>,
+    /// The probes.
+    pub probes: Vec<Probe>,
+    /// Index of the selected probe.
+    pub selected: Option<usize>,
+    /// The viewport camera.
+    pub camera: CameraView,
+    /// Which overlays are drawn.
+    pub overlays: OverlayToggles,
+    /// Wireframe, grid, axes.
+    pub view: ViewOptions,
+    /// Per-object visibility and collision flags of the level.
+    pub objects: Vec<ObjectFlags>,
+    /// Counter used to name new probes.
+    pub next_probe_number: u32,
+    /// The loaded level.
+    #[serde(skip)]
+    pub level: Option<Arc<Level>>,
+    /// The candidate triangle highlighted from the inspector.
+    #[serde(skip)]
+    pub highlight: Option<u32>,
+    /// The status bar message.
+    #[serde(skip)]
+    pub status: Option<StatusMessage>,
+    /// Walk mode.
+    #[serde(skip)]
+    pub walk: WalkState,
+}
+
+impl Default for EditorState {
+    fn default() -> Self {
+        EditorState {
+            level_path: None,
+            import_options: ImportOptions::default(),
+            recent_files: Vec::new(),
+            probes: Vec::new(),
+            selected: None,
+            camera: CameraView::framing(&crate::math::Aabb::from_corners(
+                glam::Vec3::splat(-5.0),
+                glam::Vec3::splat(5.0),
+            )),
+            overlays: OverlayToggles::default(),
+            view: ViewOptions::default(),
+            objects: Vec::new(),
+            next_probe_number: 1,
+            level: None,
+            highlight: None,
+            status: None,
+            walk: WalkState::default(),
+        }
+    }
+}
+
+impl EditorState {
+    /// The selected probe.
+    pub fn selected_probe(&self) -> Option<&Probe> {
+        self.selected.and_then(|i| self.probes.get(i))
+    }
+
+    /// Per-object collision flags, as `Level::world_with` takes them.
+    pub fn colliding_flags(&self) -> Vec<bool> {
+        self.objects.iter().map(|o| o.colliding).collect()
+    }
+
+    /// Per-object visibility, as the renderer takes it.
+    pub fn visible_flags(&self) -> Vec<bool> {
+        self.objects.iter().map(|o| o.visible).collect()
+    }
+
+    /// Shows an information message.
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.status = Some(StatusMessage {
+            severity: Severity::Info,
+            text: text.into(),
+        });
+    }
+
+    /// Shows an error message (what was loaded stays).
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.status = Some(StatusMessage {
+            severity: Severity::Error,
+            text: text.into(),
+        });
+    }
+
+    /// Puts `path` first in the recent files, without duplicates.
+    pub fn remember_recent(&mut self, path: PathBuf) {
+        self.recent_files.retain(|p| p != &path);
+        self.recent_files.insert(0, path);
+        self.recent_files.truncate(MAX_RECENT_FILES);
+    }
+
+    /// The next probe colour.
+    pub fn next_color(&self) -> [f32; 4] {
+        PROBE_PALETTE[self.probes.len() % PROBE_PALETTE.len()]
+    }
+}

@@ -1,0 +1,78 @@
+//! The bottom panel: the stepper of the selected probe (Step, Step back,
+//! Run to end, Reset, a timeline over the iterations) and the plots.
+
+use super::{CollidoscopeApp, plots};
+use crate::app::command::Command;
+use eframe::egui;
+
+/// Shows the bottom panel.
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    egui::Panel::bottom("stepper_panel")
+        .resizable(true)
+        .default_size(230.0)
+        .show(ui, |ui| {
+            stepper_bar(ui, app);
+            ui.separator();
+            plots::show(ui, app);
+        });
+}
+
+fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    ui.horizontal(|ui| {
+        let probe = app.state.selected_probe();
+        let enabled = probe.is_some() && app.state.level.is_some();
+        let q = &mut app.queue;
+        ui.add_enabled_ui(enabled, |ui| {
+            if ui
+                .button("⏮ Reset")
+                .on_hover_text("Back to the start, recomputed (Home)")
+                .clicked()
+            {
+                q.push(Command::Reset);
+            }
+            if ui.button("◀ Step back").on_hover_text("B").clicked() {
+                q.push(Command::StepBack);
+            }
+            if ui
+                .button("Step ▶")
+                .on_hover_text("One solver iteration (N or Space)")
+                .clicked()
+            {
+                q.push(Command::Step);
+            }
+            if ui.button("Run to end ⏭").on_hover_text("R").clicked() {
+                q.push(Command::RunToEnd);
+            }
+        });
+        let Some(probe) = probe else {
+            ui.weak("Select a probe to step its move.");
+            return;
+        };
+        let st = &probe.stepper;
+        let n = st.records().len();
+        let mut pos = st.cursor().map_or(0, |c| c + 1);
+        ui.separator();
+        ui.label(format!("{}:", probe.name));
+        if n > 0 {
+            let slider = egui::Slider::new(&mut pos, 0..=n)
+                .text("iteration")
+                .custom_formatter(|v, _| {
+                    if v == 0.0 {
+                        "start".into()
+                    } else {
+                        format!("{v:.0}")
+                    }
+                });
+            if ui.add(slider).changed() {
+                q.push(Command::Seek(pos.checked_sub(1)));
+            }
+        }
+        let state = match (st.finished(), st.is_invalid()) {
+            (_, true) => "rejected by the solver (check the numbers)".to_string(),
+            (Some(reason), _) => format!("{n} iterations, move ended: {reason:?}"),
+            (None, _) if n == 0 => "not started".to_string(),
+            (None, _) => format!("{n} iterations so far"),
+        };
+        ui.weak(state);
+    });
+}

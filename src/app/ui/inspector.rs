@@ -1,0 +1,236 @@
+//! The inspector (right panel): every number of the current
+//! `IterationRecord`, in world and ellipsoid space, and the candidate
+//! triangles with their outcomes; clicking a candidate highlights it.
+
+use super::{CollidoscopeApp, widgets};
+use crate::app::command::Command;
+use crate::collide::{CandidateOutcome, IterationRecord, NearestHit};
+use crate::geometry::sweep::Feature;
+use eframe::egui;
+use widgets::{fmt3, opt_pair_row, pair_row};
+
+/// Shows the right panel.
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    egui::Panel::right("inspector")
+        .resizable(true)
+        .default_size(400.0)
+        .show(ui, |ui| {
+            ui.heading("Inspector");
+            let Some(probe) = app.state.selected_probe() else {
+                ui.label("Select a probe to inspect its move.");
+                return;
+            };
+            let Some(rec) = probe.stepper.current_record().cloned() else {
+                ui.label(format!(
+                    "{}: at the start of the move. Step (N / Space) to run the first iteration.",
+                    probe.name
+                ));
+                return;
+            };
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                record_table(ui, &rec);
+                if let Some(h) = &rec.nearest {
+                    egui::CollapsingHeader::new("Nearest hit")
+                        .default_open(true)
+                        .show(ui, |ui| nearest_table(ui, h));
+                }
+                candidates(ui, app, &rec);
+            });
+        });
+}
+
+fn record_table(ui: &mut egui::Ui, rec: &IterationRecord) {
+    ui.strong(format!(
+        "Iteration {} · depth {} · {:?} pass · {}",
+        rec.index + 1,
+        rec.depth,
+        rec.pass,
+        rec.mode
+    ));
+    ui.label(format!("Outcome: {:?}", rec.outcome));
+    egui::Grid::new("record")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.weak("");
+            ui.weak("world (m)");
+            ui.weak("ellipsoid space");
+            ui.end_row();
+            pair_row(ui, "start", rec.start, rec.start_espace);
+            pair_row(ui, "velocity", rec.velocity, rec.velocity_espace);
+            pair_row(ui, "destination", rec.destination, rec.destination_espace);
+            let plane = rec.sliding_plane;
+            opt_pair_row(
+                ui,
+                "slide plane origin",
+                plane.map(|p| p.origin),
+                plane.map(|p| p.origin_espace),
+            );
+            opt_pair_row(
+                ui,
+                "slide plane normal",
+                plane.map(|p| p.normal),
+                plane.map(|p| p.normal_espace),
+            );
+            opt_pair_row(
+                ui,
+                "slide vector",
+                rec.slide_vector,
+                rec.slide_vector_espace,
+            );
+            opt_pair_row(
+                ui,
+                "new destination",
+                rec.new_destination,
+                rec.new_destination_espace,
+            );
+            pair_row(ui, "end", rec.end, rec.end_espace);
+            if let Some(r) = rec.recovery {
+                pair_row(ui, "recovery push", r.push, r.push_espace);
+            }
+        });
+    egui::Grid::new("record_scalars")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let mut row = |k: &str, v: String| {
+                ui.label(k);
+                ui.monospace(v);
+                ui.end_row();
+            };
+            row("|velocity|", format!("{:.5} m", rec.velocity.length()));
+            row("moved", format!("{:.5} m", (rec.end - rec.start).length()));
+            row(
+                "remaining",
+                format!("{:.5} m", (rec.destination - rec.end).length()),
+            );
+            if let Some(c) = rec.crease_direction {
+                row("crease direction", fmt3(c));
+            }
+            if let Some(r) = rec.recovery {
+                row(
+                    "recovery",
+                    format!("tri {} depth {:.5} (espace)", r.triangle, r.depth_espace),
+                );
+            }
+            row(
+                "query box",
+                format!(
+                    "{:.3?} – {:.3?}",
+                    rec.query_aabb.min.to_array(),
+                    rec.query_aabb.max.to_array()
+                ),
+            );
+            row(
+                "BVH",
+                format!(
+                    "{} nodes visited, {} triangle boxes tested",
+                    rec.bvh_stats.nodes_visited, rec.bvh_stats.triangles_tested
+                ),
+            );
+            row("candidates", rec.candidate_count.to_string());
+        });
+}
+
+fn nearest_table(ui: &mut egui::Ui, h: &NearestHit) {
+    ui.label(format!(
+        "triangle {} · object {} · t = {:.6} · {}",
+        h.triangle,
+        h.object,
+        h.t,
+        feature_name(h.feature)
+    ));
+    egui::Grid::new("nearest")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            pair_row(ui, "contact point", h.contact_point, h.contact_point_espace);
+            pair_row(
+                ui,
+                "contact centre",
+                h.contact_center,
+                h.contact_center_espace,
+            );
+            pair_row(
+                ui,
+                "contact normal",
+                h.contact_normal,
+                h.contact_normal_espace,
+            );
+            pair_row(
+                ui,
+                "plane ∩ point",
+                h.plane_intersection_point,
+                h.plane_intersection_point_espace,
+            );
+            pair_row(
+                ui,
+                "polygon ∩ point",
+                h.polygon_intersection_point,
+                h.polygon_intersection_point_espace,
+            );
+            pair_row(
+                ui,
+                "ellipsoid ∩ point",
+                h.ellipsoid_intersection_point,
+                h.ellipsoid_intersection_point_espace,
+            );
+            ui.label("triangle plane");
+            ui.monospace(fmt3(h.triangle_plane_origin));
+            ui.monospace(format!("n {}", fmt3(h.triangle_plane_normal)));
+            ui.end_row();
+        });
+}
+
+/// "face", "edge 1", "vertex 2".
+pub fn feature_name(f: Feature) -> String {
+    match f {
+        Feature::Face => "face".into(),
+        Feature::Edge(i) => format!("edge {i}"),
+        Feature::Vertex(i) => format!("vertex {i}"),
+    }
+}
+
+/// One line describing a candidate's outcome.
+pub fn outcome_text(o: &CandidateOutcome) -> String {
+    match o {
+        CandidateOutcome::NonColliding => "non-colliding object".into(),
+        CandidateOutcome::Miss { reason } => format!("miss: {reason:?}"),
+        CandidateOutcome::Separating { feature, .. } => {
+            format!("separating ({})", feature_name(*feature))
+        }
+        CandidateOutcome::Hit { t, feature, .. } => {
+            format!("HIT t = {t:.6} ({})", feature_name(*feature))
+        }
+    }
+}
+
+fn candidates(ui: &mut egui::Ui, app: &mut CollidoscopeApp, rec: &IterationRecord) {
+    let header = format!("Candidates ({})", rec.candidates.len());
+    egui::CollapsingHeader::new(header)
+        .default_open(true)
+        .show(ui, |ui| {
+            let nearest = rec.nearest.map(|h| h.triangle);
+            for c in rec.candidates.iter().take(2000) {
+                let is_nearest = nearest == Some(c.triangle);
+                let selected = app.state.highlight == Some(c.triangle);
+                let mut text = format!(
+                    "tri {:>6} · obj {:>3} · {}",
+                    c.triangle,
+                    c.object,
+                    outcome_text(&c.outcome)
+                );
+                if is_nearest {
+                    text.push_str("  ◀ nearest");
+                }
+                let rich = egui::RichText::new(text).monospace();
+                let rich = match c.outcome {
+                    CandidateOutcome::Hit { .. } => rich.color(ui.visuals().warn_fg_color),
+                    _ => rich,
+                };
+                if ui.selectable_label(selected, rich).clicked() {
+                    app.queue
+                        .push(Command::Highlight((!selected).then_some(c.triangle)));
+                }
+            }
+        });
+}

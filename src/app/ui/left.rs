@@ -1,0 +1,295 @@
+//! The left panel: the level (counts, bounds, BVH, warnings, objects), the
+//! probe list and the selected probe's editor, with units.
+
+use super::{CollidoscopeApp, Tool, widgets};
+use crate::app::command::Command;
+use crate::app::probes::params_of;
+use crate::collide::SlideMode;
+use eframe::egui;
+
+/// Shows the left panel.
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    egui::Panel::left("left_panel")
+        .resizable(true)
+        .default_size(300.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                egui::CollapsingHeader::new("Level")
+                    .default_open(true)
+                    .show(ui, |ui| level_section(ui, app));
+                egui::CollapsingHeader::new("Probes")
+                    .default_open(true)
+                    .show(ui, |ui| probes_section(ui, app));
+                if app.state.selected_probe().is_some() {
+                    egui::CollapsingHeader::new("Probe settings")
+                        .default_open(true)
+                        .show(ui, |ui| probe_editor(ui, app));
+                }
+                egui::CollapsingHeader::new("Walk mode")
+                    .default_open(false)
+                    .show(ui, |ui| walk_section(ui, app));
+            });
+        });
+}
+
+fn level_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let Some(level) = app.state.level.clone() else {
+        ui.label("No level. File → Open…, or drop an .obj file on the window.");
+        return;
+    };
+    ui.strong(&level.name);
+    if let Some(p) = &level.path {
+        ui.weak(p.display().to_string());
+    }
+    let r = &level.report;
+    let b = level.mesh.bounds();
+    egui::Grid::new("level_facts")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let mut row = |k: &str, v: String| {
+                ui.label(k);
+                ui.monospace(v);
+                ui.end_row();
+            };
+            row("triangles", level.mesh.triangle_count().to_string());
+            row("vertices", level.mesh.positions.len().to_string());
+            row("objects", level.mesh.objects.len().to_string());
+            row("faces read", r.faces.to_string());
+            row("bounds min", format!("{:.2?} m", b.min.to_array()));
+            row("bounds max", format!("{:.2?} m", b.max.to_array()));
+            row(
+                "parse",
+                format!("{:.1} ms", level.parse_time.as_secs_f64() * 1e3),
+            );
+            row(
+                "BVH build",
+                format!("{:.1} ms", level.build_time.as_secs_f64() * 1e3),
+            );
+            if let Some(s) = app.sync.bvh_stats() {
+                row("BVH nodes", s.nodes.to_string());
+                row("BVH leaves", s.leaves.to_string());
+                row("BVH depth", s.max_depth.to_string());
+                row(
+                    "BVH memory",
+                    format!("{:.1} KiB", s.memory_bytes as f64 / 1024.0),
+                );
+            }
+            if r.degenerate_triangles_dropped + r.duplicate_triangles_dropped > 0 {
+                row(
+                    "dropped",
+                    format!(
+                        "{} degenerate, {} duplicate",
+                        r.degenerate_triangles_dropped, r.duplicate_triangles_dropped
+                    ),
+                );
+            }
+        });
+    if !r.warnings.is_empty() {
+        egui::CollapsingHeader::new(format!("Import warnings ({})", r.warnings.len())).show(
+            ui,
+            |ui| {
+                for w in r.warnings.iter().take(200) {
+                    let at = w.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("{at}{}", w.message));
+                }
+            },
+        );
+    }
+    egui::CollapsingHeader::new(format!("Objects ({})", level.mesh.objects.len()))
+        .default_open(level.mesh.objects.len() <= 12)
+        .show(ui, |ui| objects_table(ui, app, &level));
+}
+
+fn objects_table(ui: &mut egui::Ui, app: &mut CollidoscopeApp, level: &crate::level::Level) {
+    egui::Grid::new("objects")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.weak("object");
+            ui.weak("tris");
+            ui.weak("shown");
+            ui.weak("collides");
+            ui.end_row();
+            for (i, o) in level.mesh.objects.iter().enumerate().take(500) {
+                let flags = app.state.objects.get(i).copied().unwrap_or_default();
+                ui.label(&o.name);
+                ui.monospace(o.triangle_count.to_string());
+                let mut visible = flags.visible;
+                if ui.checkbox(&mut visible, "").changed() {
+                    app.queue.push(Command::SetObjectVisible(i, visible));
+                }
+                let mut colliding = flags.colliding;
+                if ui
+                    .checkbox(&mut colliding, "")
+                    .on_hover_text("Untick for triggers and decals: the solver ignores them")
+                    .changed()
+                {
+                    app.queue.push(Command::SetObjectColliding(i, colliding));
+                }
+                ui.end_row();
+            }
+        });
+}
+
+fn probes_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    ui.horizontal(|ui| {
+        let placing = app.tool == Tool::PlaceProbe;
+        if ui
+            .selectable_label(placing, "➕ Place")
+            .on_hover_text("Then click a surface in the view (or double-click a surface any time)")
+            .clicked()
+        {
+            app.tool = if placing {
+                Tool::Select
+            } else {
+                Tool::PlaceProbe
+            };
+        }
+        let sel = app.state.selected;
+        if ui
+            .add_enabled(sel.is_some(), egui::Button::new("Duplicate"))
+            .clicked()
+            && let Some(i) = sel
+        {
+            app.queue.push(Command::Duplicate(i));
+        }
+        if ui
+            .add_enabled(sel.is_some(), egui::Button::new("Delete"))
+            .clicked()
+            && let Some(i) = sel
+        {
+            app.queue.push(Command::Delete(i));
+        }
+    });
+    if app.state.probes.is_empty() {
+        ui.weak("No probes yet: press ➕ Place and click a floor.");
+    }
+    for (i, p) in app.state.probes.iter().enumerate() {
+        ui.horizontal(|ui| {
+            widgets::swatch(ui, p.color);
+            let selected = app.state.selected == Some(i);
+            let steps = p.stepper.records().len();
+            let text = format!("{}  ({steps} it.)", p.name);
+            if ui.selectable_label(selected, text).clicked() {
+                app.queue
+                    .push(Command::Select(if selected { None } else { Some(i) }));
+            }
+        });
+    }
+}
+
+fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let Some(i) = app.state.selected else {
+        return;
+    };
+    let before = params_of(&app.state.probes[i]);
+    let mut p = before.clone();
+    egui::Grid::new("probe_editor")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("name");
+            ui.text_edit_singleline(&mut p.name);
+            ui.end_row();
+            ui.label("colour");
+            ui.color_edit_button_rgba_unmultiplied(&mut p.color);
+            ui.end_row();
+            ui.label("position");
+            widgets::vec3_edit(ui, &mut p.position, 0.01, " m");
+            ui.end_row();
+            ui.label("velocity");
+            widgets::vec3_edit(ui, &mut p.velocity, 0.01, " m");
+            ui.end_row();
+            let s = &mut p.settings;
+            let mut radii = glam::DVec3::from_array(s.radii);
+            ui.label("radii");
+            widgets::vec3_edit(ui, &mut radii, 0.005, " m");
+            ui.end_row();
+            s.radii = radii.max(glam::DVec3::splat(1e-3)).to_array();
+            let mut gravity = glam::DVec3::from_array(s.gravity);
+            ui.label("gravity / move");
+            widgets::vec3_edit(ui, &mut gravity, 0.01, " m");
+            ui.end_row();
+            s.gravity = gravity.to_array();
+            ui.label("mode");
+            egui::ComboBox::from_id_salt("mode")
+                .selected_text(s.mode.name())
+                .show_ui(ui, |ui| {
+                    for m in SlideMode::ALL {
+                        ui.selectable_value(&mut s.mode, m, m.name());
+                    }
+                });
+            ui.end_row();
+            ui.label("skin");
+            ui.add(
+                egui::DragValue::new(&mut s.skin)
+                    .speed(0.0005)
+                    .range(0.0..=1.0)
+                    .suffix(" m"),
+            );
+            ui.end_row();
+            ui.label("iteration cap");
+            ui.add(
+                egui::DragValue::new(&mut s.max_iterations)
+                    .range(1..=64)
+                    .suffix(" / pass"),
+            );
+            ui.end_row();
+            ui.label("min move");
+            ui.add(
+                egui::DragValue::new(&mut s.min_move)
+                    .speed(1e-5)
+                    .range(0.0..=1.0)
+                    .suffix(" m"),
+            );
+            ui.end_row();
+            ui.label("two-sided");
+            ui.checkbox(&mut s.two_sided, "(robust mode)");
+            ui.end_row();
+        });
+    if p != before {
+        app.queue.push(Command::UpdateProbe(i, p));
+    }
+}
+
+fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let walking = app.state.walk.active;
+    let label = if walking {
+        "■ Stop walking"
+    } else {
+        "▶ Walk with the selected probe"
+    };
+    if ui
+        .add_enabled(app.state.selected.is_some(), egui::Button::new(label))
+        .clicked()
+    {
+        app.queue.push(Command::SetWalk(!walking));
+    }
+    ui.weak("WASD relative to the camera, Space jumps, P or Esc stops. One slide per frame.");
+    let w = &app.state.walk;
+    ui.label(format!(
+        "{} frames recorded · {}",
+        w.frames.len(),
+        if w.grounded { "on ground" } else { "airborne" }
+    ));
+    egui::ScrollArea::vertical()
+        .id_salt("walk_frames")
+        .max_height(160.0)
+        .show_rows(ui, 18.0, w.frames.len(), |ui, range| {
+            for i in range {
+                let f = &w.frames[i];
+                let text = format!(
+                    "#{i}: {} it., {:?}{}",
+                    f.iterations,
+                    f.end_reason,
+                    if f.grounded { "" } else { " (air)" }
+                );
+                if ui
+                    .selectable_label(false, text)
+                    .on_hover_text("Open this frame's move in the stepper (full detail)")
+                    .clicked()
+                {
+                    app.queue.push(Command::OpenWalkFrame(i));
+                }
+            }
+        });
+}

@@ -1,0 +1,195 @@
+//! The menu bar (File, View, Probe) and the status bar (messages, load
+//! progress, hover facts, timings).
+
+use super::{CollidoscopeApp, Tool, widgets};
+use crate::app::command::Command;
+use crate::app::state::Severity;
+use crate::collide::debug_draw::OverlayKind;
+use crate::level::UpAxis;
+use eframe::egui;
+
+/// The top menu bar.
+pub fn menu_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    egui::Panel::top("menu_bar").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| file_menu(ui, app));
+            ui.menu_button("View", |ui| view_menu(ui, app));
+            ui.menu_button("Probe", |ui| probe_menu(ui, app));
+        });
+    });
+}
+
+fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let q = &mut app.queue;
+    if ui
+        .add(egui::Button::new("Open level…").shortcut_text("Ctrl+O"))
+        .clicked()
+    {
+        q.push(Command::OpenDialog);
+    }
+    ui.menu_button("Recent files", |ui| {
+        if app.state.recent_files.is_empty() {
+            ui.label("(none yet)");
+        }
+        for path in &app.state.recent_files {
+            if ui.button(path.display().to_string()).clicked() {
+                q.push(Command::OpenLevel(path.clone()));
+            }
+        }
+    });
+    ui.menu_button("Import options", |ui| {
+        let mut o = app.state.import_options;
+        ui.label("Up axis of the file");
+        ui.radio_value(&mut o.up, UpAxis::Y, "Y up (Blender, three.js, Godot)");
+        ui.radio_value(&mut o.up, UpAxis::Z, "Z up (Quake, Hammer, Unreal)");
+        ui.horizontal(|ui| {
+            ui.label("Unit scale");
+            ui.add(
+                egui::DragValue::new(&mut o.scale)
+                    .speed(0.001)
+                    .range(1e-6..=1e6)
+                    .suffix(" m / unit"),
+            );
+        });
+        ui.label("Applied to the next level opened (and Reload).");
+        if o != app.state.import_options {
+            q.push(Command::SetImportOptions(o));
+        }
+        if let Some(path) = app.state.level_path.clone()
+            && ui.button("Reload with these options").clicked()
+        {
+            q.push(Command::OpenLevel(path));
+        }
+    });
+    ui.separator();
+    if ui.button("Export settings…").clicked() {
+        q.push(Command::ExportSettingsDialog);
+    }
+    if ui.button("Import settings…").clicked() {
+        q.push(Command::ImportSettingsDialog);
+    }
+    ui.separator();
+    if ui.button("Quit").clicked() {
+        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+}
+
+fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let mut view = app.state.view;
+    ui.checkbox(&mut view.wireframe, "Wireframe");
+    ui.checkbox(&mut view.grid, "Grid");
+    ui.checkbox(&mut view.axes, "Axes");
+    ui.checkbox(&mut view.hover_info, "Hover info");
+    ui.checkbox(&mut app.fly, "Fly camera (WASD + drag)");
+    ui.horizontal(|ui| {
+        ui.label("BVH level shown");
+        ui.add(egui::DragValue::new(&mut view.bvh_level_depth).range(0..=64));
+    });
+    if view != app.state.view {
+        app.queue.push(Command::SetView(view));
+    }
+    ui.separator();
+    ui.label("Overlays");
+    overlay_toggles(ui, app);
+}
+
+/// One checkbox per overlay, with its legend colour.
+pub fn overlay_toggles(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    for kind in OverlayKind::ALL {
+        ui.horizontal(|ui| {
+            widgets::swatch(ui, kind.color());
+            let mut on = app.state.overlays.get(kind);
+            if ui.checkbox(&mut on, kind.label()).changed() {
+                app.queue.push(Command::SetOverlay(kind, on));
+            }
+        });
+    }
+}
+
+fn probe_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    if ui.button("Place probe (click a surface)").clicked() {
+        app.tool = Tool::PlaceProbe;
+    }
+    let sel = app.state.selected;
+    if ui
+        .add_enabled(
+            sel.is_some(),
+            egui::Button::new("Duplicate").shortcut_text("Ctrl+D"),
+        )
+        .clicked()
+        && let Some(i) = sel
+    {
+        app.queue.push(Command::Duplicate(i));
+    }
+    if ui
+        .add_enabled(
+            sel.is_some(),
+            egui::Button::new("Delete").shortcut_text("Del"),
+        )
+        .clicked()
+        && let Some(i) = sel
+    {
+        app.queue.push(Command::Delete(i));
+    }
+    let walking = app.state.walk.active;
+    if ui
+        .add_enabled(
+            sel.is_some(),
+            egui::Button::new(if walking { "Stop walking" } else { "Walk mode" })
+                .shortcut_text("P"),
+        )
+        .clicked()
+    {
+        app.queue.push(Command::SetWalk(!walking));
+    }
+}
+
+/// The status bar at the bottom of the window.
+pub fn status_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            if let Some(job) = &app.load {
+                ui.add(
+                    egui::ProgressBar::new(app.load_progress)
+                        .desired_width(220.0)
+                        .show_percentage()
+                        .animate(true),
+                );
+                ui.label(format!("Loading {}", job.path().display()));
+                ui.separator();
+            }
+            if let Some(msg) = app.state.status.clone() {
+                let (color, icon) = match msg.severity {
+                    Severity::Error => (ui.visuals().error_fg_color, "⚠ "),
+                    Severity::Info => (ui.visuals().text_color(), ""),
+                };
+                ui.label(
+                    egui::RichText::new(format!("{icon}{}", msg.text))
+                        .color(color)
+                        .strong(),
+                );
+                if msg.severity == Severity::Error && ui.small_button("✕").clicked() {
+                    app.state.status = None;
+                }
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let t = app.timings;
+                ui.weak(format!(
+                    "frame {:.2} ms · step {:.2} ms",
+                    t.frame.as_secs_f64() * 1e3,
+                    t.step.as_secs_f64() * 1e3
+                ));
+                if let Some(h) = &app.hover {
+                    ui.separator();
+                    ui.label(format!(
+                        "tri {} · {} · slope {:.1}° · n {}",
+                        h.triangle,
+                        h.object_name,
+                        h.slope_deg,
+                        widgets::fmt3(h.normal)
+                    ));
+                }
+            });
+        });
+    });
+}

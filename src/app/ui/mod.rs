@@ -1,0 +1,304 @@
+//! The eframe application: owns the editor state, the scene renderer and
+//! the background loader, lays out the panels each frame and applies the
+//! commands they push. File dialogs (rfd) run here, in the handler, never
+//! inside a panel.
+
+mod bottom;
+mod inspector;
+mod keys;
+mod left;
+mod menu;
+mod plots;
+mod sync;
+mod viewport;
+mod widgets;
+
+use crate::app::command::{Command, Effect};
+use crate::app::loader::{LoadJob, LoadPoll};
+use crate::app::pick::PickInfo;
+use crate::app::state::EditorState;
+use crate::level::{ImportOptions, Level, import};
+use crate::render::SceneRenderer;
+use eframe::egui;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Key of the persisted session in eframe's storage.
+const SESSION_KEY: &str = "collidoscope_session";
+
+/// What the window opens with.
+#[derive(Clone, Debug, Default)]
+pub struct Startup {
+    /// A level to open (the command line); `None`: the session's level, else the default level.
+    pub level: Option<PathBuf>,
+    /// Import options for that level.
+    pub import_options: ImportOptions,
+}
+
+/// CPU times of the last frame and the last stepper update.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    /// Building the whole egui frame (panels, commands, overlay rebuild).
+    pub frame: Duration,
+    /// The last stepper command (Step / Run / Reset), solver included.
+    pub step: Duration,
+    /// The last overlay primitive rebuild.
+    pub overlays: Duration,
+}
+
+/// Where the mouse pointer acts in the viewport.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Tool {
+    /// Click selects a probe, drag orbits.
+    #[default]
+    Select,
+    /// The next click on a surface places a probe.
+    PlaceProbe,
+}
+
+/// The Collidoscope window.
+pub struct CollidoscopeApp {
+    state: EditorState,
+    renderer: Option<Arc<Mutex<SceneRenderer>>>,
+    load: Option<LoadJob>,
+    load_progress: f32,
+    queue: Vec<Command>,
+    hover: Option<PickInfo>,
+    tool: Tool,
+    fly: bool,
+    handle_drag: bool,
+    sync: sync::SyncMemo,
+    timings: Timings,
+    print_timings: bool,
+}
+
+impl CollidoscopeApp {
+    /// Creates the app: restores the session, creates the renderer on
+    /// eframe's glow context (none in GL-less tests) and starts the first load.
+    pub fn new(cc: &eframe::CreationContext<'_>, startup: Startup) -> Self {
+        let state: EditorState = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, SESSION_KEY))
+            .unwrap_or_default();
+        let renderer = cc
+            .gl
+            .clone()
+            .map(|gl| Arc::new(Mutex::new(SceneRenderer::new(gl))));
+        let mut app = CollidoscopeApp {
+            state: EditorState::default(),
+            renderer,
+            load: None,
+            load_progress: 0.0,
+            queue: Vec::new(),
+            hover: None,
+            tool: Tool::Select,
+            fly: false,
+            handle_drag: false,
+            sync: sync::SyncMemo::default(),
+            timings: Timings::default(),
+            print_timings: std::env::var_os("COLLIDOSCOPE_TIMINGS").is_some(),
+        };
+        // The session's level (or the command line's) loads in the background
+        // straight away; the default level only fills in when there is none.
+        let session_level = state.level_path.clone();
+        app.state = state;
+        let path = match startup.level {
+            Some(path) => {
+                app.state.import_options = startup.import_options;
+                Some(path)
+            }
+            None => session_level.filter(|path| {
+                let exists = path.exists();
+                if !exists {
+                    app.state.error(format!(
+                        "The level of the last session was not found: {} (showing the default level)",
+                        path.display()
+                    ));
+                }
+                exists
+            }),
+        };
+        match path {
+            Some(path) => app.start_load(&cc.egui_ctx, path),
+            None => app.load_default_level(),
+        }
+        app
+    }
+
+    /// The editor state (tests inspect it).
+    pub fn state(&self) -> &EditorState {
+        &self.state
+    }
+
+    /// Queues a command as a panel would (tests drive the app with it).
+    pub fn push(&mut self, cmd: Command) {
+        self.queue.push(cmd);
+    }
+
+    /// Whether a level is loading in the background.
+    pub fn is_loading(&self) -> bool {
+        self.load.is_some()
+    }
+
+    /// CPU times of the last frame and stepper update.
+    pub fn timings(&self) -> Timings {
+        self.timings
+    }
+
+    /// Installs the embedded default level (synchronously: it is tiny).
+    fn load_default_level(&mut self) {
+        let path = Path::new(crate::app::DEFAULT_LEVEL_NAME);
+        match import::import_obj_bytes(
+            crate::app::DEFAULT_LEVEL_OBJ,
+            path,
+            &ImportOptions::default(),
+        ) {
+            Ok((mesh, report)) => {
+                let mut level = Level::from_mesh(crate::app::DEFAULT_LEVEL_NAME, mesh);
+                level.report = report;
+                let keep_status = self.state.status.clone();
+                self.state.set_level(Arc::new(level));
+                if keep_status.is_some() {
+                    self.state.status = keep_status;
+                }
+            }
+            Err(e) => self
+                .state
+                .error(format!("The default level failed to import: {e}")),
+        }
+    }
+
+    fn start_load(&mut self, ctx: &egui::Context, path: PathBuf) {
+        let ctx = ctx.clone();
+        self.state.info(format!("Loading {} …", path.display()));
+        self.load_progress = 0.0;
+        self.load = Some(LoadJob::start(path, self.state.import_options, move || {
+            ctx.request_repaint()
+        }));
+    }
+
+    fn poll_load(&mut self) {
+        let Some(job) = &self.load else {
+            return;
+        };
+        match job.poll() {
+            LoadPoll::Running(p) => self.load_progress = p,
+            LoadPoll::Done(result) => {
+                self.load = None;
+                match result {
+                    Ok(level) => self.queue.push(Command::LevelLoaded(level)),
+                    Err(msg) => {
+                        self.queue.push(Command::LevelFailed(msg));
+                        if self.state.level.is_none() {
+                            // Nothing to keep: show the default level under the error.
+                            self.load_default_level();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies queued commands, carrying out their outside effects.
+    fn flush(&mut self, ctx: &egui::Context) {
+        while !self.queue.is_empty() {
+            for cmd in std::mem::take(&mut self.queue) {
+                let stepping = matches!(
+                    cmd,
+                    Command::Step | Command::StepBack | Command::RunToEnd | Command::Reset
+                );
+                let t = Instant::now();
+                let effect = self.state.apply(cmd);
+                if stepping {
+                    self.timings.step = t.elapsed();
+                }
+                if let Some(effect) = effect {
+                    self.carry_out(ctx, effect);
+                }
+            }
+        }
+    }
+
+    fn carry_out(&mut self, ctx: &egui::Context, effect: Effect) {
+        match effect {
+            Effect::Load(path, _) => self.start_load(ctx, path),
+            Effect::OpenDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title("Open level")
+                    .add_filter("OBJ level", &["obj", "gz"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.queue.push(Command::OpenLevel(path));
+                }
+            }
+            Effect::ExportSettingsDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title("Export settings")
+                    .add_filter("Settings", &["toml", "json"])
+                    .set_file_name("collidoscope_settings.toml")
+                    .save_file();
+                if let Some(path) = picked {
+                    self.queue.push(Command::ExportSettings(path));
+                }
+            }
+            Effect::ImportSettingsDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title("Import settings")
+                    .add_filter("Settings", &["toml", "json"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.queue.push(Command::ImportSettings(path));
+                }
+            }
+        }
+    }
+
+    fn handle_dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if let Some(path) = dropped.into_iter().next() {
+            self.queue.push(Command::OpenLevel(path));
+        }
+    }
+}
+
+impl eframe::App for CollidoscopeApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let start = Instant::now();
+        let ctx = ui.ctx().clone();
+        self.poll_load();
+        self.handle_dropped_files(&ctx);
+        self.flush(&ctx);
+        keys::handle(&ctx, self);
+        self.flush(&ctx);
+        menu::menu_bar(ui, self);
+        menu::status_bar(ui, self);
+        bottom::show(ui, self);
+        left::show(ui, self);
+        inspector::show(ui, self);
+        viewport::show(ui, self);
+        self.flush(&ctx);
+        if self.load.is_some() || self.state.walk.active || self.fly {
+            ctx.request_repaint();
+        }
+        self.timings.frame = start.elapsed();
+        if self.print_timings {
+            eprintln!(
+                "frame_cpu_ms={:.3} step_ms={:.3} overlays_ms={:.3}",
+                self.timings.frame.as_secs_f64() * 1e3,
+                self.timings.step.as_secs_f64() * 1e3,
+                self.timings.overlays.as_secs_f64() * 1e3
+            );
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SESSION_KEY, &self.state);
+    }
+}

@@ -1,0 +1,164 @@
+//! Keeps the scene renderer in step with the editor state, uploading only
+//! what changed: the level once per level, visibility flags, the selected
+//! probe's overlay primitives (rebuilt only when the shown iteration or the
+//! toggles change) and the probe ellipsoids. World space throughout.
+
+use super::CollidoscopeApp;
+use crate::bvh::BvhStats;
+use crate::collide::debug_draw::{
+    DebugPrimitive, OverlayKind, OverlayToggles, Shape, primitives_for_trace,
+};
+use crate::level::Level;
+use glam::DVec3;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What was last uploaded, to skip unchanged uploads.
+#[derive(Default)]
+pub struct SyncMemo {
+    level: Option<Arc<Level>>,
+    uploaded_level: bool,
+    bvh_stats: Option<BvhStats>,
+    visible: Vec<bool>,
+    overlay_key: Option<OverlayKey>,
+    probes: Vec<(DVec3, DVec3, [f32; 4])>,
+    primitives: Vec<DebugPrimitive>,
+    uploaded_overlays: bool,
+}
+
+/// Everything the overlay primitives depend on.
+#[derive(Clone, Debug, PartialEq)]
+struct OverlayKey {
+    level: usize,
+    selected: Option<usize>,
+    records: usize,
+    cursor: Option<usize>,
+    current: Option<(DVec3, DVec3)>,
+    radii: DVec3,
+    toggles: OverlayToggles,
+    highlight: Option<u32>,
+    bvh_depth: u32,
+}
+
+impl SyncMemo {
+    /// The level's BVH statistics (computed once per level).
+    pub fn bvh_stats(&self) -> Option<&BvhStats> {
+        self.bvh_stats.as_ref()
+    }
+
+    /// The overlay primitives last built (labels are drawn from them).
+    pub fn primitives(&self) -> &[DebugPrimitive] {
+        &self.primitives
+    }
+}
+
+/// One colour per object: greys with a slight hue shift, so neighbouring
+/// objects can be told apart without distracting from the overlays.
+pub fn object_colors(n: usize) -> Vec<[f32; 3]> {
+    (0..n)
+        .map(|i| {
+            let h = (i as f32 * 0.618_034).fract();
+            let tint = |phase: f32| 0.62 + 0.12 * ((h + phase) * std::f32::consts::TAU).sin();
+            [tint(0.0), tint(0.33), tint(0.67)]
+        })
+        .collect()
+}
+
+/// Brings the memo (and the renderer, when there is one) up to date.
+pub fn sync(app: &mut CollidoscopeApp) {
+    let level_changed = match (&app.sync.level, &app.state.level) {
+        (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+        (None, None) => false,
+        _ => true,
+    };
+    if level_changed {
+        app.sync.level = app.state.level.clone();
+        app.sync.bvh_stats = app.state.level.as_ref().map(|l| l.bvh.stats());
+        app.sync.uploaded_level = false;
+        app.sync.overlay_key = None;
+        app.sync.visible.clear();
+    }
+    rebuild_overlays(app);
+    let Some(renderer) = app.renderer.clone() else {
+        return;
+    };
+    let Ok(mut r) = renderer.lock() else {
+        return;
+    };
+    if let (Some(level), false) = (&app.state.level, app.sync.uploaded_level) {
+        r.set_level(&level.mesh, &object_colors(level.mesh.objects.len()));
+        app.sync.uploaded_level = true;
+    }
+    let visible = app.state.visible_flags();
+    if visible != app.sync.visible {
+        r.set_object_visibility(&visible);
+        app.sync.visible = visible;
+    }
+    let probes: Vec<_> = app
+        .state
+        .probes
+        .iter()
+        .map(|p| (p.shown_center(), p.radii(), p.color))
+        .collect();
+    if probes != app.sync.probes {
+        r.set_probes(&probes);
+        app.sync.probes = probes;
+    }
+    if !app.sync.uploaded_overlays {
+        r.set_overlays(&app.sync.primitives);
+        app.sync.uploaded_overlays = true;
+    }
+}
+
+fn rebuild_overlays(app: &mut CollidoscopeApp) {
+    let st = &app.state;
+    let Some(level) = &st.level else {
+        return;
+    };
+    let probe = st.selected_probe();
+    let key = OverlayKey {
+        level: Arc::as_ptr(level) as usize,
+        selected: st.selected,
+        records: probe.map_or(0, |p| p.stepper.records().len()),
+        cursor: probe.and_then(|p| p.stepper.cursor()),
+        current: probe.and_then(|p| p.stepper.current_record().map(|r| (r.start, r.end))),
+        radii: probe.map_or(DVec3::ONE, |p| p.radii()),
+        toggles: st.overlays.clone(),
+        highlight: st.highlight,
+        bvh_depth: st.view.bvh_level_depth,
+    };
+    if app.sync.overlay_key.as_ref() == Some(&key) {
+        return;
+    }
+    let t = Instant::now();
+    let mut prims = match (probe, key.cursor) {
+        (Some(p), Some(cursor)) => primitives_for_trace(
+            p.stepper.records(),
+            cursor,
+            key.radii,
+            &level.mesh,
+            &level.bvh,
+            &st.overlays,
+            st.view.bvh_level_depth,
+        ),
+        _ => Vec::new(),
+    };
+    if let Some(tri) = st
+        .highlight
+        .filter(|&t| (t as usize) < level.mesh.triangle_count())
+    {
+        let kind = OverlayKind::HighlightTriangle;
+        prims.push(DebugPrimitive {
+            kind,
+            shape: Shape::Triangle {
+                corners: level.mesh.triangle_f64(tri),
+            },
+            color: kind.color(),
+            label: Some(format!("tri {tri}")),
+        });
+    }
+    app.sync.primitives = prims;
+    app.sync.uploaded_overlays = false;
+    app.sync.overlay_key = Some(key);
+    app.timings.overlays = t.elapsed();
+}

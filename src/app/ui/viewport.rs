@@ -1,0 +1,321 @@
+//! The central viewport: the three-d scene (through `render::paint_viewport`),
+//! mouse camera controls, hover picking, probe selection and placement, the
+//! velocity arrow handle, and everything drawn with the egui painter over
+//! the scene (labels, legend, hover box, error banner), projected with the
+//! same `CameraView`. Picking and handles work in world space.
+
+use super::{CollidoscopeApp, Tool, sync, widgets};
+use crate::app::command::Command;
+use crate::app::probes::params_of;
+use crate::app::state::Severity;
+use crate::app::{camera_ctl, pick};
+use crate::collide::debug_draw::{OverlayKind, Shape};
+use crate::render::{RenderOptions, paint_viewport};
+use eframe::egui::{self, Color32, PointerButton, Pos2, Rect, Sense, Stroke};
+use glam::{DVec3, Vec3};
+
+/// Pixels within which a press grabs the velocity handle.
+const HANDLE_GRAB_PX: f32 = 10.0;
+
+/// Shows the viewport in the remaining space.
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE)
+        .show(ui, |ui| {
+            let rect = ui.available_rect_before_wrap();
+            let response = ui.allocate_rect(rect, Sense::click_and_drag());
+            handle_drag(ui, app, rect, &response);
+            camera_input(ui, app, rect, &response);
+            hover_and_click(app, rect, &response);
+            sync::sync(app);
+            let opts = RenderOptions {
+                wireframe: app.state.view.wireframe,
+                grid: app.state.view.grid,
+                axes: app.state.view.axes,
+            };
+            match &app.renderer {
+                Some(r) => paint_viewport(ui, rect, r.clone(), app.state.camera, opts),
+                None => {
+                    ui.painter().rect_filled(rect, 0.0, Color32::from_gray(30));
+                    ui.painter().text(
+                        rect.center(),
+                        egui::Align2::CENTER_CENTER,
+                        "No OpenGL context: the 3D view is off (panels still work)",
+                        egui::FontId::proportional(14.0),
+                        Color32::GRAY,
+                    );
+                }
+            }
+            draw_labels(ui, app, rect);
+            draw_velocity_handle(ui, app, rect);
+            legend(ui, app, rect);
+            banner(ui, app, rect);
+            hover_box(ui, app, rect);
+        });
+}
+
+fn to_screen(app: &CollidoscopeApp, rect: Rect, p: DVec3) -> Option<Pos2> {
+    app.state
+        .camera
+        .world_to_screen(p.as_vec3(), rect.min.into(), rect.size().into())
+        .map(|[x, y]| Pos2::new(x, y))
+}
+
+fn ray_at(app: &CollidoscopeApp, rect: Rect, pos: Pos2) -> (Vec3, Vec3) {
+    app.state
+        .camera
+        .screen_ray(pos.into(), rect.min.into(), rect.size().into())
+}
+
+fn camera_input(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect, response: &egui::Response) {
+    let cam = &mut app.state.camera;
+    let d = response.drag_delta();
+    if !app.handle_drag && response.dragged_by(PointerButton::Primary) {
+        if app.fly {
+            camera_ctl::fly_look(cam, d.x, d.y);
+        } else if ui.input(|i| i.modifiers.shift) {
+            camera_ctl::pan(cam, d.x, d.y, rect.height());
+        } else {
+            camera_ctl::orbit(cam, d.x, d.y);
+        }
+    }
+    if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
+        camera_ctl::pan(cam, d.x, d.y, rect.height());
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            camera_ctl::zoom(cam, scroll / 50.0);
+        }
+    }
+}
+
+fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Response) {
+    let Some(level) = app.state.level.clone() else {
+        app.hover = None;
+        return;
+    };
+    let pointer = response.hover_pos();
+    app.hover = pointer.and_then(|pos| {
+        let (o, d) = ray_at(app, rect, pos);
+        pick::pick(&level, o, d)
+    });
+    let clicked = response.clicked_by(PointerButton::Primary);
+    let double = response.double_clicked_by(PointerButton::Primary);
+    let (Some(pos), true) = (pointer, clicked || double) else {
+        return;
+    };
+    let (o, d) = ray_at(app, rect, pos);
+    let (o, d) = (o.as_dvec3(), d.as_dvec3());
+    if app.tool == Tool::PlaceProbe || double {
+        if let Some(h) = &app.hover {
+            app.queue.push(Command::PlaceProbe {
+                point: h.point,
+                normal: h.normal,
+            });
+            app.tool = Tool::Select;
+        }
+        return;
+    }
+    // A probe in front of the surface under the mouse wins the click.
+    let surface_t = app
+        .hover
+        .as_ref()
+        .map_or(f64::INFINITY, |h| h.distance as f64);
+    let hit = app
+        .state
+        .probes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((i, pick::ray_ellipsoid(o, d, p.shown_center(), p.radii())?)))
+        .filter(|(_, t)| *t <= surface_t + 1e-3)
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((i, _)) = hit {
+        app.queue.push(Command::Select(Some(i)));
+    }
+}
+
+/// The arrow from the selected probe's start along its velocity; dragging
+/// its tip edits the velocity in the horizontal plane (Shift: vertically).
+fn handle_drag(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect, response: &egui::Response) {
+    let Some(i) = app.state.selected.filter(|_| !app.state.walk.active) else {
+        app.handle_drag = false;
+        return;
+    };
+    let p = &app.state.probes[i];
+    let tip = p.position + p.velocity;
+    if response.drag_started_by(PointerButton::Primary) {
+        let press = response.interact_pointer_pos();
+        let tip_px = to_screen(app, rect, tip);
+        app.handle_drag =
+            matches!((press, tip_px), (Some(a), Some(b)) if a.distance(b) <= HANDLE_GRAB_PX);
+    }
+    if !response.dragged_by(PointerButton::Primary) {
+        app.handle_drag = false;
+    }
+    let Some(pos) = response.interact_pointer_pos().filter(|_| app.handle_drag) else {
+        return;
+    };
+    let (o, d) = ray_at(app, rect, pos);
+    let (o, d) = (o.as_dvec3(), d.as_dvec3());
+    let vertical = ui.input(|i| i.modifiers.shift);
+    // The plane the tip moves in: horizontal through the tip, or vertical facing the camera.
+    let normal = if vertical {
+        DVec3::new(d.x, 0.0, d.z).normalize_or(DVec3::X)
+    } else {
+        DVec3::Y
+    };
+    let denom = normal.dot(d);
+    if denom.abs() < 1e-6 {
+        return;
+    }
+    let t = normal.dot(tip - o) / denom;
+    if t <= 0.0 {
+        return;
+    }
+    let mut params = params_of(p);
+    params.velocity = o + d * t - p.position;
+    app.queue.push(Command::UpdateProbe(i, params));
+}
+
+fn draw_velocity_handle(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
+    let Some(p) = app
+        .state
+        .selected_probe()
+        .filter(|_| !app.state.walk.active)
+    else {
+        return;
+    };
+    let (Some(a), Some(b)) = (
+        to_screen(app, rect, p.position),
+        to_screen(app, rect, p.position + p.velocity),
+    ) else {
+        return;
+    };
+    let painter = ui.painter_at(rect);
+    let color = widgets::color32(p.color);
+    painter.arrow(a, b - a, Stroke::new(2.5, color));
+    let grab = if app.handle_drag { 8.0 } else { 6.0 };
+    painter.circle(b, grab, Color32::WHITE, Stroke::new(2.0, color));
+}
+
+fn label_anchor(shape: &Shape) -> DVec3 {
+    match shape {
+        Shape::Segment { a, b } => (*a + *b) * 0.5,
+        Shape::Arrow { to, .. } => *to,
+        Shape::Point { p } => *p,
+        Shape::Box { aabb } => ((aabb.min + aabb.max) * 0.5).as_dvec3(),
+        Shape::PlaneQuad { center, .. } => *center,
+        Shape::Ellipsoid { center, .. } => *center,
+        Shape::Triangle { corners } => (corners[0] + corners[1] + corners[2]) / 3.0,
+    }
+}
+
+fn draw_labels(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
+    let painter = ui.painter_at(rect);
+    let font = egui::FontId::monospace(12.0);
+    for prim in app.sync.primitives() {
+        let Some(text) = &prim.label else { continue };
+        if let Some(pos) = to_screen(app, rect, label_anchor(&prim.shape)) {
+            let color = widgets::color32(prim.color);
+            painter.text(
+                pos + egui::vec2(6.0, -6.0),
+                egui::Align2::LEFT_BOTTOM,
+                text,
+                font.clone(),
+                color,
+            );
+        }
+    }
+    for (i, p) in app.state.probes.iter().enumerate() {
+        let top = p.shown_center() + DVec3::new(0.0, p.radii().y * 1.15, 0.0);
+        if let Some(pos) = to_screen(app, rect, top) {
+            let strong = app.state.selected == Some(i);
+            let color = if strong {
+                Color32::WHITE
+            } else {
+                widgets::color32(p.color)
+            };
+            painter.text(
+                pos,
+                egui::Align2::CENTER_BOTTOM,
+                &p.name,
+                egui::FontId::proportional(13.0),
+                color,
+            );
+        }
+    }
+}
+
+fn legend(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
+    let on: Vec<OverlayKind> = OverlayKind::ALL
+        .into_iter()
+        .filter(|k| app.state.overlays.get(*k))
+        .collect();
+    if on.is_empty() {
+        return;
+    }
+    egui::Area::new(egui::Id::unique("overlay_legend"))
+        .fixed_pos(rect.right_top() + egui::vec2(-190.0, 8.0))
+        .order(egui::Order::Foreground)
+        .interactable(false)
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_width(170.0);
+                for kind in on {
+                    ui.horizontal(|ui| {
+                        widgets::swatch(ui, kind.color());
+                        ui.small(kind.label());
+                    });
+                }
+            });
+        });
+}
+
+fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
+    let Some(msg) = app
+        .state
+        .status
+        .as_ref()
+        .filter(|m| m.severity == Severity::Error)
+    else {
+        return;
+    };
+    let painter = ui.painter_at(rect);
+    let galley = painter.layout(
+        format!("⚠ {}", msg.text),
+        egui::FontId::proportional(15.0),
+        Color32::WHITE,
+        rect.width() - 40.0,
+    );
+    let box_rect = Rect::from_min_size(
+        rect.left_top() + egui::vec2(12.0, 12.0),
+        galley.size() + egui::vec2(16.0, 12.0),
+    );
+    painter.rect_filled(box_rect, 4.0, Color32::from_rgb(150, 30, 30));
+    painter.galley(box_rect.min + egui::vec2(8.0, 6.0), galley, Color32::WHITE);
+}
+
+fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
+    let (Some(h), true) = (&app.hover, app.state.view.hover_info) else {
+        return;
+    };
+    let text = format!(
+        "triangle {}\nobject {} ({})\npoint {}\nnormal {}\nslope {:.1}°\nAABB {:.3?}\n   – {:.3?}",
+        h.triangle,
+        h.object,
+        h.object_name,
+        widgets::fmt3(h.point),
+        widgets::fmt3(h.normal),
+        h.slope_deg,
+        h.aabb.min.to_array(),
+        h.aabb.max.to_array()
+    );
+    let painter = ui.painter_at(rect);
+    let galley =
+        painter.layout_no_wrap(text, egui::FontId::monospace(11.0), Color32::from_gray(230));
+    let min = rect.left_bottom() + egui::vec2(10.0, -galley.size().y - 22.0);
+    let box_rect = Rect::from_min_size(min, galley.size() + egui::vec2(12.0, 10.0));
+    painter.rect_filled(box_rect, 4.0, Color32::from_black_alpha(170));
+    painter.galley(box_rect.min + egui::vec2(6.0, 5.0), galley, Color32::WHITE);
+}

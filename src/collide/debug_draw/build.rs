@@ -1,0 +1,345 @@
+//! Builds the overlay primitives of one step of a trace, world space.
+//!
+//! Everything is read from the records (what the solver computed) and from
+//! the level (triangle boxes, BVH node boxes). Indices in a record that do not
+//! fit the level (a trace kept across a level reload) are skipped, never a
+//! panic.
+
+use super::{DebugPrimitive, OverlayKind, OverlayToggles, Shape, depth_color};
+use crate::bvh::Bvh;
+use crate::collide::{CandidateOutcome, IterationRecord};
+use crate::mesh::TriMesh;
+use glam::DVec3;
+use std::collections::HashSet;
+
+/// Plane quads are this many times the probe's largest radius across, on
+/// each side of their centre: large enough to read as a plane next to the
+/// ellipsoid, small enough not to cover the level.
+const PLANE_QUAD_SCALE: f64 = 1.5;
+
+/// Everything to draw for a probe's trace at iteration `current` (records
+/// `0..=current` are done; a `current` past the end means the last record),
+/// given the toggles. `radii` are the probe's semi-axes; `bvh_level_depth`
+/// selects the depth shown by [`OverlayKind::BvhLevel`].
+pub fn primitives_for_trace(
+    trace: &[IterationRecord],
+    current: usize,
+    radii: DVec3,
+    mesh: &TriMesh,
+    bvh: &Bvh,
+    toggles: &OverlayToggles,
+    bvh_level_depth: u32,
+) -> Vec<DebugPrimitive> {
+    let mut out = Prims {
+        toggles,
+        list: Vec::new(),
+    };
+    if toggles.get(OverlayKind::BvhLevel) {
+        bvh_level(&mut out, bvh, bvh_level_depth);
+    }
+    let Some(last) = trace.len().checked_sub(1) else {
+        return out.list;
+    };
+    let current = current.min(last);
+    history(&mut out, &trace[..=current], radii);
+    let rec = &trace[current];
+    motion(&mut out, rec, radii);
+    contact(&mut out, rec, radii, mesh);
+    query(&mut out, rec, mesh, bvh);
+    out.list
+}
+
+/// The output list, filtered by the toggles at the point of pushing.
+struct Prims<'t> {
+    toggles: &'t OverlayToggles,
+    list: Vec<DebugPrimitive>,
+}
+
+impl Prims<'_> {
+    fn push(&mut self, kind: OverlayKind, shape: Shape, label: Option<String>) {
+        self.push_colored(kind, shape, kind.color(), label);
+    }
+
+    fn push_colored(
+        &mut self,
+        kind: OverlayKind,
+        shape: Shape,
+        color: [f32; 4],
+        label: Option<String>,
+    ) {
+        if self.toggles.get(kind) {
+            self.list.push(DebugPrimitive {
+                kind,
+                shape,
+                color,
+                label,
+            });
+        }
+    }
+
+    fn on(&self, kind: OverlayKind) -> bool {
+        self.toggles.get(kind)
+    }
+}
+
+/// Ghosts of the earlier iterations and the path travelled so far.
+fn history(out: &mut Prims, done: &[IterationRecord], radii: DVec3) {
+    let (earlier, _) = done.split_at(done.len() - 1);
+    for rec in earlier {
+        out.push(
+            OverlayKind::EllipsoidGhosts,
+            Shape::Ellipsoid {
+                center: rec.start,
+                radii,
+            },
+            Some(format!("#{}", rec.index)),
+        );
+    }
+    for rec in done {
+        // A recovery push happens before the sweep: draw it as part of the path.
+        let swept_from = rec.recovery.map_or(rec.start, |r| rec.start + r.push);
+        for (a, b) in [(rec.start, swept_from), (swept_from, rec.end)] {
+            if a != b {
+                out.push(OverlayKind::Path, Shape::Segment { a, b }, None);
+            }
+        }
+    }
+}
+
+/// The current iteration's start ellipsoid, velocity, destination, slide.
+fn motion(out: &mut Prims, rec: &IterationRecord, radii: DVec3) {
+    out.push(
+        OverlayKind::EllipsoidStart,
+        Shape::Ellipsoid {
+            center: rec.start,
+            radii,
+        },
+        Some(format!("#{}", rec.index)),
+    );
+    if rec.velocity != DVec3::ZERO {
+        out.push(
+            OverlayKind::Velocity,
+            Shape::Arrow {
+                from: rec.start,
+                to: rec.destination,
+            },
+            None,
+        );
+    }
+    out.push(
+        OverlayKind::Destination,
+        Shape::Point { p: rec.destination },
+        Some("destination".into()),
+    );
+    if let Some(new_dest) = rec.new_destination {
+        if new_dest != rec.end {
+            out.push(
+                OverlayKind::SlideVector,
+                Shape::Arrow {
+                    from: rec.end,
+                    to: new_dest,
+                },
+                None,
+            );
+        }
+        out.push(
+            OverlayKind::NewDestination,
+            Shape::Point { p: new_dest },
+            Some("new destination".into()),
+        );
+    }
+}
+
+/// The nearest hit: contact ellipsoid, planes, Nettle's points, normal, triangle.
+fn contact(out: &mut Prims, rec: &IterationRecord, radii: DVec3, mesh: &TriMesh) {
+    let half_size = radii.max_element() * PLANE_QUAD_SCALE;
+    if let Some(plane) = &rec.sliding_plane {
+        out.push(
+            OverlayKind::SlidingPlane,
+            Shape::PlaneQuad {
+                center: plane.origin,
+                normal: plane.normal,
+                half_size,
+            },
+            None,
+        );
+    }
+    let Some(hit) = &rec.nearest else {
+        return;
+    };
+    out.push(
+        OverlayKind::EllipsoidContact,
+        Shape::Ellipsoid {
+            center: hit.contact_center,
+            radii,
+        },
+        Some(format!("t = {:.3}", hit.t)),
+    );
+    out.push(
+        OverlayKind::HitPlane,
+        Shape::PlaneQuad {
+            center: hit.contact_point,
+            normal: hit.triangle_plane_normal,
+            half_size,
+        },
+        None,
+    );
+    let points = [
+        (
+            OverlayKind::PlaneIntersection,
+            hit.plane_intersection_point,
+            "plane",
+        ),
+        (
+            OverlayKind::PolygonIntersection,
+            hit.polygon_intersection_point,
+            "polygon",
+        ),
+        (
+            OverlayKind::EllipsoidIntersection,
+            hit.ellipsoid_intersection_point,
+            "ellipsoid",
+        ),
+    ];
+    for (kind, p, name) in points {
+        out.push(kind, Shape::Point { p }, Some(name.into()));
+    }
+    // The ellipsoid's half-width along the normal: the arrow then reaches
+    // about as far as the centre sits from the contact point.
+    let reach = (hit.contact_normal * radii).length();
+    out.push(
+        OverlayKind::ContactNormal,
+        Shape::Arrow {
+            from: hit.contact_point,
+            to: hit.contact_point + hit.contact_normal * reach,
+        },
+        None,
+    );
+    if (hit.triangle as usize) < mesh.triangle_count() {
+        out.push(
+            OverlayKind::HighlightTriangle,
+            Shape::Triangle {
+                corners: mesh.triangle_f64(hit.triangle),
+            },
+            Some(format!("triangle {}", hit.triangle)),
+        );
+    }
+}
+
+/// The BVH query: swept box, candidate boxes, visited nodes, rejected boxes.
+fn query(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh, bvh: &Bvh) {
+    if !rec.query_aabb.is_empty() {
+        out.push(
+            OverlayKind::QueryAabb,
+            Shape::Box {
+                aabb: rec.query_aabb,
+            },
+            None,
+        );
+    }
+    for c in &rec.candidates {
+        let Some(&aabb) = mesh.tri_aabbs.get(c.triangle as usize) else {
+            continue;
+        };
+        let label = match c.outcome {
+            CandidateOutcome::Hit { t, .. } => Some(format!("hit t = {t:.3}")),
+            _ => None,
+        };
+        out.push(OverlayKind::CandidateAabbs, Shape::Box { aabb }, label);
+    }
+    if out.on(OverlayKind::BvhNodesVisited) {
+        let depths = visited_depths(bvh, &rec.bvh_nodes_visited);
+        for (node, depth) in depths {
+            out.push_colored(
+                OverlayKind::BvhNodesVisited,
+                Shape::Box {
+                    aabb: bvh.node_aabb(node),
+                },
+                depth_color(depth),
+                None,
+            );
+        }
+    }
+    if out.on(OverlayKind::TriangleAabbs) {
+        rejected_triangle_boxes(out, rec, mesh, bvh);
+    }
+}
+
+/// Depth of each visited node that exists in `bvh`. The visited nodes form
+/// a subtree hanging from the root (a child is only visited when its parent
+/// overlapped), so a walk pruned to them finds every depth without touching
+/// the rest of the tree.
+fn visited_depths(bvh: &Bvh, visited: &[u32]) -> Vec<(u32, u32)> {
+    let mut set: HashSet<u32> = visited
+        .iter()
+        .copied()
+        .filter(|&n| (n as usize) < bvh.nodes.len())
+        .collect();
+    let mut found = Vec::with_capacity(set.len());
+    let mut stack = vec![(0u32, 0u32)];
+    while let Some((node, depth)) = stack.pop() {
+        // Removing guards against a malformed tree that links back up.
+        if !set.remove(&node) {
+            continue;
+        }
+        found.push((node, depth));
+        let n = &bvh.nodes[node as usize];
+        if n.count == 0 {
+            stack.push((n.first, depth + 1));
+            stack.push((n.first + 1, depth + 1));
+        }
+    }
+    found.sort_unstable();
+    found
+}
+
+/// Every node at exactly `depth` (leaves above it are not repeated).
+fn bvh_level(out: &mut Prims, bvh: &Bvh, depth: u32) {
+    if bvh.nodes.is_empty() {
+        return;
+    }
+    let mut stack = vec![(0u32, 0u32)];
+    while let Some((node, d)) = stack.pop() {
+        let Some(n) = bvh.nodes.get(node as usize) else {
+            continue;
+        };
+        if d == depth {
+            let aabb = bvh.node_aabb(node);
+            out.push_colored(
+                OverlayKind::BvhLevel,
+                Shape::Box { aabb },
+                depth_color(d),
+                None,
+            );
+        } else if n.count == 0 {
+            stack.push((n.first + 1, d + 1));
+            stack.push((n.first, d + 1));
+        }
+    }
+}
+
+/// Boxes of the triangles in visited leaves that are not candidates: the
+/// ones the per-triangle box test threw away.
+fn rejected_triangle_boxes(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh, bvh: &Bvh) {
+    let candidates: HashSet<u32> = rec.candidates.iter().map(|c| c.triangle).collect();
+    for &node in &rec.bvh_nodes_visited {
+        let Some(n) = bvh.nodes.get(node as usize) else {
+            continue;
+        };
+        if n.count == 0 {
+            continue;
+        }
+        let range = n.first as usize..(n.first + n.count) as usize;
+        let Some(leaf_tris) = bvh.tri_indices.get(range) else {
+            continue;
+        };
+        for &tri in leaf_tris {
+            if candidates.contains(&tri) {
+                continue;
+            }
+            if let Some(&aabb) = mesh.tri_aabbs.get(tri as usize) {
+                out.push(OverlayKind::TriangleAabbs, Shape::Box { aabb }, None);
+            }
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! Overlay primitives for a hand-made two-iteration trace: a probe drops onto
+//! a floor, slides along it, and arrives.
+
+use super::*;
+use crate::bvh::{Bvh, BvhNode, QueryStats};
+use crate::collide::{
+    Candidate, CandidateOutcome, IterationOutcome, IterationRecord, NearestHit, Pass, SlideMode,
+    SlidingPlane,
+};
+use crate::geometry::sweep::{Feature, MissReason};
+use crate::math::{Aabb, Vec3};
+use crate::mesh::TriMesh;
+use glam::DVec3;
+
+const RADII: DVec3 = DVec3::new(0.5, 1.0, 0.5);
+
+/// Two floor triangles (0, 1) and a far wall triangle (2).
+fn level() -> (TriMesh, Bvh) {
+    let positions = vec![
+        Vec3::new(-5.0, 0.0, -5.0),
+        Vec3::new(5.0, 0.0, -5.0),
+        Vec3::new(5.0, 0.0, 5.0),
+        Vec3::new(-5.0, 0.0, 5.0),
+        Vec3::new(20.0, 0.0, 0.0),
+        Vec3::new(20.0, 3.0, 0.0),
+        Vec3::new(20.0, 0.0, 3.0),
+    ];
+    let mesh = TriMesh::new(
+        positions,
+        vec![[0, 2, 1], [0, 3, 2], [4, 5, 6]],
+        vec![("floor".into(), 2), ("wall".into(), 1)],
+    );
+    let b = &mesh.tri_aabbs;
+    let node = |aabb: Aabb, first, count| BvhNode {
+        aabb_min: aabb.min,
+        first,
+        aabb_max: aabb.max,
+        count,
+    };
+    let bvh = Bvh {
+        nodes: vec![
+            node(mesh.bounds(), 1, 0),
+            node(b[0], 0, 1),
+            node(b[1].union(&b[2]), 1, 2),
+        ],
+        tri_indices: vec![0, 1, 2],
+    };
+    (mesh, bvh)
+}
+
+fn record(index: u32, start: DVec3, velocity: DVec3, end: DVec3) -> IterationRecord {
+    let es = |v: DVec3| v / RADII;
+    let destination = start + velocity;
+    IterationRecord {
+        index,
+        depth: index,
+        pass: Pass::Velocity,
+        mode: SlideMode::Robust,
+        start,
+        start_espace: es(start),
+        velocity,
+        velocity_espace: es(velocity),
+        destination,
+        destination_espace: es(destination),
+        recovery: None,
+        query_aabb: Aabb::from_f64_outward(
+            start.min(destination) - RADII,
+            start.max(destination) + RADII,
+        ),
+        bvh_nodes_visited: vec![0, 1, 2],
+        bvh_stats: QueryStats::default(),
+        candidates: Vec::new(),
+        candidate_count: 0,
+        nearest: None,
+        sliding_plane: None,
+        slide_vector: None,
+        slide_vector_espace: None,
+        new_destination: None,
+        new_destination_espace: None,
+        crease_direction: None,
+        end,
+        end_espace: es(end),
+        outcome: IterationOutcome::Continue,
+    }
+}
+
+/// Iteration 0 hits the floor half way and slides; iteration 1 arrives.
+fn trace() -> Vec<IterationRecord> {
+    let contact_center = DVec3::new(1.0, 1.0, 0.0);
+    let contact_point = DVec3::new(1.0, 0.0, 0.0);
+    let mut r0 = record(
+        0,
+        DVec3::new(0.0, 1.5, 0.0),
+        DVec3::new(2.0, -1.0, 0.0),
+        contact_center,
+    );
+    r0.candidates = vec![
+        Candidate {
+            triangle: 0,
+            object: 0,
+            outcome: CandidateOutcome::Hit {
+                t: 0.5,
+                feature: Feature::Face,
+                contact_point,
+                contact_point_espace: contact_point / RADII,
+            },
+        },
+        Candidate {
+            triangle: 1,
+            object: 0,
+            outcome: CandidateOutcome::Miss {
+                reason: MissReason::NoFeatureHit,
+            },
+        },
+    ];
+    r0.candidate_count = 2;
+    r0.nearest = Some(NearestHit {
+        triangle: 0,
+        object: 0,
+        t: 0.5,
+        feature: Feature::Face,
+        contact_point,
+        contact_point_espace: contact_point / RADII,
+        contact_center,
+        contact_center_espace: contact_center / RADII,
+        contact_normal: DVec3::Y,
+        contact_normal_espace: DVec3::Y,
+        triangle_plane_origin: DVec3::new(-5.0, 0.0, -5.0),
+        triangle_plane_normal: DVec3::Y,
+        plane_intersection_point: DVec3::new(0.0, 0.0, 0.0),
+        plane_intersection_point_espace: DVec3::ZERO,
+        polygon_intersection_point: DVec3::new(0.1, 0.0, 0.0),
+        polygon_intersection_point_espace: DVec3::new(0.2, 0.0, 0.0),
+        ellipsoid_intersection_point: DVec3::new(0.0, 0.5, 0.0),
+        ellipsoid_intersection_point_espace: DVec3::new(0.0, 0.5, 0.0),
+    });
+    r0.sliding_plane = Some(SlidingPlane {
+        origin: contact_point,
+        normal: DVec3::Y,
+        origin_espace: contact_point / RADII,
+        normal_espace: DVec3::Y,
+    });
+    r0.slide_vector = Some(DVec3::new(1.0, 0.0, 0.0));
+    r0.new_destination = Some(DVec3::new(2.0, 1.0, 0.0));
+    let mut r1 = record(1, contact_center, DVec3::X, DVec3::new(2.0, 1.0, 0.0));
+    r1.bvh_nodes_visited = vec![0, 1];
+    r1.outcome = IterationOutcome::MoveEnded(crate::collide::EndReason::Arrived);
+    vec![r0, r1]
+}
+
+fn prims(current: usize, toggles: &OverlayToggles) -> Vec<DebugPrimitive> {
+    let (mesh, bvh) = level();
+    primitives_for_trace(&trace(), current, RADII, &mesh, &bvh, toggles, 1)
+}
+
+fn only(kind: OverlayKind, current: usize) -> Vec<DebugPrimitive> {
+    prims(current, &OverlayToggles::all(false).with(kind, true))
+}
+
+#[test]
+fn each_kind_is_present_when_on_and_absent_when_off() {
+    for kind in OverlayKind::ALL {
+        let on: Vec<_> = [0, 1].into_iter().flat_map(|c| only(kind, c)).collect();
+        assert!(!on.is_empty(), "{kind:?} draws nothing when on");
+        assert!(
+            on.iter().all(|p| p.kind == kind),
+            "{kind:?} leaks other kinds"
+        );
+        let all_but = OverlayToggles::all(true).with(kind, false);
+        for current in [0, 1] {
+            assert!(
+                prims(current, &all_but).iter().all(|p| p.kind != kind),
+                "{kind:?} drawn while off"
+            );
+        }
+    }
+    assert!(prims(0, &OverlayToggles::all(false)).is_empty());
+}
+
+#[test]
+fn ghosts_mark_earlier_iterations_and_the_path_grows() {
+    assert!(only(OverlayKind::EllipsoidGhosts, 0).is_empty());
+    let ghosts = only(OverlayKind::EllipsoidGhosts, 1);
+    assert_eq!(ghosts.len(), 1);
+    assert_eq!(
+        ghosts[0].shape,
+        Shape::Ellipsoid {
+            center: DVec3::new(0.0, 1.5, 0.0),
+            radii: RADII
+        }
+    );
+    assert_eq!(ghosts[0].label.as_deref(), Some("#0"));
+    assert!(ghosts[0].color[3] < 1.0, "ghosts are translucent");
+    assert_eq!(only(OverlayKind::Path, 0).len(), 1);
+    let path = only(OverlayKind::Path, 1);
+    assert_eq!(path.len(), 2);
+    assert_eq!(
+        path[1].shape,
+        Shape::Segment {
+            a: DVec3::new(1.0, 1.0, 0.0),
+            b: DVec3::new(2.0, 1.0, 0.0)
+        }
+    );
+    // Past the end means the last record.
+    assert_eq!(only(OverlayKind::Path, 99), path);
+}
+
+#[test]
+fn hit_and_sliding_planes_are_quads_through_the_contact() {
+    let hit = only(OverlayKind::HitPlane, 0);
+    let slide = only(OverlayKind::SlidingPlane, 0);
+    let expect = Shape::PlaneQuad {
+        center: DVec3::new(1.0, 0.0, 0.0),
+        normal: DVec3::Y,
+        half_size: 1.5,
+    };
+    assert_eq!(hit.len(), 1);
+    assert_eq!(hit[0].shape, expect);
+    assert_eq!(slide[0].shape, expect);
+    assert!(hit[0].color[3] < 1.0 && slide[0].color[3] < 1.0);
+    assert!(
+        only(OverlayKind::HitPlane, 1).is_empty(),
+        "no hit, no plane"
+    );
+}
+
+#[test]
+fn nettle_points_normal_and_arrows_sit_where_the_record_says() {
+    let point = |kind| match &only(kind, 0)[..] {
+        [p] => (p.shape.clone(), p.label.clone().unwrap()),
+        other => panic!("{kind:?}: {other:?}"),
+    };
+    let pt = |x, y, z| Shape::Point {
+        p: DVec3::new(x, y, z),
+    };
+    assert_eq!(
+        point(OverlayKind::PlaneIntersection),
+        (pt(0.0, 0.0, 0.0), "plane".into())
+    );
+    assert_eq!(
+        point(OverlayKind::PolygonIntersection),
+        (pt(0.1, 0.0, 0.0), "polygon".into())
+    );
+    assert_eq!(
+        point(OverlayKind::EllipsoidIntersection),
+        (pt(0.0, 0.5, 0.0), "ellipsoid".into())
+    );
+    assert_eq!(point(OverlayKind::Destination).0, pt(2.0, 0.5, 0.0));
+    assert_eq!(point(OverlayKind::NewDestination).0, pt(2.0, 1.0, 0.0));
+    // The normal reaches the ellipsoid's half-width along it: radii.y here.
+    let normal = &only(OverlayKind::ContactNormal, 0)[0].shape;
+    assert_eq!(
+        *normal,
+        Shape::Arrow {
+            from: DVec3::new(1.0, 0.0, 0.0),
+            to: DVec3::new(1.0, 1.0, 0.0)
+        }
+    );
+    let velocity = &only(OverlayKind::Velocity, 0)[0].shape;
+    assert_eq!(
+        *velocity,
+        Shape::Arrow {
+            from: DVec3::new(0.0, 1.5, 0.0),
+            to: DVec3::new(2.0, 0.5, 0.0)
+        }
+    );
+    let slide = &only(OverlayKind::SlideVector, 0)[0].shape;
+    assert_eq!(
+        *slide,
+        Shape::Arrow {
+            from: DVec3::new(1.0, 1.0, 0.0),
+            to: DVec3::new(2.0, 1.0, 0.0)
+        }
+    );
+    let contact = &only(OverlayKind::EllipsoidContact, 0)[0].shape;
+    assert_eq!(
+        *contact,
+        Shape::Ellipsoid {
+            center: DVec3::new(1.0, 1.0, 0.0),
+            radii: RADII
+        }
+    );
+}
+
+#[test]
+fn query_box_candidates_and_hit_triangle_come_from_the_level() {
+    let (mesh, _) = level();
+    let query = only(OverlayKind::QueryAabb, 0);
+    assert_eq!(
+        query[0].shape,
+        Shape::Box {
+            aabb: trace()[0].query_aabb
+        }
+    );
+    let cands = only(OverlayKind::CandidateAabbs, 0);
+    assert_eq!(cands.len(), 2);
+    assert_eq!(
+        cands[0].shape,
+        Shape::Box {
+            aabb: mesh.tri_aabbs[0]
+        }
+    );
+    assert_eq!(cands[0].label.as_deref(), Some("hit t = 0.500"));
+    assert_eq!(
+        cands[1].shape,
+        Shape::Box {
+            aabb: mesh.tri_aabbs[1]
+        }
+    );
+    assert_eq!(cands[1].label, None);
+    let tri = only(OverlayKind::HighlightTriangle, 0);
+    assert_eq!(
+        tri[0].shape,
+        Shape::Triangle {
+            corners: mesh.triangle_f64(0)
+        }
+    );
+    // Tri 2 shares a visited leaf with candidate 1 but its box was rejected.
+    let rejected = only(OverlayKind::TriangleAabbs, 0);
+    assert_eq!(rejected.len(), 1);
+    assert_eq!(
+        rejected[0].shape,
+        Shape::Box {
+            aabb: mesh.tri_aabbs[2]
+        }
+    );
+}
+
+#[test]
+fn bvh_boxes_are_coloured_by_depth() {
+    let (_, bvh) = level();
+    let visited = only(OverlayKind::BvhNodesVisited, 0);
+    assert_eq!(visited.len(), 3);
+    assert_eq!(
+        visited[0].shape,
+        Shape::Box {
+            aabb: bvh.node_aabb(0)
+        }
+    );
+    assert_eq!(visited[0].color, depth_color(0));
+    assert_eq!(visited[1].color, depth_color(1));
+    assert_eq!(visited[2].color, depth_color(1));
+    assert_ne!(depth_color(0), depth_color(1));
+    let level1 = only(OverlayKind::BvhLevel, 0);
+    let boxes: Vec<_> = level1.iter().map(|p| p.shape.clone()).collect();
+    assert_eq!(
+        boxes,
+        vec![
+            Shape::Box {
+                aabb: bvh.node_aabb(1)
+            },
+            Shape::Box {
+                aabb: bvh.node_aabb(2)
+            }
+        ]
+    );
+    assert!(level1.iter().all(|p| p.color == depth_color(1)));
+}
+
+#[test]
+fn stale_indices_and_empty_traces_do_not_panic() {
+    let (mesh, bvh) = level();
+    let mut t = trace();
+    t[0].candidates[0].triangle = 99;
+    t[0].bvh_nodes_visited = vec![0, 42, 2];
+    t[0].nearest.as_mut().unwrap().triangle = 77;
+    let all = OverlayToggles::all(true);
+    let p = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &all, 5);
+    assert_eq!(
+        p.iter()
+            .filter(|p| p.kind == OverlayKind::CandidateAabbs)
+            .count(),
+        1
+    );
+    assert!(p.iter().all(|p| p.kind != OverlayKind::HighlightTriangle));
+    let empty = primitives_for_trace(&[], 3, RADII, &mesh, &bvh, &all, 1);
+    assert!(empty.iter().all(|p| p.kind == OverlayKind::BvhLevel));
+    let none = primitives_for_trace(&t, 0, RADII, &mesh, &Bvh::default(), &all, 0);
+    assert!(none.iter().all(|p| p.kind != OverlayKind::BvhLevel));
+}
+
+#[test]
+fn toggles_persist_and_default_missing_fields() {
+    let t = OverlayToggles::default().with(OverlayKind::Path, false);
+    let json = serde_json::to_string(&t).unwrap();
+    assert_eq!(serde_json::from_str::<OverlayToggles>(&json).unwrap(), t);
+    let partial: OverlayToggles = serde_json::from_str(r#"{"path": false}"#).unwrap();
+    assert!(!partial.get(OverlayKind::Path));
+    assert!(partial.get(OverlayKind::Velocity));
+    assert!(!partial.get(OverlayKind::BvhLevel));
+    for kind in OverlayKind::ALL {
+        assert!(!kind.label().is_empty());
+        let c = kind.color();
+        assert!(c.iter().all(|v| (0.0..=1.0).contains(v)));
+    }
+}

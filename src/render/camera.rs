@@ -1,0 +1,284 @@
+//! The viewport camera: a perspective look-at camera in world space (Y up,
+//! metres), its projection to screen points (egui coordinates, y down) and
+//! back to picking rays. Plain glam, no GL, so the maths is unit-tested and
+//! the app's labels land exactly where the renderer draws.
+
+use crate::math::Aabb;
+use glam::{Mat4, Vec3, Vec4};
+use serde::{Deserialize, Serialize};
+
+/// A perspective camera looking from `eye` at `target`, world space.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CameraView {
+    /// Camera position, world space.
+    pub eye: Vec3,
+    /// The point looked at (the orbit centre), world space.
+    pub target: Vec3,
+    /// Up direction, world space (need not be orthogonal to the view direction).
+    pub up: Vec3,
+    /// Vertical field of view, degrees.
+    pub fov_y_deg: f32,
+    /// Near clip distance, metres.
+    pub near: f32,
+    /// Far clip distance, metres.
+    pub far: f32,
+}
+
+impl Default for CameraView {
+    fn default() -> Self {
+        CameraView::framing(&Aabb::from_corners(Vec3::splat(-5.0), Vec3::splat(5.0)))
+    }
+}
+
+impl CameraView {
+    /// World to view (camera) space.
+    pub fn view(&self) -> Mat4 {
+        Mat4::look_at_rh(self.eye, self.target, self.up)
+    }
+
+    /// View to clip space (OpenGL depth range, −1..1), for a viewport of
+    /// width / height `aspect`.
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        Mat4::perspective_rh_gl(
+            self.fov_y_deg.to_radians(),
+            aspect.max(1e-6),
+            self.near,
+            self.far,
+        )
+    }
+
+    /// World to clip space.
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        self.projection(aspect) * self.view()
+    }
+
+    /// Where the world point `p` lands in a viewport whose top-left corner is
+    /// `rect_min` and size `rect_size` (any unit, y down, as egui). `None`
+    /// when `p` is behind the camera or outside the near..far range; points
+    /// beside the viewport are returned (the caller's painter clips them).
+    pub fn world_to_screen(
+        &self,
+        p: Vec3,
+        rect_min: [f32; 2],
+        rect_size: [f32; 2],
+    ) -> Option<[f32; 2]> {
+        let clip = self.view_proj(aspect(rect_size)) * Vec4::new(p.x, p.y, p.z, 1.0);
+        if clip.w <= f32::EPSILON {
+            return None;
+        }
+        let ndc = clip.truncate() / clip.w;
+        if !(-1.0..=1.0).contains(&ndc.z) || !ndc.is_finite() {
+            return None;
+        }
+        Some([
+            rect_min[0] + (ndc.x * 0.5 + 0.5) * rect_size[0],
+            rect_min[1] + (0.5 - ndc.y * 0.5) * rect_size[1],
+        ])
+    }
+
+    /// The picking ray through screen point `pos` (same convention as
+    /// [`CameraView::world_to_screen`]): its origin on the near plane and its
+    /// unit direction, world space.
+    pub fn screen_ray(
+        &self,
+        pos: [f32; 2],
+        rect_min: [f32; 2],
+        rect_size: [f32; 2],
+    ) -> (Vec3, Vec3) {
+        let x = (pos[0] - rect_min[0]) / rect_size[0].max(1e-6) * 2.0 - 1.0;
+        let y = 1.0 - (pos[1] - rect_min[1]) / rect_size[1].max(1e-6) * 2.0;
+        let inv = self.view_proj(aspect(rect_size)).inverse();
+        let near = inv.project_point3(Vec3::new(x, y, -1.0));
+        let far = inv.project_point3(Vec3::new(x, y, 1.0));
+        let dir = (far - near).try_normalize().unwrap_or(self.forward());
+        (near, dir)
+    }
+
+    /// Unit view direction, world space.
+    pub fn forward(&self) -> Vec3 {
+        (self.target - self.eye)
+            .try_normalize()
+            .unwrap_or(Vec3::NEG_Z)
+    }
+
+    /// A camera that shows the whole box from above and to the side, with
+    /// near / far planes scaled to it (the F key, and on level load). An
+    /// empty box frames the unit box around the origin.
+    pub fn framing(aabb: &Aabb) -> CameraView {
+        let aabb = if aabb.is_empty() {
+            Aabb::from_corners(Vec3::splat(-1.0), Vec3::splat(1.0))
+        } else {
+            *aabb
+        };
+        let fov_y_deg = 50.0_f32;
+        let radius = (aabb.extent().length() * 0.5).max(0.1);
+        // The bounding sphere fits the vertical field of view; wider
+        // viewports then show it with room to spare.
+        let distance = radius / (fov_y_deg.to_radians() * 0.5).sin();
+        let dir = Vec3::new(1.0, 0.8, 1.3).normalize();
+        CameraView {
+            eye: aabb.center() + dir * distance,
+            target: aabb.center(),
+            up: Vec3::Y,
+            fov_y_deg,
+            // 24-bit depth keeps ~1e4 of range usefully: room to zoom in
+            // ~100x and out ~10x before clipping.
+            near: distance * 1e-3,
+            far: distance * 10.0,
+        }
+    }
+
+    /// Turns the eye around the target by `yaw` (about world Y) and `pitch`
+    /// (about the camera's right axis), radians; the pitch stops short of
+    /// the poles so the view never flips.
+    pub fn orbit(&mut self, yaw: f32, pitch: f32) {
+        let offset = self.eye - self.target;
+        let radius = offset.length();
+        if radius <= f32::EPSILON {
+            return;
+        }
+        let cur_pitch = (offset.y / radius).clamp(-1.0, 1.0).asin();
+        let limit = 89f32.to_radians();
+        let new_pitch = (cur_pitch + pitch).clamp(-limit, limit);
+        let cur_yaw = offset.x.atan2(offset.z);
+        let new_yaw = cur_yaw + yaw;
+        let horizontal = radius * new_pitch.cos();
+        self.eye = self.target
+            + Vec3::new(
+                horizontal * new_yaw.sin(),
+                radius * new_pitch.sin(),
+                horizontal * new_yaw.cos(),
+            );
+        self.up = Vec3::Y;
+    }
+
+    /// Moves eye and target together by `right` and `up` metres in the
+    /// camera's screen plane.
+    pub fn pan(&mut self, right: f32, up: f32) {
+        let fwd = self.forward();
+        let right_dir = fwd.cross(self.up).try_normalize().unwrap_or(Vec3::X);
+        let up_dir = right_dir.cross(fwd);
+        let delta = right_dir * right + up_dir * up;
+        self.eye += delta;
+        self.target += delta;
+    }
+
+    /// Scales the eye's distance to the target by `factor` (below 1 zooms
+    /// in), never closer than twice the near plane.
+    pub fn dolly(&mut self, factor: f32) {
+        let offset = self.eye - self.target;
+        let len = offset.length();
+        let new_len = (len * factor).max(self.near * 2.0);
+        if len > f32::EPSILON {
+            self.eye = self.target + offset * (new_len / len);
+        }
+    }
+}
+
+fn aspect(rect_size: [f32; 2]) -> f32 {
+    rect_size[0] / rect_size[1].max(1e-6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIN: [f32; 2] = [10.0, 20.0];
+    const SIZE: [f32; 2] = [800.0, 500.0];
+
+    fn cam() -> CameraView {
+        CameraView {
+            eye: Vec3::new(3.0, 4.0, 8.0),
+            target: Vec3::new(0.5, 0.0, -1.0),
+            up: Vec3::Y,
+            fov_y_deg: 60.0,
+            near: 0.1,
+            far: 100.0,
+        }
+    }
+
+    fn distance_to_ray(p: Vec3, (origin, dir): (Vec3, Vec3)) -> f32 {
+        (p - origin).cross(dir).length()
+    }
+
+    #[test]
+    fn target_projects_to_the_centre_and_up_is_up() {
+        let c = cam();
+        let s = c.world_to_screen(c.target, MIN, SIZE).unwrap();
+        assert!(
+            (s[0] - 410.0).abs() < 1e-3 && (s[1] - 270.0).abs() < 1e-3,
+            "{s:?}"
+        );
+        let above = c.world_to_screen(c.target + Vec3::Y, MIN, SIZE).unwrap();
+        assert!(above[1] < s[1], "screen y grows downwards");
+    }
+
+    #[test]
+    fn screen_points_and_rays_round_trip() {
+        let c = cam();
+        for p in [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(-2.0, 1.5, 3.0),
+            Vec3::new(4.0, -1.0, -6.0),
+        ] {
+            let s = c.world_to_screen(p, MIN, SIZE).unwrap();
+            let ray = c.screen_ray(s, MIN, SIZE);
+            assert!((ray.1.length() - 1.0).abs() < 1e-5);
+            assert!(distance_to_ray(p, ray) < 1e-3, "{p} misses its ray");
+            assert!(
+                (ray.0 - c.eye).length() < c.near * 2.0,
+                "ray starts at the near plane"
+            );
+        }
+        let (_, dir) = c.screen_ray([410.0, 270.0], MIN, SIZE);
+        assert!(dir.dot(c.forward()) > 0.99999);
+    }
+
+    #[test]
+    fn points_behind_or_beyond_the_clip_range_do_not_project() {
+        let c = cam();
+        assert_eq!(
+            c.world_to_screen(c.eye - c.forward() * 2.0, MIN, SIZE),
+            None
+        );
+        assert_eq!(
+            c.world_to_screen(c.eye + c.forward() * 500.0, MIN, SIZE),
+            None
+        );
+    }
+
+    #[test]
+    fn framing_shows_every_corner_of_the_box() {
+        let b = Aabb::from_corners(Vec3::new(-20.0, -15.3, -8.0), Vec3::new(21.0, 5.0, 9.0));
+        let c = CameraView::framing(&b);
+        for corner in b.corners() {
+            let s = c
+                .world_to_screen(corner, [0.0, 0.0], [400.0, 400.0])
+                .unwrap();
+            assert!(
+                s.iter().all(|v| (0.0..=400.0).contains(v)),
+                "{corner} at {s:?}"
+            );
+        }
+        assert!(c.near > 0.0 && c.far > c.near * 1000.0);
+        let empty = CameraView::framing(&Aabb::EMPTY);
+        assert!(empty.eye.is_finite() && empty.near > 0.0);
+    }
+
+    #[test]
+    fn orbit_pan_and_dolly_keep_their_invariants() {
+        let mut c = cam();
+        let dist = (c.eye - c.target).length();
+        c.orbit(0.7, 0.3);
+        assert!(((c.eye - c.target).length() - dist).abs() < 1e-4);
+        c.orbit(0.0, 10.0);
+        assert!(c.forward().y > -1.0 + 1e-4, "pitch stops short of the pole");
+        let target = c.target;
+        c.pan(1.0, 2.0);
+        assert!(((c.target - target).length() - 5f32.sqrt()).abs() < 1e-4);
+        c.dolly(0.5);
+        assert!(((c.eye - c.target).length() - dist * 0.5).abs() < 1e-3);
+        c.dolly(0.0);
+        assert!((c.eye - c.target).length() >= c.near * 2.0 - 1e-6);
+    }
+}

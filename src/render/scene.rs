@@ -1,0 +1,400 @@
+//! The scene on the GPU and one frame of it, world space: the level as one
+//! unindexed mesh (flat-lit, per-object colours, objects hidden through
+//! their colour alpha), probes as lit ellipsoids, overlays as instanced
+//! shapes, a ground grid and axes.
+//!
+//! Uploads happen only in the `set_*` calls; [`SceneRenderer::render`] only
+//! draws, so a frame costs no allocation proportional to the level.
+
+use super::camera::CameraView;
+use super::convert::{srgba, v3};
+use super::materials::{GridMaterial, LevelMaterial};
+use super::overlays::{BaseShapes, OverlayMeshes, StrokeSizes, build_instances};
+use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
+use crate::math::Aabb;
+use crate::mesh::TriMesh;
+use glam::{DVec3, Vec3};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use three_d::{
+    Axes, Camera, ClearState, Context, CoreError, CpuMesh, DepthTexture2D, Gm, Interpolation, Mesh,
+    Object, Positions, RenderTarget, ScissorBox, Srgba, Texture2D, Vec2, Vec4, Viewport, Wrapping,
+    degrees,
+};
+
+/// What the viewport shows besides the level and the overlays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenderOptions {
+    /// Draw triangle edges over the faces.
+    pub wireframe: bool,
+    /// Draw the ground grid under the level.
+    pub grid: bool,
+    /// Draw the world axes at the origin (X red, Y green, Z blue).
+    pub axes: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            wireframe: false,
+            grid: true,
+            axes: true,
+        }
+    }
+}
+
+/// Background colour (sRGB), written as-is by the clear.
+const BACKGROUND: [f32; 3] = [0.11, 0.12, 0.14];
+
+/// Overlays move their depth this fraction of the way to the eye: enough to
+/// beat a coplanar floor at 24-bit depth, too little to show through walls.
+const OVERLAY_PULL: f32 = 0.004;
+
+/// A pleasant, distinguishable colour for object `i` (sRGB), for levels
+/// whose objects have no colour of their own.
+pub fn default_object_color(i: usize) -> [f32; 3] {
+    const PALETTE: [[f32; 3]; 8] = [
+        [0.72, 0.70, 0.66],
+        [0.55, 0.66, 0.78],
+        [0.78, 0.62, 0.52],
+        [0.60, 0.74, 0.58],
+        [0.76, 0.70, 0.50],
+        [0.68, 0.58, 0.76],
+        [0.52, 0.72, 0.72],
+        [0.80, 0.58, 0.62],
+    ];
+    PALETTE[i % PALETTE.len()]
+}
+
+/// The level on the GPU and what is needed to hide and show its objects.
+struct LevelGpu {
+    model: Gm<Mesh, LevelMaterial>,
+    /// Per object: first vertex and vertex count in the unindexed mesh.
+    ranges: Vec<(u32, u32)>,
+    /// Per object: colour, linear RGB (what the colour buffer holds).
+    linear: Vec<Vec4>,
+    visible: Vec<bool>,
+}
+
+/// Level, probes and overlays on the GPU, drawn with three-d on a GL
+/// context it shares (eframe's, or a headless one in tests). Lives in an
+/// `Arc<Mutex<..>>` that the paint callback locks.
+pub struct SceneRenderer {
+    ctx: Context,
+    shapes: BaseShapes,
+    level: Option<LevelGpu>,
+    bounds: Aabb,
+    overlays: Vec<OverlayMeshes>,
+    probes: Vec<OverlayMeshes>,
+    /// Smallest probe semi-axis, sizing overlay strokes when the overlays
+    /// carry no ellipsoid of their own.
+    probe_radius: Option<f32>,
+    grid: Gm<Mesh, GridMaterial>,
+    axes: Axes,
+}
+
+impl SceneRenderer {
+    /// Wraps eframe's GL context. See [`SceneRenderer::try_new`].
+    ///
+    /// # Panics
+    /// If the driver cannot create a vertex array object, which eframe's
+    /// own glow painter needed before this point.
+    pub fn new(gl: Arc<eframe::glow::Context>) -> Self {
+        Self::try_new(gl).expect("three-d could not use the GL context")
+    }
+
+    /// Wraps a GL context (3.3 core or ES 3.0).
+    pub fn try_new(gl: Arc<eframe::glow::Context>) -> Result<Self, CoreError> {
+        let ctx = Context::from_gl_context(gl)?;
+        let bounds = Aabb::from_corners(Vec3::new(-10.0, 0.0, -10.0), Vec3::new(10.0, 2.0, 10.0));
+        Ok(SceneRenderer {
+            grid: grid_for(&ctx, &bounds),
+            axes: axes_for(&ctx, &bounds),
+            shapes: BaseShapes::new(),
+            level: None,
+            bounds,
+            overlays: Vec::new(),
+            probes: Vec::new(),
+            probe_radius: None,
+            ctx,
+        })
+    }
+
+    /// Uploads a level (once per level): one colour per object, sRGB; missing
+    /// colours come from [`default_object_color`]. Every object starts visible.
+    pub fn set_level(&mut self, mesh: &TriMesh, object_colors: &[[f32; 3]]) {
+        self.bounds = if mesh.bounds().is_empty() {
+            Aabb::from_corners(Vec3::splat(-1.0), Vec3::splat(1.0))
+        } else {
+            mesh.bounds()
+        };
+        self.grid = grid_for(&self.ctx, &self.bounds);
+        self.axes = axes_for(&self.ctx, &self.bounds);
+        self.level =
+            (mesh.triangle_count() > 0).then(|| upload_level(&self.ctx, mesh, object_colors));
+    }
+
+    /// Shows (`true`) or hides each object; missing flags mean visible.
+    /// Re-uploads the level's colours only when a flag changed.
+    pub fn set_object_visibility(&mut self, visible: &[bool]) {
+        let Some(level) = &mut self.level else {
+            return;
+        };
+        let wanted: Vec<bool> = (0..level.ranges.len())
+            .map(|i| visible.get(i).copied().unwrap_or(true))
+            .collect();
+        if wanted == level.visible {
+            return;
+        }
+        level.visible = wanted;
+        // One full upload: three-d 0.19's `set_colors_partially` passes its
+        // element offset to GL as a byte offset, so partial updates of any
+        // object but the first would land in the wrong place.
+        let total = level.ranges.iter().map(|r| r.1 as usize).sum();
+        let mut colors = Vec::with_capacity(total);
+        for ((&(_, count), &c), &show) in level.ranges.iter().zip(&level.linear).zip(&level.visible)
+        {
+            let alpha = if show { 1.0 } else { 0.0 };
+            colors.extend(std::iter::repeat_n(
+                Vec4::new(c.x, c.y, c.z, alpha),
+                count as usize,
+            ));
+        }
+        // The length is the mesh's own vertex count, so this cannot fail.
+        let _ = level.model.geometry.set_colors(&colors);
+    }
+
+    /// Replaces the overlays with `prims` (instanced geometry rebuilt here,
+    /// and only here).
+    pub fn set_overlays(&mut self, prims: &[DebugPrimitive]) {
+        let sizes = match self.probe_radius {
+            Some(r)
+                if !prims
+                    .iter()
+                    .any(|p| matches!(p.shape, Shape::Ellipsoid { .. })) =>
+            {
+                StrokeSizes::for_probe_radius(r)
+            }
+            _ => StrokeSizes::for_primitives(prims, self.bounds.extent().length()),
+        };
+        self.overlays = self.upload_batches(prims, &sizes, OVERLAY_PULL);
+    }
+
+    /// Replaces the probes: centre, radii (world space) and sRGB colour with
+    /// alpha (below 1: translucent).
+    pub fn set_probes(&mut self, probes: &[(DVec3, DVec3, [f32; 4])]) {
+        let prims: Vec<DebugPrimitive> = probes
+            .iter()
+            .map(|&(center, radii, color)| DebugPrimitive {
+                kind: OverlayKind::EllipsoidStart,
+                shape: Shape::Ellipsoid { center, radii },
+                color,
+                label: None,
+            })
+            .collect();
+        self.probe_radius = probes
+            .iter()
+            .map(|p| p.1.min_element() as f32)
+            .reduce(f32::min);
+        let sizes = StrokeSizes::for_primitives(&prims, self.bounds.extent().length());
+        self.probes = self.upload_batches(&prims, &sizes, 0.0);
+    }
+
+    fn upload_batches(
+        &self,
+        prims: &[DebugPrimitive],
+        sizes: &StrokeSizes,
+        pull: f32,
+    ) -> Vec<OverlayMeshes> {
+        let (opaque, translucent) = build_instances(prims, sizes);
+        [(opaque, false), (translucent, true)]
+            .into_iter()
+            .filter(|(inst, _)| !inst.is_empty())
+            .map(|(inst, transparent)| {
+                OverlayMeshes::upload(&self.ctx, &self.shapes, &inst, transparent, pull)
+            })
+            .collect()
+    }
+
+    /// Draws a frame into the bound default framebuffer (eframe's), inside
+    /// `viewport_px` = `[x, y from the bottom, width, height]` in physical
+    /// pixels, touching no pixel outside `scissor_px` (same layout).
+    pub fn render(
+        &mut self,
+        camera: &CameraView,
+        viewport_px: [i32; 4],
+        scissor_px: [i32; 4],
+        opts: &RenderOptions,
+    ) {
+        let [x, y, w, h] = viewport_px;
+        let width = (x + w).max(1) as u32;
+        let height = (y + h).max(1) as u32;
+        let target = RenderTarget::screen(&self.ctx, width, height);
+        self.render_to(&target, camera, viewport_px, scissor_px, opts);
+    }
+
+    /// Draws a `width` × `height` frame off screen and returns its pixels,
+    /// sRGBA, rows top-down (screenshots, headless tests, benchmarks).
+    pub fn render_image(
+        &mut self,
+        camera: &CameraView,
+        width: u32,
+        height: u32,
+        opts: &RenderOptions,
+    ) -> Vec<[u8; 4]> {
+        let color = Texture2D::new_empty::<[u8; 4]>(
+            &self.ctx,
+            width,
+            height,
+            Interpolation::Nearest,
+            Interpolation::Nearest,
+            None,
+            Wrapping::ClampToEdge,
+            Wrapping::ClampToEdge,
+        );
+        let depth = DepthTexture2D::new::<f32>(
+            &self.ctx,
+            width,
+            height,
+            Wrapping::ClampToEdge,
+            Wrapping::ClampToEdge,
+        );
+        let target = RenderTarget::new(color.as_color_target(None), depth.as_depth_target());
+        let full = [0, 0, width as i32, height as i32];
+        self.render_to(&target, camera, full, full, opts);
+        target.read_color()
+    }
+
+    fn render_to(
+        &mut self,
+        target: &RenderTarget,
+        camera: &CameraView,
+        viewport_px: [i32; 4],
+        scissor_px: [i32; 4],
+        opts: &RenderOptions,
+    ) {
+        let [x, y, w, h] = viewport_px;
+        let [sx, sy, sw, sh] = scissor_px;
+        if w <= 0 || h <= 0 || sw <= 0 || sh <= 0 {
+            return;
+        }
+        let viewport = Viewport {
+            x,
+            y,
+            width: w as u32,
+            height: h as u32,
+        };
+        let cam = Camera::new_perspective(
+            viewport,
+            v3(camera.eye),
+            v3(camera.target),
+            v3(camera.up),
+            degrees(camera.fov_y_deg),
+            camera.near,
+            camera.far,
+        );
+        let scissor = ScissorBox {
+            x: sx,
+            y: sy,
+            width: sw as u32,
+            height: sh as u32,
+        };
+        // egui may leave depth writes off; a depth clear respects the mask.
+        use eframe::glow::HasContext;
+        unsafe { self.ctx.depth_mask(true) };
+        let [r, g, b] = BACKGROUND;
+        target.clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0));
+        if let Some(level) = &mut self.level {
+            level.model.material.wireframe = opts.wireframe;
+        }
+        let mut objects: Vec<&dyn Object> = Vec::new();
+        if let Some(level) = &self.level {
+            objects.push(&level.model);
+        }
+        objects.extend(self.probes.iter().flat_map(|m| m.objects()));
+        objects.extend(self.overlays.iter().flat_map(|m| m.objects()));
+        if opts.axes {
+            objects.push(&self.axes);
+        }
+        if opts.grid {
+            objects.push(&self.grid);
+        }
+        target.render_partially(scissor, &cam, objects, &[]);
+    }
+}
+
+/// The level as one unindexed mesh: per-corner object colour and
+/// barycentric coordinates (stored as uvs) for the wireframe.
+fn upload_level(ctx: &Context, mesh: &TriMesh, object_colors: &[[f32; 3]]) -> LevelGpu {
+    let n = mesh.triangle_count() * 3;
+    let mut positions = Vec::with_capacity(n);
+    let mut colors = Vec::with_capacity(n);
+    let mut uvs = Vec::with_capacity(n);
+    let mut ranges = Vec::with_capacity(mesh.objects.len());
+    let mut linear = Vec::with_capacity(mesh.objects.len());
+    // three-d flips v on upload; these arrive as (1,0), (0,1), (0,0).
+    let corner_uvs = [
+        Vec2::new(1.0, 1.0),
+        Vec2::new(0.0, 0.0),
+        Vec2::new(0.0, 1.0),
+    ];
+    for (i, obj) in mesh.objects.iter().enumerate() {
+        let [r, g, b] = object_colors
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| default_object_color(i));
+        let color: Srgba = srgba([r, g, b, 1.0]);
+        linear.push(color.to_linear_srgb());
+        ranges.push((obj.first_triangle * 3, obj.triangle_count * 3));
+        for tri in obj.first_triangle..obj.first_triangle + obj.triangle_count {
+            for (corner, uv) in mesh.triangle(tri).into_iter().zip(corner_uvs) {
+                positions.push(v3(corner));
+                colors.push(color);
+                uvs.push(uv);
+            }
+        }
+    }
+    let cpu = CpuMesh {
+        positions: Positions::F32(positions),
+        colors: Some(colors),
+        uvs: Some(uvs),
+        ..Default::default()
+    };
+    LevelGpu {
+        model: Gm::new(Mesh::new(ctx, &cpu), LevelMaterial { wireframe: false }),
+        visible: vec![true; ranges.len()],
+        ranges,
+        linear,
+    }
+}
+
+/// A grid square just under the level's floor (so the floor, not the grid,
+/// shows where there is geometry), spaced in powers of ten to the level size.
+fn grid_for(ctx: &Context, bounds: &Aabb) -> Gm<Mesh, GridMaterial> {
+    let ext = bounds.extent();
+    let size = ext.x.max(ext.z).max(1.0);
+    let spacing = 10f32.powf((size / 5.0).log10().floor());
+    let half = size * 1.5 + spacing * 5.0;
+    let center = bounds.center();
+    let y = bounds.min.y - size * 1e-4;
+    let mut mesh = Mesh::new(ctx, &CpuMesh::square());
+    // The square lies in XY with normal Z: turn it to lie in XZ.
+    mesh.set_transformation(three_d::Mat4::from_cols(
+        three_d::vec4(half, 0.0, 0.0, 0.0),
+        three_d::vec4(0.0, 0.0, half, 0.0),
+        three_d::vec4(0.0, 1.0, 0.0, 0.0),
+        three_d::vec4(center.x, y, center.z, 1.0),
+    ));
+    Gm::new(
+        mesh,
+        GridMaterial {
+            spacing,
+            fade_distance: half * 1.2,
+        },
+    )
+}
+
+fn axes_for(ctx: &Context, bounds: &Aabb) -> Axes {
+    let length = (bounds.extent().length() * 0.08).max(0.2);
+    Axes::new(ctx, length * 0.02, length)
+}

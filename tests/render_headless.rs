@@ -1,0 +1,286 @@
+//! Renders a tiny level with a probe and overlays off screen (EGL device, no
+//! display) and checks pixels found with `CameraView::world_to_screen`: the
+//! background where nothing is, the floor's colour, the probe, an arrow, a
+//! hit triangle lying in the floor's plane (it must win the depth test),
+//! object hiding, the wireframe, the grid and the axes.
+//!
+//! Skips with a message when no EGL device can give a GL context.
+#![cfg(feature = "gui")]
+
+mod render_support;
+
+use collidoscope::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
+use collidoscope::math::Vec3;
+use collidoscope::mesh::TriMesh;
+use collidoscope::render::{CameraView, RenderOptions, SceneRenderer};
+use glam::DVec3;
+
+const W: u32 = 320;
+const H: u32 = 240;
+const BACKGROUND: [u8; 3] = [28, 31, 36];
+
+type Image = Vec<[u8; 4]>;
+
+/// A 10 m floor (object 0, green) and a 1 m crate (object 1, red).
+fn level() -> TriMesh {
+    let mut positions = vec![
+        Vec3::new(-5.0, 0.0, -5.0),
+        Vec3::new(5.0, 0.0, -5.0),
+        Vec3::new(5.0, 0.0, 5.0),
+        Vec3::new(-5.0, 0.0, 5.0),
+    ];
+    let mut triangles = vec![[0, 2, 1], [0, 3, 2]];
+    // Crate: the four side faces and the top of a unit cube at (3, 0, -3).
+    let o = Vec3::new(2.5, 0.0, -3.5);
+    for i in 0..8u32 {
+        let c = Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32);
+        positions.push(o + c);
+    }
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    for q in quads {
+        let q = q.map(|i| i + 4);
+        triangles.push([q[0], q[1], q[2]]);
+        triangles.push([q[0], q[2], q[3]]);
+    }
+    TriMesh::new(
+        positions,
+        triangles,
+        vec![("floor".into(), 2), ("crate".into(), 12)],
+    )
+}
+
+fn camera() -> CameraView {
+    CameraView {
+        eye: Vec3::new(0.0, 6.0, 9.0),
+        target: Vec3::ZERO,
+        up: Vec3::Y,
+        fov_y_deg: 50.0,
+        near: 0.05,
+        far: 100.0,
+    }
+}
+
+fn prim(kind: OverlayKind, shape: Shape, color: [f32; 4]) -> DebugPrimitive {
+    DebugPrimitive {
+        kind,
+        shape,
+        color,
+        label: None,
+    }
+}
+
+fn overlays() -> Vec<DebugPrimitive> {
+    vec![
+        prim(
+            OverlayKind::Velocity,
+            Shape::Arrow {
+                from: DVec3::new(-3.0, 0.5, 2.0),
+                to: DVec3::new(-1.0, 0.5, 2.0),
+            },
+            [1.0, 0.0, 1.0, 1.0],
+        ),
+        prim(
+            OverlayKind::HighlightTriangle,
+            Shape::Triangle {
+                corners: [
+                    DVec3::new(1.0, 0.0, 1.0),
+                    DVec3::new(3.0, 0.0, 1.0),
+                    DVec3::new(1.0, 0.0, 3.0),
+                ],
+            },
+            [1.0, 1.0, 0.0, 1.0],
+        ),
+    ]
+}
+
+const NO_EXTRAS: RenderOptions = RenderOptions {
+    wireframe: false,
+    grid: false,
+    axes: false,
+};
+
+/// Renders with `setup` applied to a renderer, or `None` (skip) without EGL.
+fn render(setup: impl FnOnce(&mut SceneRenderer), opts: RenderOptions) -> Option<Image> {
+    let gl = match render_support::headless_gl() {
+        Ok(gl) => gl,
+        Err(e) => {
+            eprintln!("skipping headless render test: {e}");
+            return None;
+        }
+    };
+    let mut renderer = SceneRenderer::try_new(gl.gl.clone()).expect("three-d context");
+    setup(&mut renderer);
+    let img = renderer.render_image(&camera(), W, H, &opts);
+    assert_eq!(img.len(), (W * H) as usize);
+    if let Ok(dir) = std::env::var("RENDER_TEST_DUMP") {
+        dump_ppm(&img, &dir);
+    }
+    Some(img)
+}
+
+/// Writes the image as a PPM into `dir` when `RENDER_TEST_DUMP` is set, to
+/// look at what a failing test saw.
+fn dump_ppm(img: &Image, dir: &str) {
+    static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let thread = std::thread::current()
+        .name()
+        .unwrap_or("render")
+        .replace("::", "_");
+    let name = format!("{thread}_{n}");
+    let mut bytes = format!("P6 {W} {H} 255\n").into_bytes();
+    bytes.extend(img.iter().flat_map(|p| [p[0], p[1], p[2]]));
+    let _ = std::fs::write(std::path::Path::new(dir).join(format!("{name}.ppm")), bytes);
+}
+
+fn full_scene(r: &mut SceneRenderer) {
+    r.set_level(&level(), &[[0.25, 0.75, 0.3], [0.8, 0.25, 0.2]]);
+    r.set_probes(&[(
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(0.5, 1.0, 0.5),
+        [0.15, 0.3, 1.0, 1.0],
+    )]);
+    r.set_overlays(&overlays());
+}
+
+fn screen(p: Vec3) -> [f32; 2] {
+    camera()
+        .world_to_screen(p, [0.0, 0.0], [W as f32, H as f32])
+        .expect("on screen")
+}
+
+fn pixel(img: &Image, at: [f32; 2]) -> [u8; 4] {
+    img[at[1] as usize * W as usize + at[0] as usize]
+}
+
+/// Whether any pixel within `r` pixels of `at` satisfies `pred`.
+fn near(img: &Image, at: [f32; 2], r: i32, pred: impl Fn([u8; 4]) -> bool) -> bool {
+    let (cx, cy) = (at[0] as i32, at[1] as i32);
+    (-r..=r).any(|dy| {
+        (-r..=r).any(|dx| {
+            let (x, y) = (cx + dx, cy + dy);
+            (0..W as i32).contains(&x)
+                && (0..H as i32).contains(&y)
+                && pred(img[(y * W as i32 + x) as usize])
+        })
+    })
+}
+
+fn is_background(p: [u8; 4]) -> bool {
+    (0..3).all(|i| p[i].abs_diff(BACKGROUND[i]) <= 2)
+}
+
+fn is_floor_green(p: [u8; 4]) -> bool {
+    p[1] > p[0].saturating_add(40) && p[1] > p[2].saturating_add(40)
+}
+
+#[test]
+fn background_floor_probe_arrow_and_hit_triangle_land_where_projected() {
+    let Some(img) = render(full_scene, NO_EXTRAS) else {
+        return;
+    };
+    assert!(is_background(img[0]), "top-left corner: {:?}", img[0]);
+    let floor = pixel(&img, screen(Vec3::new(-3.0, 0.0, -0.5)));
+    assert!(is_floor_green(floor), "floor: {floor:?}");
+    let probe = pixel(&img, screen(Vec3::new(0.0, 1.0, 0.0)));
+    assert!(
+        probe[2] > probe[0] + 60 && probe[2] > probe[1] + 30,
+        "probe: {probe:?}"
+    );
+    let crate_px = pixel(&img, screen(Vec3::new(3.0, 1.0, -3.0)));
+    assert!(crate_px[0] > crate_px[1] + 40, "crate top: {crate_px:?}");
+    let magenta = |p: [u8; 4]| p[0] > 150 && p[2] > 150 && p[1] < 100;
+    assert!(
+        near(&img, screen(Vec3::new(-2.0, 0.5, 2.0)), 2, magenta),
+        "arrow shaft"
+    );
+    assert!(
+        near(&img, screen(Vec3::new(-1.05, 0.5, 2.0)), 2, magenta),
+        "arrow head"
+    );
+    // Coplanar with the floor: drawn over it, never z-fighting.
+    let centroid = screen(Vec3::new(5.0 / 3.0, 0.0, 5.0 / 3.0));
+    let yellow = |p: [u8; 4]| p[0] > 150 && p[1] > 150 && p[2] < 100;
+    let all_yellow = (-3..=3).all(|d| yellow(pixel(&img, [centroid[0] + d as f32, centroid[1]])));
+    assert!(all_yellow, "hit triangle: {:?}", pixel(&img, centroid));
+}
+
+#[test]
+fn hidden_objects_disappear_and_come_back() {
+    let floor_at = screen(Vec3::new(-3.0, 0.0, -0.5));
+    let crate_at = screen(Vec3::new(3.0, 1.0, -3.0));
+    let Some(hidden) = render(
+        |r| {
+            full_scene(r);
+            r.set_object_visibility(&[false, true]);
+        },
+        NO_EXTRAS,
+    ) else {
+        return;
+    };
+    assert!(is_background(pixel(&hidden, floor_at)));
+    assert!(!is_background(pixel(&hidden, crate_at)));
+    let shown = render(
+        |r| {
+            full_scene(r);
+            r.set_object_visibility(&[false, false]);
+            r.set_object_visibility(&[true, true]);
+        },
+        NO_EXTRAS,
+    )
+    .unwrap();
+    assert!(is_floor_green(pixel(&shown, floor_at)));
+}
+
+#[test]
+fn wireframe_darkens_triangle_edges_only() {
+    // (-3, 0, -3) lies on the floor's diagonal edge; (-3, 0, -0.5) does not.
+    let edge = screen(Vec3::new(-3.0, 0.0, -3.0));
+    let inside = screen(Vec3::new(-3.0, 0.0, -0.5));
+    let dark = |p: [u8; 4]| p[1] < 100;
+    let wire = RenderOptions {
+        wireframe: true,
+        ..NO_EXTRAS
+    };
+    let Some(with) = render(full_scene, wire) else {
+        return;
+    };
+    let without = render(full_scene, NO_EXTRAS).unwrap();
+    assert!(near(&with, edge, 1, dark), "edge: {:?}", pixel(&with, edge));
+    assert!(!near(&without, edge, 1, dark));
+    assert!(is_floor_green(pixel(&with, inside)));
+}
+
+#[test]
+fn grid_and_axes_draw_only_when_asked() {
+    let count = |img: &Image| img.iter().filter(|p| !is_background(**p)).count();
+    let Some(empty) = render(|_| {}, NO_EXTRAS) else {
+        return;
+    };
+    assert_eq!(count(&empty), 0);
+    let grid = RenderOptions {
+        grid: true,
+        ..NO_EXTRAS
+    };
+    let with_grid = render(|_| {}, grid).unwrap();
+    assert!(
+        count(&with_grid) > 500,
+        "grid pixels: {}",
+        count(&with_grid)
+    );
+    let axes = RenderOptions {
+        axes: true,
+        ..NO_EXTRAS
+    };
+    let with_axes = render(|_| {}, axes).unwrap();
+    assert!(count(&with_axes) > 20, "axes pixels: {}", count(&with_axes));
+    let red = |p: [u8; 4]| p[0] > 120 && p[1] < 80 && p[2] < 80;
+    assert!(with_axes.iter().any(|p| red(*p)), "X axis is red");
+}
