@@ -167,5 +167,8 @@ fn the_window_renders_the_level_and_the_stepped_probe() {
     // shaded mesh with overlays has many colours there, a blank one a few.
     let (w, h_px) = (img.width(), img.height());
     let viewport = distinct_colours(&img, w * 3 / 10, h_px / 8, w * 6 / 10, h_px / 2);
-    assert!(viewport > 100, "the 3D viewport looks empty: {viewport} colours");
+    assert!(
+        viewport > 100,
+        "the 3D viewport looks empty: {viewport} colours"
+    );
 }
