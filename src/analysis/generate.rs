@@ -31,6 +31,10 @@ pub struct ProbeMove {
 }
 
 /// Collects solids as named objects and produces a [`TriMesh`].
+///
+/// Unlike [`crate::mesh::MeshBuilder`], which gives every quad its own
+/// corners, each solid keeps its shared vertices, so the level's closedness
+/// can be checked by vertex index and the OBJ stays compact.
 #[derive(Clone, Debug, Default)]
 pub struct LevelBuilder {
     solid: Solid,

@@ -20,12 +20,12 @@ pub use ui::{CollidoscopeApp, Startup};
 use crate::level::ImportOptions;
 use std::path::PathBuf;
 
-/// The level shown when no file is given: a small room with stairs, a
-/// ramp, a wall and a trigger volume.
-pub const DEFAULT_LEVEL_OBJ: &[u8] = include_bytes!("../../tests/fixtures/default_room.obj");
+/// The level shown when no file is given (`assets/default_level.obj`):
+/// stairs of several risers, doors, ramps, creases and thin walls.
+pub const DEFAULT_LEVEL_OBJ: &[u8] = include_bytes!("../../assets/default_level.obj");
 
 /// Name of the embedded default level.
-pub const DEFAULT_LEVEL_NAME: &str = "default_room.obj";
+pub const DEFAULT_LEVEL_NAME: &str = "default_level.obj";
 
 /// The native window options: a depth buffer and MSAA for three-d, the glow
 /// renderer (three-d needs its GL context) and session persistence.

@@ -24,23 +24,23 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         let q = &mut app.queue;
         ui.add_enabled_ui(enabled, |ui| {
             if ui
-                .button("⏮ Reset")
+                .button("Reset")
                 .on_hover_text("Back to the start, recomputed (Home)")
                 .clicked()
             {
                 q.push(Command::Reset);
             }
-            if ui.button("◀ Step back").on_hover_text("B").clicked() {
+            if ui.button("Step back").on_hover_text("B").clicked() {
                 q.push(Command::StepBack);
             }
             if ui
-                .button("Step ▶")
+                .button("Step")
                 .on_hover_text("One solver iteration (N or Space)")
                 .clicked()
             {
                 q.push(Command::Step);
             }
-            if ui.button("Run to end ⏭").on_hover_text("R").clicked() {
+            if ui.button("Run to end").on_hover_text("R").clicked() {
                 q.push(Command::RunToEnd);
             }
         });

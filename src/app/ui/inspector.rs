@@ -4,7 +4,7 @@
 
 use super::{CollidoscopeApp, widgets};
 use crate::app::command::Command;
-use crate::collide::{CandidateOutcome, IterationRecord, NearestHit};
+use crate::collide::{Candidate, CandidateOutcome, IterationRecord, NearestHit};
 use crate::geometry::sweep::Feature;
 use eframe::egui;
 use widgets::{fmt3, opt_pair_row, pair_row};
@@ -158,19 +158,19 @@ fn nearest_table(ui: &mut egui::Ui, h: &NearestHit) {
             );
             pair_row(
                 ui,
-                "plane ∩ point",
+                "plane hit point",
                 h.plane_intersection_point,
                 h.plane_intersection_point_espace,
             );
             pair_row(
                 ui,
-                "polygon ∩ point",
+                "polygon hit point",
                 h.polygon_intersection_point,
                 h.polygon_intersection_point_espace,
             );
             pair_row(
                 ui,
-                "ellipsoid ∩ point",
+                "ellipsoid hit point",
                 h.ellipsoid_intersection_point,
                 h.ellipsoid_intersection_point_espace,
             );
@@ -210,27 +210,40 @@ fn candidates(ui: &mut egui::Ui, app: &mut CollidoscopeApp, rec: &IterationRecor
         .default_open(true)
         .show(ui, |ui| {
             let nearest = rec.nearest.map(|h| h.triangle);
-            for c in rec.candidates.iter().take(2000) {
-                let is_nearest = nearest == Some(c.triangle);
-                let selected = app.state.highlight == Some(c.triangle);
-                let mut text = format!(
-                    "tri {:>6} · obj {:>3} · {}",
-                    c.triangle,
-                    c.object,
-                    outcome_text(&c.outcome)
-                );
-                if is_nearest {
-                    text.push_str("  ◀ nearest");
-                }
-                let rich = egui::RichText::new(text).monospace();
-                let rich = match c.outcome {
-                    CandidateOutcome::Hit { .. } => rich.color(ui.visuals().warn_fg_color),
-                    _ => rich,
-                };
-                if ui.selectable_label(selected, rich).clicked() {
-                    app.queue
-                        .push(Command::Highlight((!selected).then_some(c.triangle)));
-                }
-            }
+            // Hits first (stable sort keeps the solver's order otherwise); only
+            // the rows in view are laid out, so thousands of candidates stay cheap.
+            let mut order: Vec<&Candidate> = rec.candidates.iter().collect();
+            order.sort_by_key(|c| !matches!(c.outcome, CandidateOutcome::Hit { .. }));
+            let row_height = ui.spacing().interact_size.y;
+            egui::ScrollArea::vertical()
+                .id_salt("candidates")
+                .max_height(320.0)
+                .show_rows(ui, row_height, order.len(), |ui, range| {
+                    for c in &order[range] {
+                        candidate_row(ui, app, c, nearest == Some(c.triangle));
+                    }
+                });
         });
+}
+
+fn candidate_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, c: &Candidate, is_nearest: bool) {
+    let selected = app.state.highlight == Some(c.triangle);
+    let mut text = format!(
+        "tri {:>6} · obj {:>3} · {}",
+        c.triangle,
+        c.object,
+        outcome_text(&c.outcome)
+    );
+    if is_nearest {
+        text.push_str("  <- nearest");
+    }
+    let rich = egui::RichText::new(text).monospace();
+    let rich = match c.outcome {
+        CandidateOutcome::Hit { .. } => rich.color(ui.visuals().warn_fg_color),
+        _ => rich,
+    };
+    if ui.selectable_label(selected, rich).clicked() {
+        app.queue
+            .push(Command::Highlight((!selected).then_some(c.triangle)));
+    }
 }

@@ -135,7 +135,7 @@ fn probes_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     ui.horizontal(|ui| {
         let placing = app.tool == Tool::PlaceProbe;
         if ui
-            .selectable_label(placing, "➕ Place")
+            .selectable_label(placing, "+ Place")
             .on_hover_text("Then click a surface in the view (or double-click a surface any time)")
             .clicked()
         {
@@ -162,7 +162,7 @@ fn probes_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         }
     });
     if app.state.probes.is_empty() {
-        ui.weak("No probes yet: press ➕ Place and click a floor.");
+        ui.weak("No probes yet: press + Place and click a floor.");
     }
     for (i, p) in app.state.probes.iter().enumerate() {
         ui.horizontal(|ui| {
@@ -254,9 +254,9 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let walking = app.state.walk.active;
     let label = if walking {
-        "■ Stop walking"
+        "Stop walking"
     } else {
-        "▶ Walk with the selected probe"
+        "Walk with the selected probe"
     };
     if ui
         .add_enabled(app.state.selected.is_some(), egui::Button::new(label))

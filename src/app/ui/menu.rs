@@ -160,7 +160,7 @@ pub fn status_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             }
             if let Some(msg) = app.state.status.clone() {
                 let (color, icon) = match msg.severity {
-                    Severity::Error => (ui.visuals().error_fg_color, "⚠ "),
+                    Severity::Error => (ui.visuals().error_fg_color, "Error: "),
                     Severity::Info => (ui.visuals().text_color(), ""),
                 };
                 ui.label(
@@ -168,7 +168,7 @@ pub fn status_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         .color(color)
                         .strong(),
                 );
-                if msg.severity == Severity::Error && ui.small_button("✕").clicked() {
+                if msg.severity == Severity::Error && ui.small_button("x").clicked() {
                     app.state.status = None;
                 }
             }

@@ -52,18 +52,6 @@ impl SyncMemo {
     }
 }
 
-/// One colour per object: greys with a slight hue shift, so neighbouring
-/// objects can be told apart without distracting from the overlays.
-pub fn object_colors(n: usize) -> Vec<[f32; 3]> {
-    (0..n)
-        .map(|i| {
-            let h = (i as f32 * 0.618_034).fract();
-            let tint = |phase: f32| 0.62 + 0.12 * ((h + phase) * std::f32::consts::TAU).sin();
-            [tint(0.0), tint(0.33), tint(0.67)]
-        })
-        .collect()
-}
-
 /// Brings the memo (and the renderer, when there is one) up to date.
 pub fn sync(app: &mut CollidoscopeApp) {
     let level_changed = match (&app.sync.level, &app.state.level) {
@@ -86,7 +74,7 @@ pub fn sync(app: &mut CollidoscopeApp) {
         return;
     };
     if let (Some(level), false) = (&app.state.level, app.sync.uploaded_level) {
-        r.set_level(&level.mesh, &object_colors(level.mesh.objects.len()));
+        r.set_level(&level.mesh, &[]);
         app.sync.uploaded_level = true;
     }
     let visible = app.state.visible_flags();

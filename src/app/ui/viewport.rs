@@ -9,7 +9,7 @@ use crate::app::command::Command;
 use crate::app::probes::params_of;
 use crate::app::state::Severity;
 use crate::app::{camera_ctl, pick};
-use crate::collide::debug_draw::{OverlayKind, Shape};
+use crate::collide::debug_draw::OverlayKind;
 use crate::render::{RenderOptions, paint_viewport};
 use eframe::egui::{self, Color32, PointerButton, Pos2, Rect, Sense, Stroke};
 use glam::{DVec3, Vec3};
@@ -145,7 +145,8 @@ fn handle_drag(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect, response: &
     let p = &app.state.probes[i];
     let tip = p.position + p.velocity;
     if response.drag_started_by(PointerButton::Primary) {
-        let press = response.interact_pointer_pos();
+        // Where the button went down: egui reports the drag a few pixels later.
+        let press = ui.input(|i| i.pointer.press_origin());
         let tip_px = to_screen(app, rect, tip);
         app.handle_drag =
             matches!((press, tip_px), (Some(a), Some(b)) if a.distance(b) <= HANDLE_GRAB_PX);
@@ -199,24 +200,12 @@ fn draw_velocity_handle(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     painter.circle(b, grab, Color32::WHITE, Stroke::new(2.0, color));
 }
 
-fn label_anchor(shape: &Shape) -> DVec3 {
-    match shape {
-        Shape::Segment { a, b } => (*a + *b) * 0.5,
-        Shape::Arrow { to, .. } => *to,
-        Shape::Point { p } => *p,
-        Shape::Box { aabb } => ((aabb.min + aabb.max) * 0.5).as_dvec3(),
-        Shape::PlaneQuad { center, .. } => *center,
-        Shape::Ellipsoid { center, .. } => *center,
-        Shape::Triangle { corners } => (corners[0] + corners[1] + corners[2]) / 3.0,
-    }
-}
-
 fn draw_labels(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     let painter = ui.painter_at(rect);
     let font = egui::FontId::monospace(12.0);
     for prim in app.sync.primitives() {
         let Some(text) = &prim.label else { continue };
-        if let Some(pos) = to_screen(app, rect, label_anchor(&prim.shape)) {
+        if let Some(pos) = to_screen(app, rect, prim.shape.anchor()) {
             let color = widgets::color32(prim.color);
             painter.text(
                 pos + egui::vec2(6.0, -6.0),
@@ -283,7 +272,7 @@ fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     };
     let painter = ui.painter_at(rect);
     let galley = painter.layout(
-        format!("⚠ {}", msg.text),
+        format!("Error: {}", msg.text),
         egui::FontId::proportional(15.0),
         Color32::WHITE,
         rect.width() - 40.0,

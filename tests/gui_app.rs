@@ -1,0 +1,146 @@
+//! The real eframe App driven through egui_kittest (AccessKit), with no
+//! display: place a probe on the default level, click Step, and read the
+//! inspector. The 3D view needs GL; these tests run without it (the app
+//! shows a placeholder there), `gui_snapshot.rs` adds GL where EGL exists.
+#![cfg(feature = "gui")]
+
+use collidoscope::app::command::Command;
+use collidoscope::app::probes::params_of;
+use collidoscope::app::{CollidoscopeApp, Startup};
+use collidoscope::collide::{TraceDetail, slide};
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::DVec3;
+use std::path::PathBuf;
+
+fn harness() -> Harness<'static, CollidoscopeApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()))
+}
+
+fn fmt3(v: DVec3) -> String {
+    format!("({:.4}, {:.4}, {:.4})", v.x, v.y, v.z)
+}
+
+/// Places a probe in front of the 0.30 m staircase of the default level,
+/// walking into it.
+fn place_stair_probe(h: &mut Harness<'static, CollidoscopeApp>) {
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(5.0, 0.0, -1.5),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    let app = h.state();
+    let i = app.state().selected.expect("the placed probe is selected");
+    let mut p = params_of(&app.state().probes[i]);
+    p.velocity = DVec3::new(0.0, 0.0, 3.0);
+    h.state_mut().push(Command::UpdateProbe(i, p));
+    h.run_steps(2);
+}
+
+#[test]
+fn clicking_step_shows_iteration_one_in_the_inspector() {
+    let mut h = harness();
+    h.run_steps(2);
+    let level = h
+        .state()
+        .state()
+        .level
+        .clone()
+        .expect("the default level is loaded");
+    assert_eq!(level.name, "default_level.obj");
+    place_stair_probe(&mut h);
+    h.get_by_label("Step").click();
+    h.run_steps(2);
+
+    let probe = h.state().state().probes[0].clone();
+    let records = probe.stepper.records();
+    assert_eq!(records.len(), 1, "one click, one solver iteration");
+    let expected = slide(
+        level.world(),
+        &probe.settings,
+        probe.position,
+        probe.velocity,
+        TraceDetail::Full,
+    )
+    .unwrap();
+    assert_eq!(
+        records[0], expected.iterations[0],
+        "the app runs the core solver"
+    );
+
+    let rec = &records[0];
+    h.get_by_label_contains("Iteration 1 ");
+    for text in [
+        fmt3(rec.start),
+        fmt3(rec.start_espace),
+        fmt3(rec.velocity),
+        fmt3(rec.end),
+    ] {
+        assert!(
+            h.query_all_by_label(&text).next().is_some(),
+            "the inspector shows {text}"
+        );
+    }
+    let hit = rec
+        .nearest
+        .expect("the first iteration reaches the first riser");
+    let toi = format!("t = {:.6}", hit.t);
+    assert!(
+        h.query_all_by_label_contains(&toi).count() >= 2,
+        "the nearest hit and its candidate row show {toi}"
+    );
+    h.get_by_label_contains(&format!("Candidates ({})", rec.candidates.len()));
+}
+
+#[test]
+fn keyboard_steps_back_and_runs_to_the_end() {
+    let mut h = harness();
+    h.run_steps(2);
+    place_stair_probe(&mut h);
+    h.key_press(egui::Key::N);
+    h.run_steps(1);
+    h.key_press(egui::Key::N);
+    h.run_steps(1);
+    assert_eq!(h.state().state().probes[0].stepper.records().len(), 2);
+    h.key_press(egui::Key::B);
+    h.run_steps(1);
+    assert_eq!(h.state().state().probes[0].stepper.cursor(), Some(0));
+    h.get_by_label_contains("Iteration 1 ");
+    h.key_press(egui::Key::R);
+    h.run_steps(2);
+    let st = &h.state().state().probes[0].stepper;
+    assert!(st.is_complete(), "Run to end drains the solver");
+    assert_eq!(st.cursor(), Some(st.records().len() - 1));
+    let climbed = st.records().last().unwrap().end.y - h.state().state().probes[0].position.y;
+    assert!(
+        climbed > 0.25,
+        "the move climbs the 0.30 m stairs: {climbed}"
+    );
+}
+
+#[test]
+fn a_failed_load_is_shown_and_keeps_the_level() {
+    let mut h = harness();
+    h.run_steps(2);
+    let before = h.state().state().level.clone().unwrap();
+    h.state_mut().push(Command::OpenLevel(PathBuf::from(
+        "/nowhere/missing_level.obj",
+    )));
+    for _ in 0..200 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+    assert!(std::sync::Arc::ptr_eq(
+        h.state().state().level.as_ref().unwrap(),
+        &before
+    ));
+    h.get_by_label_contains("missing_level.obj");
+    h.get_by_label_contains("Could not open level");
+}

@@ -1,0 +1,174 @@
+//! The whole window, 3D viewport included, rendered with no display: the
+//! real App driven through egui_kittest, painted by `egui_glow::Painter` on
+//! an EGL pbuffer of Mesa's software device (glutin's EGL device platform),
+//! so eframe's paint callback (three-d) draws into the same framebuffer as
+//! in the real window. Skips with a message where EGL gives no context.
+#![cfg(feature = "gui")]
+
+use collidoscope::app::command::Command;
+use collidoscope::app::probes::params_of;
+use collidoscope::app::{CollidoscopeApp, Startup};
+use eframe::{egui, egui_glow, glow};
+use egui_kittest::{Harness, TestRenderer};
+use glam::DVec3;
+use glutin::api::egl::{
+    context::PossiblyCurrentContext, device::Device, display::Display, surface::Surface,
+};
+use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder};
+use glutin::context::{ContextApi, ContextAttributesBuilder, GlProfile, Version};
+use glutin::prelude::*;
+use glutin::surface::{PbufferSurface, SurfaceAttributesBuilder};
+use std::collections::HashSet;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+const SIZE: [u32; 2] = [1400, 900];
+
+/// egui_glow's painter on a current EGL pbuffer of `SIZE`.
+struct GlowTestRenderer {
+    gl: Arc<glow::Context>,
+    painter: egui_glow::Painter,
+    _surface: Surface<PbufferSurface>,
+    _context: PossiblyCurrentContext,
+    _display: Display,
+}
+
+impl GlowTestRenderer {
+    fn new() -> Result<Self, String> {
+        let devices = Device::query_devices().map_err(|e| format!("no EGL devices: {e}"))?;
+        let mut errors = Vec::new();
+        for device in devices {
+            match Self::on(&device) {
+                Ok(r) => return Ok(r),
+                Err(e) => errors.push(e),
+            }
+        }
+        Err(format!("no EGL device gave a GL 3.3 pbuffer: {errors:?}"))
+    }
+
+    fn on(device: &Device) -> Result<Self, String> {
+        let display = unsafe { Display::with_device(device, None) }.map_err(|e| e.to_string())?;
+        let template = ConfigTemplateBuilder::new()
+            .with_api(Api::OPENGL)
+            .with_surface_type(ConfigSurfaceTypes::PBUFFER)
+            .with_alpha_size(8)
+            .with_depth_size(24)
+            .build();
+        let config = unsafe { display.find_configs(template) }
+            .map_err(|e| e.to_string())?
+            .next()
+            .ok_or("no pbuffer config")?;
+        let attributes = ContextAttributesBuilder::new()
+            .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
+            .with_profile(GlProfile::Core)
+            .build(None);
+        let size = |v: u32| NonZeroU32::new(v).expect("non-zero size");
+        let surface_attributes =
+            SurfaceAttributesBuilder::<PbufferSurface>::new().build(size(SIZE[0]), size(SIZE[1]));
+        let surface = unsafe { display.create_pbuffer_surface(&config, &surface_attributes) }
+            .map_err(|e| e.to_string())?;
+        let context = unsafe { display.create_context(&config, &attributes) }
+            .map_err(|e| e.to_string())?
+            .make_current(&surface)
+            .map_err(|e| e.to_string())?;
+        let gl = Arc::new(unsafe {
+            glow::Context::from_loader_function_cstr(|name| display.get_proc_address(name).cast())
+        });
+        let painter =
+            egui_glow::Painter::new(gl.clone(), "", None, false).map_err(|e| e.to_string())?;
+        Ok(GlowTestRenderer {
+            gl,
+            painter,
+            _surface: surface,
+            _context: context,
+            _display: display,
+        })
+    }
+}
+
+impl TestRenderer for GlowTestRenderer {
+    fn setup_eframe(&self, cc: &mut eframe::CreationContext<'_>, _frame: &mut eframe::Frame) {
+        cc.gl = Some(self.gl.clone());
+    }
+
+    fn handle_delta(&mut self, delta: &mut egui::TexturesDelta) {
+        for (id, images) in delta.set.drain() {
+            for image in images {
+                self.painter.set_texture(id, &image);
+            }
+        }
+        let freed: HashSet<_> = delta.free.drain().collect();
+        for id in freed {
+            self.painter.free_texture(id);
+        }
+    }
+
+    fn render(
+        &mut self,
+        ctx: &egui::Context,
+        output: &egui::FullOutput,
+    ) -> Result<image::RgbaImage, String> {
+        let ppp = output.pixels_per_point;
+        let primitives = ctx.tessellate(output.shapes.clone(), ppp);
+        self.painter.clear(SIZE, [0.0, 0.0, 0.0, 1.0]);
+        // Textures were uploaded by `handle_delta` as each frame ended.
+        let mut none = egui::TexturesDelta::default();
+        self.painter
+            .paint_and_update_textures(SIZE, ppp, &primitives, &mut none);
+        let shot = self.painter.read_screen_rgba(SIZE);
+        let bytes: Vec<u8> = shot.pixels.iter().flat_map(|c| c.to_array()).collect();
+        image::RgbaImage::from_raw(SIZE[0], SIZE[1], bytes).ok_or("bad image size".into())
+    }
+}
+
+/// Distinct colours in a region of the image.
+fn distinct_colours(img: &image::RgbaImage, x0: u32, y0: u32, x1: u32, y1: u32) -> usize {
+    let mut seen = HashSet::new();
+    for y in y0..y1.min(img.height()) {
+        for x in x0..x1.min(img.width()) {
+            seen.insert(img.get_pixel(x, y).0);
+        }
+    }
+    seen.len()
+}
+
+#[test]
+fn the_window_renders_the_level_and_the_stepped_probe() {
+    let renderer = match GlowTestRenderer::new() {
+        Ok(r) => r,
+        Err(e) => {
+            println!("skipping: no headless GL here ({e})");
+            return;
+        }
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(SIZE[0] as f32, SIZE[1] as f32))
+        .renderer(renderer)
+        .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()));
+    h.run_steps(2);
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(5.0, 0.0, -1.5),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    let mut p = params_of(&h.state().state().probes[0]);
+    p.velocity = DVec3::new(0.0, 0.0, 3.0);
+    h.state_mut().push(Command::UpdateProbe(0, p));
+    h.state_mut().push(Command::Step);
+    h.state_mut().push(Command::Step);
+    h.run_steps(3);
+    let img = h.render().expect("renders");
+    if let Ok(dir) = std::env::var("COLLIDOSCOPE_SNAPSHOT_DIR") {
+        let path = std::path::Path::new(&dir).join("gui_snapshot.png");
+        img.save(&path).expect("writes the snapshot");
+        println!("wrote {}", path.display());
+    }
+    // The viewport sits between the side panels and above the stepper: a
+    // shaded mesh with overlays has many colours there, a blank one a few.
+    let (w, h_px) = (img.width(), img.height());
+    let viewport = distinct_colours(&img, w * 3 / 10, h_px / 8, w * 6 / 10, h_px / 2);
+    assert!(
+        viewport > 100,
+        "the 3D viewport looks empty: {viewport} colours"
+    );
+}
