@@ -393,3 +393,28 @@ fn stepping_yields_one_record_per_next_and_then_none() {
     assert_eq!(whole.iterations[0], first);
     assert_eq!(whole.iterations.len(), rest.len() + 1);
 }
+
+#[test]
+fn a_slide_never_moves_farther_than_the_motion_it_came_from() {
+    // Ellipsoid space stretches the tall axis: a projection there could
+    // come back longer in world space than what was left of the move.
+    let lvl = step_level(0.3);
+    let s = settings(RADII);
+    let r = run(&lvl, &s, on_floor(0.0, 0.0), DVec3::new(3.0, 0.0, 0.0));
+    for rec in &r.iterations {
+        if let Some(slide) = rec.slide_vector {
+            let remaining = (rec.destination - rec.end).length();
+            assert!(
+                slide.length() <= remaining + 1e-9,
+                "{} > {remaining}",
+                slide.length()
+            );
+        }
+    }
+    let travelled: f64 = r
+        .iterations
+        .iter()
+        .map(|i| (i.end - i.start).length())
+        .sum();
+    assert!(travelled <= 3.0 + 1e-9, "{travelled}");
+}

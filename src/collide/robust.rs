@@ -134,8 +134,16 @@ pub(super) fn step(
             slide_e
         }
     };
+    // A projection in ellipsoid space can come back longer in world space
+    // than the motion it came from (the space stretches along the long
+    // radius): never let a slide gain length.
+    let rem_w = es.world_from_espace(dest_e - end_e).length();
+    let mut slide_w = es.world_from_espace(slide_e);
+    if slide_w.length() > rem_w {
+        slide_w *= rem_w / slide_w.length();
+    }
+    let slide_e = es.espace_from_world(slide_w);
     ctx.record_slide(&mut rec, end_e, slide_e);
-    let slide_w = es.world_from_espace(slide_e);
     if slide_w.length() < ctx.settings.min_move {
         return (
             rec,
