@@ -8,6 +8,10 @@
 //! minus the skin, project the remaining motion onto the contact plane,
 //! repeat. Scenes: generated cities of ~100k and ~1M triangles and, when
 //! `../shared/levels` is present, the Sibenik cathedral (75k triangles).
+//! Each scene runs two sets: `move` (300 long moves of 0.5-5 m into walls,
+//! stairs, creases, doors and along corridors) and `frames` (the same moves
+//! walked as 60 Hz frames of 0.15 m, settling on and sliding along the
+//! ground, up to 10 frames each).
 //!
 //! Short run: `cargo bench --bench slide -- --warm-up-time 1 --measurement-time 3`
 
@@ -160,13 +164,16 @@ fn ground_moves(mesh: &TriMesh, peer: &ParrySlide, count: usize) -> Vec<ProbeMov
     moves
 }
 
-/// How far apart the two solvers end (world metres): median and 90th percentile.
+/// How far apart the two solvers end (world metres, median and 90th
+/// percentile), and what our solver did per move (mean iterations, BVH
+/// nodes visited and candidate triangles), printed with each scene.
 fn agreement(
     level: &Level,
     peer: &ParrySlide,
     settings: &SlideSettings,
     moves: &[ProbeMove],
-) -> (f64, f64) {
+) -> String {
+    let (mut iterations, mut nodes, mut candidates) = (0usize, 0usize, 0usize);
     let mut gaps: Vec<f64> = moves
         .iter()
         .map(|m| {
@@ -176,47 +183,90 @@ fn agreement(
                 m.start_world,
                 m.velocity_world,
                 TraceDetail::Summary,
-            )
-            .map_or(m.start_world, |r| r.final_position);
-            (ours - peer.slide(m.start_world, m.velocity_world)).length()
+            );
+            let end = ours.as_ref().map_or(m.start_world, |r| r.final_position);
+            for rec in ours.iter().flat_map(|r| &r.iterations) {
+                iterations += 1;
+                nodes += rec.bvh_stats.nodes_visited as usize;
+                candidates += rec.candidate_count as usize;
+            }
+            (end - peer.slide(m.start_world, m.velocity_world)).length()
         })
         .collect();
     gaps.sort_by(f64::total_cmp);
-    (gaps[gaps.len() / 2], gaps[gaps.len() * 9 / 10])
+    let per_move = |x: usize| x as f64 / moves.len() as f64;
+    format!(
+        "final positions ours vs parry: median {:.4} m, p90 {:.4} m apart; ours per move: {:.2} iterations, {:.0} BVH nodes, {:.1} candidate triangles",
+        gaps[gaps.len() / 2],
+        gaps[gaps.len() * 9 / 10],
+        per_move(iterations),
+        per_move(nodes),
+        per_move(candidates)
+    )
+}
+
+/// Horizontal length of one frame of walking: 9 m/s at 60 Hz.
+const FRAME_STEP: f64 = 0.15;
+/// Downward part of each frame, so the probe settles on the ground and then
+/// slides along it (a game's gravity, folded into the move).
+const FRAME_DROP: f64 = 0.03;
+/// At most this many frames per long move.
+const FRAMES_PER_MOVE: usize = 10;
+
+/// Each long move replayed as up to ten 60 Hz frames: the starts follow our
+/// solver's trajectory (computed once here), so both solvers then get the
+/// very same list of (start, velocity), most of them in contact with the
+/// ground or a wall, as in a game.
+fn frame_moves(level: &Level, settings: &SlideSettings, moves: &[ProbeMove]) -> Vec<ProbeMove> {
+    let mut frames = Vec::new();
+    for m in moves {
+        let horizontal = DVec3::new(m.velocity_world.x, 0.0, m.velocity_world.z);
+        let n = ((horizontal.length() / FRAME_STEP).ceil() as usize).min(FRAMES_PER_MOVE);
+        let velocity = horizontal.normalize() * FRAME_STEP - DVec3::Y * FRAME_DROP;
+        let mut pos = m.start_world;
+        for _ in 0..n {
+            frames.push(ProbeMove {
+                start_world: pos,
+                velocity_world: velocity,
+            });
+            let r = slide(level.world(), settings, pos, velocity, TraceDetail::Summary);
+            pos = r.map_or(pos, |r| r.final_position);
+        }
+    }
+    frames
 }
 
 fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]) {
     let settings = SlideSettings::default();
     let peer = ParrySlide::new(&level.mesh, &settings);
-    let (median, p90) = agreement(level, &peer, &settings, moves);
-    eprintln!(
-        "{name}: {} triangles, {} moves; final positions ours vs parry: median {median:.4} m, p90 {p90:.4} m apart",
-        level.mesh.triangle_count(),
-        moves.len()
-    );
-    let mut group = c.benchmark_group(format!("slide/{name}"));
-    group.throughput(Throughput::Elements(moves.len() as u64));
-    group.bench_function("collidoscope", |b| {
-        b.iter(|| {
-            for m in moves {
-                black_box(slide(
-                    level.world(),
-                    &settings,
-                    m.start_world,
-                    m.velocity_world,
-                    TraceDetail::Summary,
-                ));
-            }
-        })
-    });
-    group.bench_function("parry3d", |b| {
-        b.iter(|| {
-            for m in moves {
-                black_box(peer.slide(m.start_world, m.velocity_world));
-            }
-        })
-    });
-    group.finish();
+    let frames = frame_moves(level, &settings, moves);
+    for (kind, moves) in [("move", moves), ("frames", &frames[..])] {
+        eprintln!(
+            "{name} {kind}: {} triangles, {} moves; {}",
+            level.mesh.triangle_count(),
+            moves.len(),
+            agreement(level, &peer, &settings, moves)
+        );
+        let mut group = c.benchmark_group(format!("slide_{kind}/{name}"));
+        group.throughput(Throughput::Elements(moves.len() as u64));
+        group.bench_function("collidoscope", |b| {
+            b.iter(|| {
+                for m in moves {
+                    let world = level.world();
+                    let (start, vel) = (m.start_world, m.velocity_world);
+                    black_box(slide(world, &settings, start, vel, TraceDetail::Summary));
+                }
+            })
+        });
+        group.bench_function("parry3d", |b| {
+            b.iter(|| {
+                for m in moves {
+                    black_box(peer.slide(m.start_world, m.velocity_world));
+                }
+            })
+        });
+        group.finish();
+    }
 }
 
 fn slide_benches(c: &mut Criterion) {

@@ -337,3 +337,62 @@ fn default_level_parts_do_not_overlap_each_other() {
         }
     }
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(name: &str, solid: &Solid, volume: f64) {
+        let mesh = single(name, solid);
+        assert_closed_outward(&mesh, 0);
+        let v = solid.signed_volume();
+        assert!(
+            (v - volume).abs() <= 1e-9 * volume.max(1.0),
+            "{name}: volume {v} != {volume}"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn staircases_are_closed_with_the_volume_of_their_steps(
+            riser in 0.05f64..1.5, tread in 0.1f64..1.0, count in 1u32..12,
+            width in 0.3f64..4.0, landing in 0.0f64..2.0, turns in 0u32..4,
+        ) {
+            let s = parts::Stairs { riser, tread, count, width, landing };
+            let n = f64::from(count);
+            // Columns 1..n risers high; the top one is deeper by the landing.
+            let area = tread * riser * n * (n + 1.0) / 2.0 + landing * riser * n;
+            check("stairs", &parts::staircase(DVec3::new(3.0, 0.0, -2.0), &s).turned(turns), area * width);
+        }
+
+        #[test]
+        fn door_walls_are_closed_around_their_opening(
+            length in 2.0f64..8.0, extra in 0.1f64..2.0, t in 0.01f64..0.5,
+            off in 0.05f64..0.95, w in 0.05f64..0.95, hfrac in 0.1f64..0.95,
+        ) {
+            let height = 2.0 + extra;
+            let width = w * (length - 0.1);
+            let offset = 0.05 + off * (length - 0.1 - width);
+            let door = parts::Door { offset, width, height: hfrac * height };
+            let area = length * height - width * door.height;
+            check("door", &parts::wall(DVec3::ZERO, length, height, t, Some(door)), area * t);
+        }
+
+        #[test]
+        fn ramps_pillars_and_creases_are_closed(
+            slope in 5.0f64..85.0, landing in 0.0f64..2.0, sides in 3u32..24,
+            angle in 10.0f64..170.0, radius in 0.05f64..2.0,
+        ) {
+            let run = 1.0 / slope.to_radians().tan();
+            check("ramp", &parts::ramp(DVec3::ONE, slope, 1.0, 2.0, landing), (0.5 * run + landing) * 2.0);
+            let k = f64::from(sides);
+            let polygon = 0.5 * k * radius * radius * (std::f64::consts::TAU / k).sin();
+            check("pillar", &parts::prism_pillar(DVec3::ZERO, radius, sides, 3.0), polygon * 3.0);
+            let solid = parts::crease(DVec3::ZERO, angle, 2.0, 0.2, 2.5);
+            let mesh = single("crease", &solid);
+            assert_closed_outward(&mesh, 0);
+        }
+    }
+}

@@ -264,3 +264,72 @@ fn progress_stays_in_the_unit_interval() {
     assert!(!seen.is_empty());
     assert!(seen.iter().all(|f| (0.0..1.0).contains(f)), "{seen:?}");
 }
+
+mod never_panics {
+    use collidoscope::level::ImportOptions;
+    use collidoscope::level::import::import_obj_bytes;
+    use proptest::prelude::*;
+    use std::path::Path;
+
+    /// Imports `bytes`; whatever happens, no panic, and a mesh that comes
+    /// back is well formed.
+    fn check(bytes: &[u8]) {
+        let options = ImportOptions::default();
+        match import_obj_bytes(bytes, Path::new("fuzz.obj"), &options) {
+            Ok((mesh, report)) => {
+                assert_eq!(mesh.triangle_count(), report.triangles);
+                let n = mesh.positions.len() as u32;
+                assert!(mesh.triangles.iter().flatten().all(|&i| i < n));
+                assert!(mesh.positions.iter().all(|p| p.is_finite()));
+            }
+            Err(e) => assert!(e.to_string().starts_with("fuzz.obj")),
+        }
+    }
+
+    /// Statements and tokens that make up OBJ files, good and bad.
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("v 0 0 0\n".to_string()),
+            Just("v 1 0 0\n".to_string()),
+            Just("v 0 1 0\n".to_string()),
+            Just("v 1e38 -1e38 0.5\n".to_string()),
+            Just("vt 0 0\n".to_string()),
+            Just("vn 0 0 1\n".to_string()),
+            Just("g a\n".to_string()),
+            Just("o b\n".to_string()),
+            Just("g\n".to_string()),
+            Just("\r\n".to_string()),
+            Just("# comment\n".to_string()),
+            Just("f ".to_string()),
+            Just("\n".to_string()),
+            Just("/".to_string()),
+            Just("//".to_string()),
+            Just(" ".to_string()),
+            (-6i64..8).prop_map(|i| i.to_string()),
+            Just("4294967296".to_string()),
+            Just("nan".to_string()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn on_random_obj_like_text(pieces in prop::collection::vec(piece(), 0..60)) {
+            check(pieces.concat().as_bytes());
+        }
+
+        #[test]
+        fn on_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            check(&bytes);
+        }
+
+        #[test]
+        fn on_a_valid_file_with_one_byte_changed(at in 0usize..400, byte in any::<u8>()) {
+            let mut bytes = std::fs::read(super::fixture("groups.obj")).unwrap();
+            let at = at % bytes.len();
+            bytes[at] = byte;
+            check(&bytes);
+        }
+    }
+}

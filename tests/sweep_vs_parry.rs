@@ -78,7 +78,7 @@ struct Case {
 fn random_case(rng: &mut Rng) -> Case {
     let tri = [rng.vec(3.0), rng.vec(3.0), rng.vec(3.0)].map(f32_exact);
     let center = f32_exact(rng.vec(5.0));
-    let vel = if rng.next_u64() % 2 == 0 {
+    let vel = if rng.next_u64().is_multiple_of(2) {
         rng.vec(8.0)
     } else {
         let (u, w) = (rng.range(0.0, 1.0), rng.range(0.0, 1.0));
@@ -250,7 +250,7 @@ fn hit_miss_and_time_agree_with_parry() {
 /// Overlapping starts: both methods report a contact at `t = 0`.
 #[test]
 fn overlapping_starts_agree_with_parry() {
-    let mut rng = Rng(0x5EED_0F_0E11_AB5);
+    let mut rng = Rng(0x0005_EED0_F0E1_1AB5);
     let mut compared = 0;
     for _ in 0..CASES / 4 {
         let Case { center, vel, tri } = random_case(&mut rng);

@@ -1,334 +1,528 @@
 //! Top-down binned SAH construction over per-triangle boxes (world space).
 //!
-//! Each node bins its triangles' centroids into [`BINS`] slots on all three
-//! axes at once, sweeps the bins to price every split plane with the surface
-//! area heuristic (MacDonald & Booth 1990; binning after Wald 2007), and
+//! Each node bins its triangles' centroids into [`BINS`] slots along the
+//! longest axis of their bounds, sweeps the bins to price every split plane
+//! with the surface area heuristic (MacDonald & Booth 1990; binning after
+//! Wald 2007, single-axis as in Bikker's "How to build a BVH"), and
 //! partitions its range in place. A node becomes a leaf when it holds one
-//! triangle, or at most [`MAX_LEAF`] and splitting would not pay. When the
+//! triangle, or at most `max_leaf` and splitting would not pay. When the
 //! centroids cannot be binned (all equal, or not finite) the range is cut in
 //! half, so the build always terminates and never panics on odd input.
 //!
-//! The working copy keeps boxes as `Vec3A` (16-byte lanes) so that growing a
-//! bin is two SIMD min/max; centroids are kept doubled (`min + max`), which
-//! changes no decision since binning is scale-invariant.
+//! Speed comes from touching each triangle once per level: the bins also
+//! gather centroid bounds, so both children's binning ranges are known
+//! before the parent is partitioned, and the partition pass bins each
+//! triangle into the child it sends it to. The working copy keeps boxes as
+//! `Vec3A` (16-byte lanes: growing a box is two SIMD min/max), and centroids
+//! are kept doubled (`min + max`), which changes no decision since binning is
+//! scale-invariant.
 
 use super::{Bvh, BvhNode};
 use crate::math::Aabb;
-use glam::{UVec3, Vec3A};
+use glam::Vec3A;
 
-/// Number of centroid bins per axis.
+/// Most centroid bins per node; small nodes use one per triangle (binning
+/// and sweeping cost per node matters: there are about as many nodes as triangles).
 const BINS: usize = 12;
-/// Leaves hold at most this many triangles (measured: 4 gives the fastest
-/// swept-box queries at about 1.1 nodes per triangle, see BENCHMARKS.md).
+/// Leaves hold at most this many triangles by default (tuned by measurement,
+/// see BENCHMARKS.md).
 pub(crate) const MAX_LEAF: usize = 4;
 /// Cost of visiting a node, relative to testing one triangle's box.
-const TRAVERSAL_COST: f32 = 1.0;
+const TRAVERSAL_COST: f32 = 2.0;
 
-/// A triangle's box in the working copy.
+/// A box in the working copy.
 #[derive(Clone, Copy)]
-struct Prim {
+struct Bounds {
     lo: Vec3A,
     hi: Vec3A,
 }
 
-/// Bounds and count of the triangles whose centroid fell in one bin.
+impl Bounds {
+    const EMPTY: Bounds = Bounds {
+        lo: Vec3A::INFINITY,
+        hi: Vec3A::NEG_INFINITY,
+    };
+
+    #[inline]
+    fn grow(&mut self, b: &Bounds) {
+        self.lo = self.lo.min(b.lo);
+        self.hi = self.hi.max(b.hi);
+    }
+
+    #[inline]
+    fn grow_point(&mut self, p: Vec3A) {
+        self.lo = self.lo.min(p);
+        self.hi = self.hi.max(p);
+    }
+
+    /// Half the surface area: the SAH only compares ratios.
+    #[inline]
+    fn half_area(&self) -> f32 {
+        let e = self.hi - self.lo;
+        e.x * e.y + e.y * e.z + e.z * e.x
+    }
+}
+
+/// The triangles whose centroid fell in one bin: box, centroid box, count.
 #[derive(Clone, Copy)]
 struct Bin {
-    lo: Vec3A,
-    hi: Vec3A,
+    bounds: Bounds,
+    centroids: Bounds,
     count: u32,
 }
 
 const EMPTY_BIN: Bin = Bin {
-    lo: Vec3A::INFINITY,
-    hi: Vec3A::NEG_INFINITY,
+    bounds: Bounds::EMPTY,
+    centroids: Bounds::EMPTY,
     count: 0,
 };
 
-/// A node waiting to be split: its slot, its triangle range and its box.
-struct Task {
-    node: usize,
+/// A range of triangles with its box and the box of its (doubled) centroids.
+#[derive(Clone, Copy)]
+struct Range {
     start: usize,
     end: usize,
-    lo: Vec3A,
-    hi: Vec3A,
+    bounds: Bounds,
+    centroids: Bounds,
 }
 
-/// How a node's range was cut: children boxes and the split position.
-struct Cut {
-    mid: usize,
-    left: (Vec3A, Vec3A),
-    right: (Vec3A, Vec3A),
-}
-
-/// A chosen SAH plane: triangles whose centroid bin on `axis` is below `bin` go left.
-struct Plane {
+/// Where a doubled centroid falls: bin `(c[axis] - cmin) * scale`, clamped.
+#[derive(Clone, Copy)]
+struct BinMap {
+    /// Bins in use, `2..=BINS`: small nodes use one per triangle, because
+    /// with about as many nodes as triangles the per-node sweep matters.
+    used: usize,
     axis: usize,
-    bin: u32,
-    cost: f32,
+    cmin: f32,
+    scale: f32,
 }
 
-/// Centroid binning of one node.
-struct Binning {
-    cmin: Vec3A,
-    scale: Vec3A,
-    bins: [[Bin; BINS]; 3],
-}
+impl BinMap {
+    /// Bins along the longest axis of `r`'s centroid box. `None` when it has
+    /// no usable extent (all centroids equal, or not finite).
+    fn new(r: &Range) -> Option<BinMap> {
+        let extent = r.centroids.hi - r.centroids.lo;
+        let axis = if extent.x >= extent.y && extent.x >= extent.z {
+            0
+        } else if extent.y >= extent.z {
+            1
+        } else {
+            2
+        };
+        let used = (r.end - r.start).clamp(2, BINS);
+        // Slightly under used / extent so that the largest centroid lands in the last bin.
+        let scale = used as f32 * (1.0 - 1e-5) / extent[axis];
+        let cmin = r.centroids.lo[axis];
+        let ok = extent[axis] > 0.0 && scale.is_finite() && scale > 0.0 && cmin.is_finite();
+        ok.then_some(BinMap {
+            used,
+            axis,
+            cmin,
+            scale,
+        })
+    }
 
-impl Binning {
     #[inline]
-    fn bin_of(&self, p: &Prim) -> UVec3 {
-        ((p.lo + p.hi - self.cmin) * self.scale)
-            .as_uvec3()
-            .min(UVec3::splat(BINS as u32 - 1))
+    fn index(&self, c: Vec3A) -> usize {
+        self.index_on(c[self.axis])
+    }
+
+    /// The bin of a doubled centroid coordinate on this map's axis.
+    #[inline]
+    fn index_on(&self, x: f32) -> usize {
+        // Branch-free: clamp in float (`max` maps NaN to 0), then round to
+        // an integer by adding 2^23, whose ulp is 1. Rounding to nearest
+        // after the -0.5 is flooring up to ties; binning and partitioning
+        // share this function, so they always agree.
+        let top = (self.used - 1) as f32;
+        let f = ((x - self.cmin) * self.scale - 0.5).max(0.0).min(top);
+        ((f + 8_388_608.0).to_bits() - 0x4b00_0000) as usize
     }
 }
 
-/// Half the surface area: the SAH only compares ratios.
-#[inline]
-fn half_area(lo: Vec3A, hi: Vec3A) -> f32 {
-    let e = hi - lo;
-    e.x * e.y + e.y * e.z + e.z * e.x
+/// The binning of one node: `map` is `None` when its centroids cannot be binned.
+struct Binning {
+    map: Option<BinMap>,
+    bins: [Bin; BINS],
 }
 
-/// Builds the tree; see the module docs.
-pub(super) fn build(tri_aabbs: &[Aabb]) -> Bvh {
+impl Binning {
+    /// Prepares empty bins for the range `r`.
+    fn reset(&mut self, r: &Range) {
+        self.map = BinMap::new(r);
+        if let Some(m) = self.map {
+            self.bins[..m.used].fill(EMPTY_BIN);
+        }
+    }
+}
+
+/// Adds triangles to a binning, gathering runs that fall in the same bin in
+/// registers. Neighbouring triangles of a mesh usually share a bin, and
+/// growing the bin in memory each time would chain every update on the
+/// previous store; [`Run::finish`] must be called at the end.
+struct Run<'a> {
+    binning: &'a mut Binning,
+    map: Option<BinMap>,
+    idx: usize,
+    acc: Bin,
+}
+
+impl<'a> Run<'a> {
+    fn new(binning: &'a mut Binning) -> Self {
+        Run {
+            map: binning.map,
+            binning,
+            idx: 0,
+            acc: EMPTY_BIN,
+        }
+    }
+
+    /// Adds `p`, returning its bin (0 when the binning has no map).
+    #[inline]
+    fn add(&mut self, p: &Bounds) -> u8 {
+        let Some(m) = self.map else {
+            return 0;
+        };
+        let c = p.lo + p.hi;
+        let idx = m.index(c);
+        if idx != self.idx {
+            self.flush();
+            self.idx = idx;
+        }
+        self.acc.bounds.grow(p);
+        self.acc.centroids.grow_point(c);
+        self.acc.count += 1;
+        idx as u8
+    }
+
+    fn flush(&mut self) {
+        if self.acc.count > 0 {
+            let bin = &mut self.binning.bins[self.idx];
+            bin.bounds.grow(&self.acc.bounds);
+            bin.centroids.grow(&self.acc.centroids);
+            bin.count += self.acc.count;
+            self.acc = EMPTY_BIN;
+        }
+    }
+
+    fn finish(mut self) {
+        self.flush();
+    }
+}
+
+/// Reusable binnings, one per pending node: a child's bins are filled while
+/// its parent is partitioned and read when the child is taken off the stack.
+struct Pool {
+    slots: Vec<Binning>,
+    free: Vec<usize>,
+}
+
+impl Pool {
+    fn take(&mut self) -> usize {
+        self.free.pop().unwrap_or_else(|| {
+            self.slots.push(Binning {
+                map: None,
+                bins: [EMPTY_BIN; BINS],
+            });
+            self.slots.len() - 1
+        })
+    }
+}
+
+/// A node waiting for its split: its slot in the node array, its range and
+/// the pool slot holding its binning, if already filled.
+struct Task {
+    node: usize,
+    range: Range,
+    binned: Option<usize>,
+}
+
+/// Builds the tree with leaves of at most `max_leaf` (>= 1) triangles; see the module docs.
+pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
     let n = tri_aabbs.len();
     if n == 0 {
         return Bvh::default();
     }
-    let mut prims: Vec<Prim> = tri_aabbs
-        .iter()
-        .map(|b| {
-            // A NaN box overlaps nothing; as EMPTY it also cannot poison its ancestors' boxes.
-            let b = if b.min.is_nan() || b.max.is_nan() {
-                &Aabb::EMPTY
-            } else {
-                b
-            };
-            Prim {
-                lo: b.min.into(),
-                hi: b.max.into(),
-            }
-        })
-        .collect();
-    let mut tri_indices: Vec<u32> = (0..n as u32).collect();
-    let (lo, hi) = bounds(&prims);
-    // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
-    let mut nodes = Vec::with_capacity(2 * n - 1);
-    nodes.push(leaf_node(lo, hi, 0, n));
-    let mut binning = Binning {
-        cmin: Vec3A::ZERO,
-        scale: Vec3A::ZERO,
-        bins: [[EMPTY_BIN; BINS]; 3],
+    let mut b = Builder {
+        prims: tri_aabbs.iter().map(working_box).collect(),
+        tri_indices: (0..n as u32).collect(),
+        bin_idx: vec![0; n],
+        // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
+        nodes: Vec::with_capacity(2 * n - 1),
+        pool: Pool {
+            slots: Vec::new(),
+            free: Vec::new(),
+        },
+        max_leaf: max_leaf.max(1),
     };
+    let root = range_of(&b.prims, 0, n);
+    b.nodes.push(leaf_node(&root));
     let mut stack = vec![Task {
         node: 0,
-        start: 0,
-        end: n,
-        lo,
-        hi,
+        range: root,
+        binned: None,
     }];
-    while let Some(t) = stack.pop() {
-        let range = t.start..t.end;
-        let node_prims = &mut prims[range.clone()];
-        let Some(cut) = split(
-            node_prims,
-            &mut tri_indices[range],
-            t.lo,
-            t.hi,
-            &mut binning,
-        ) else {
-            nodes[t.node] = leaf_node(t.lo, t.hi, t.start, t.end - t.start);
-            continue;
-        };
-        let left = nodes.len();
-        let mid = t.start + cut.mid;
-        nodes.push(leaf_node(cut.left.0, cut.left.1, t.start, cut.mid));
-        nodes.push(leaf_node(cut.right.0, cut.right.1, mid, t.end - mid));
-        nodes[t.node].first = left as u32;
-        nodes[t.node].count = 0;
+    while let Some(task) = stack.pop() {
         // Left on top: the left subtree is laid out first, depth-first.
-        stack.push(Task {
-            node: left + 1,
-            start: mid,
-            end: t.end,
-            lo: cut.right.0,
-            hi: cut.right.1,
-        });
-        stack.push(Task {
-            node: left,
-            start: t.start,
+        if let Some([left, right]) = b.split(task) {
+            stack.push(right);
+            stack.push(left);
+        }
+    }
+    b.nodes.shrink_to_fit();
+    Bvh {
+        nodes: b.nodes,
+        tri_indices: b.tri_indices,
+    }
+}
+
+struct Builder {
+    prims: Vec<Bounds>,
+    tri_indices: Vec<u32>,
+    /// Each triangle's bin in the binning of the node that holds it now, so
+    /// partitioning reads a byte instead of recomputing it.
+    bin_idx: Vec<u8>,
+    nodes: Vec<BvhNode>,
+    pool: Pool,
+    max_leaf: usize,
+}
+
+impl Builder {
+    /// Splits `task`'s node (already stored as a leaf) into two children, or
+    /// leaves it a leaf (`None`).
+    fn split(&mut self, task: Task) -> Option<[Task; 2]> {
+        let r = task.range;
+        let count = r.end - r.start;
+        let slot = match task.binned {
+            Some(slot) => slot,
+            None if count > 1 => self.bin(&r),
+            None => return None,
+        };
+        let plane = self.pool.slots[slot]
+            .map
+            .and_then(|m| best_plane(&self.pool.slots[slot].bins[..m.used], r.bounds.half_area()));
+        let children = match plane {
+            Some((k, cost)) if count > self.max_leaf || cost < count as f32 => {
+                Some(self.partition(&r, slot, k))
+            }
+            _ if count > self.max_leaf => Some(halve(&self.prims, &r)),
+            _ => None,
+        };
+        self.pool.free.push(slot);
+        let [left, right] = children?;
+        let first = self.nodes.len();
+        self.nodes.push(leaf_node(&left.range));
+        self.nodes.push(leaf_node(&right.range));
+        self.nodes[task.node].first = first as u32;
+        self.nodes[task.node].count = 0;
+        let [mut left, mut right] = [left, right];
+        left.node = first;
+        right.node = first + 1;
+        Some([left, right])
+    }
+
+    /// Bins the range in its own pass (the root, and halves); returns the pool slot.
+    fn bin(&mut self, r: &Range) -> usize {
+        let slot = self.pool.take();
+        let binning = &mut self.pool.slots[slot];
+        binning.reset(r);
+        let mut run = Run::new(binning);
+        let bin_idx = &mut self.bin_idx[r.start..r.end];
+        for (p, b) in self.prims[r.start..r.end].iter().zip(bin_idx) {
+            *b = run.add(p);
+        }
+        run.finish();
+        slot
+    }
+
+    /// Partitions `r` at plane `k` of its binning in `slot`, binning each
+    /// triangle into the child it goes to. The children's ranges come from the bins.
+    fn partition(&mut self, r: &Range, slot: usize, k: usize) -> [Task; 2] {
+        let parent = &self.pool.slots[slot];
+        let map = parent.map.expect("a plane implies a binning");
+        let (left, right) = (union(&parent.bins[..k]), union(&parent.bins[k..map.used]));
+        let mid = r.start + left.2 as usize;
+        let left = Range {
+            start: r.start,
             end: mid,
-            lo: cut.left.0,
-            hi: cut.left.1,
-        });
+            bounds: left.0,
+            centroids: left.1,
+        };
+        let right = Range {
+            start: mid,
+            end: r.end,
+            bounds: right.0,
+            centroids: right.1,
+        };
+        let (ls, rs) = (self.pool.take(), self.pool.take());
+        let [lb, rb] = self
+            .pool
+            .slots
+            .get_disjoint_mut([ls, rs])
+            .expect("two distinct slots");
+        lb.reset(&left);
+        rb.reset(&right);
+        let prims = &mut self.prims[r.start..r.end];
+        let tri_indices = &mut self.tri_indices[r.start..r.end];
+        let bin_idx = &mut self.bin_idx[r.start..r.end];
+        let split = Split {
+            k: k as u8,
+            mid: mid - r.start,
+        };
+        split.run(prims, tri_indices, bin_idx, lb, rb);
+        let task = |range, binned| Task {
+            node: 0,
+            range,
+            binned: Some(binned),
+        };
+        [task(left, ls), task(right, rs)]
     }
-    nodes.shrink_to_fit();
-    Bvh { nodes, tri_indices }
 }
 
-fn leaf_node(lo: Vec3A, hi: Vec3A, first: usize, count: usize) -> BvhNode {
+/// A parent's partition: triangles in bins `..k` go to `..mid`.
+struct Split {
+    k: u8,
+    mid: usize,
+}
+
+impl Split {
+    /// Swaps only misplaced triangles, in pairs (as parry's binned build
+    /// does); the bins' counts say where the halves meet. Each triangle is
+    /// looked at once and binned into its child's binning on the way.
+    fn run(
+        &self,
+        prims: &mut [Bounds],
+        tri_indices: &mut [u32],
+        bin_idx: &mut [u8],
+        left: &mut Binning,
+        right: &mut Binning,
+    ) {
+        let (mut left, mut right) = (Run::new(left), Run::new(right));
+        let (mut i, mut j) = (0, self.mid);
+        loop {
+            while i < self.mid && bin_idx[i] < self.k {
+                bin_idx[i] = left.add(&prims[i]);
+                i += 1;
+            }
+            if i == self.mid {
+                break;
+            }
+            while j < prims.len() && bin_idx[j] >= self.k {
+                bin_idx[j] = right.add(&prims[j]);
+                j += 1;
+            }
+            // Both counts come from the same map, so a misplaced left
+            // triangle always has a misplaced right one to trade with.
+            debug_assert!(j < prims.len());
+            if j == prims.len() {
+                break;
+            }
+            let (to_right, to_left) = (right.add(&prims[i]), left.add(&prims[j]));
+            prims.swap(i, j);
+            tri_indices.swap(i, j);
+            (bin_idx[i], bin_idx[j]) = (to_left, to_right);
+            i += 1;
+            j += 1;
+        }
+        for (p, b) in prims[j..].iter().zip(&mut bin_idx[j..]) {
+            *b = right.add(p);
+        }
+        left.finish();
+        right.finish();
+    }
+}
+
+/// Box, centroid box and count of a run of bins.
+fn union(bins: &[Bin]) -> (Bounds, Bounds, u32) {
+    let (mut bounds, mut centroids, mut count) = (Bounds::EMPTY, Bounds::EMPTY, 0);
+    for bin in bins {
+        bounds.grow(&bin.bounds);
+        centroids.grow(&bin.centroids);
+        count += bin.count;
+    }
+    (bounds, centroids, count)
+}
+
+/// A triangle's box for the build. A NaN box overlaps nothing: as EMPTY it
+/// cannot poison its ancestors' boxes either.
+fn working_box(b: &Aabb) -> Bounds {
+    if b.min.is_nan() || b.max.is_nan() {
+        return Bounds::EMPTY;
+    }
+    Bounds {
+        lo: b.min.into(),
+        hi: b.max.into(),
+    }
+}
+
+fn leaf_node(r: &Range) -> BvhNode {
     BvhNode {
-        aabb_min: lo.into(),
-        first: first as u32,
-        aabb_max: hi.into(),
-        count: count as u32,
+        aabb_min: r.bounds.lo.into(),
+        first: r.start as u32,
+        aabb_max: r.bounds.hi.into(),
+        count: (r.end - r.start) as u32,
     }
 }
 
-fn bounds(prims: &[Prim]) -> (Vec3A, Vec3A) {
-    prims
-        .iter()
-        .fold((Vec3A::INFINITY, Vec3A::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p.lo), hi.max(p.hi))
-        })
-}
-
-/// Decides whether the node `prims` (box `lo..hi`) is split, and splits it.
-/// `None` keeps it as a leaf.
-/// `binning` is scratch space reused from node to node.
-fn split(
-    prims: &mut [Prim],
-    tri_indices: &mut [u32],
-    lo: Vec3A,
-    hi: Vec3A,
-    binning: &mut Binning,
-) -> Option<Cut> {
-    let count = prims.len();
-    if count <= 1 {
-        return None;
+/// `prims[start..end]` with its bounds, computed by a pass over it.
+fn range_of(prims: &[Bounds], start: usize, end: usize) -> Range {
+    let (mut bounds, mut centroids) = (Bounds::EMPTY, Bounds::EMPTY);
+    for p in &prims[start..end] {
+        bounds.grow(p);
+        centroids.grow_point(p.lo + p.hi);
     }
-    let plane = if bin(prims, binning) {
-        best_plane(binning, half_area(lo, hi))
-    } else {
-        None
-    };
-    let leaf_cost = count as f32;
-    match plane {
-        Some(p) if count > MAX_LEAF || p.cost < leaf_cost => {
-            partition(prims, tri_indices, binning, &p).or_else(|| Some(halve(prims)))
-        }
-        _ if count > MAX_LEAF => Some(halve(prims)),
-        _ => None,
+    Range {
+        start,
+        end,
+        bounds,
+        centroids,
     }
 }
 
-/// Bins the doubled centroids on every axis with a usable extent.
-/// `false` when no axis has one (all centroids equal or not finite).
-fn bin(prims: &[Prim], b: &mut Binning) -> bool {
-    let (cmin, cmax) = prims
-        .iter()
-        .fold((Vec3A::INFINITY, Vec3A::NEG_INFINITY), |(lo, hi), p| {
-            let c = p.lo + p.hi;
-            (lo.min(c), hi.max(c))
-        });
-    let extent = cmax - cmin;
-    // Slightly under BINS / extent so that the largest centroid lands in the last bin.
-    let raw = Vec3A::splat(BINS as f32 * (1.0 - 1e-5)) / extent;
-    let usable = extent.cmpgt(Vec3A::ZERO) & raw.is_finite_mask() & cmin.is_finite_mask();
-    if !usable.any() {
-        return false;
+/// The cheapest SAH plane: `(k, cost)` where bins `..k` go left, cost in
+/// units of one triangle test. `None` if every triangle is in one bin.
+fn best_plane(bins: &[Bin], node_half_area: f32) -> Option<(usize, f32)> {
+    // right_cost[k]: area * count of bins k.. (the right side of plane k).
+    let mut right_cost = [0.0f32; BINS];
+    let mut right_count = [0u32; BINS];
+    let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
+    for k in (1..bins.len()).rev() {
+        acc.grow(&bins[k].bounds);
+        n += bins[k].count;
+        right_count[k] = n;
+        right_cost[k] = if n > 0 {
+            acc.half_area() * n as f32
+        } else {
+            0.0
+        };
     }
-    b.cmin = cmin;
-    b.scale = Vec3A::select(usable, raw, Vec3A::ZERO);
-    b.bins = [[EMPTY_BIN; BINS]; 3];
-    for p in prims {
-        let idx = b.bin_of(p);
-        for axis in 0..3 {
-            let bin = &mut b.bins[axis][idx[axis] as usize];
-            bin.lo = bin.lo.min(p.lo);
-            bin.hi = bin.hi.max(p.hi);
-            bin.count += 1;
+    let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
+    let mut best: Option<(usize, f32)> = None;
+    for k in 1..bins.len() {
+        acc.grow(&bins[k - 1].bounds);
+        n += bins[k - 1].count;
+        if n == 0 || right_count[k] == 0 {
+            continue;
         }
-    }
-    // An axis with zero scale put everything in bin 0 and offers no plane.
-    for axis in 0..3 {
-        if !usable.test(axis) {
-            b.bins[axis][0].count = 0;
-        }
-    }
-    true
-}
-
-/// The cheapest SAH plane over all axes, cost in units of one triangle test.
-fn best_plane(b: &Binning, node_half_area: f32) -> Option<Plane> {
-    let mut best: Option<Plane> = None;
-    for (axis, bins) in b.bins.iter().enumerate() {
-        // right_cost[i]: area * count of bins i.. (the right side of plane i).
-        let mut right_cost = [0.0f32; BINS];
-        let mut right_count = [0u32; BINS];
-        let (mut lo, mut hi, mut n) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY, 0u32);
-        for i in (1..BINS).rev() {
-            lo = lo.min(bins[i].lo);
-            hi = hi.max(bins[i].hi);
-            n += bins[i].count;
-            right_count[i] = n;
-            right_cost[i] = if n > 0 {
-                half_area(lo, hi) * n as f32
-            } else {
-                0.0
-            };
-        }
-        let (mut lo, mut hi, mut n) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY, 0u32);
-        for i in 1..BINS {
-            lo = lo.min(bins[i - 1].lo);
-            hi = hi.max(bins[i - 1].hi);
-            n += bins[i - 1].count;
-            if n == 0 || right_count[i] == 0 {
-                continue;
-            }
-            let cost =
-                TRAVERSAL_COST + (half_area(lo, hi) * n as f32 + right_cost[i]) / node_half_area;
-            if cost < best.as_ref().map_or(f32::INFINITY, |p| p.cost) {
-                best = Some(Plane {
-                    axis,
-                    bin: i as u32,
-                    cost,
-                });
-            }
+        let cost = TRAVERSAL_COST + (acc.half_area() * n as f32 + right_cost[k]) / node_half_area;
+        if cost < best.map_or(f32::INFINITY, |b| b.1) {
+            best = Some((k, cost));
         }
     }
     best
 }
 
-/// Partitions by the plane; children boxes come from the bins. `None` if a
-/// side came out empty, which consistent binning rules out but is cheap to guard.
-fn partition(prims: &mut [Prim], tri_indices: &mut [u32], b: &Binning, p: &Plane) -> Option<Cut> {
-    let (mut i, mut j) = (0, prims.len());
-    while i < j {
-        if b.bin_of(&prims[i])[p.axis] < p.bin {
-            i += 1;
-        } else {
-            j -= 1;
-            prims.swap(i, j);
-            tri_indices.swap(i, j);
-        }
-    }
-    if i == 0 || i == prims.len() {
-        return None;
-    }
-    let union = |bins: &[Bin]| {
-        bins.iter()
-            .fold((Vec3A::INFINITY, Vec3A::NEG_INFINITY), |(lo, hi), b| {
-                (lo.min(b.lo), hi.max(b.hi))
-            })
-    };
-    let bins = &b.bins[p.axis];
-    Some(Cut {
-        mid: i,
-        left: union(&bins[..p.bin as usize]),
-        right: union(&bins[p.bin as usize..]),
-    })
-}
-
 /// Cuts the range in half, whatever the order: the fallback when no plane
 /// separates the centroids. Any cut is as good as another then.
-fn halve(prims: &[Prim]) -> Cut {
-    let mid = prims.len() / 2;
-    Cut {
-        mid,
-        left: bounds(&prims[..mid]),
-        right: bounds(&prims[mid..]),
-    }
+fn halve(prims: &[Bounds], r: &Range) -> [Task; 2] {
+    let mid = (r.start + r.end) / 2;
+    let task = |range| Task {
+        node: 0,
+        range,
+        binned: None,
+    };
+    [
+        task(range_of(prims, r.start, mid)),
+        task(range_of(prims, mid, r.end)),
+    ]
 }

@@ -121,7 +121,14 @@ pub struct BvhScratch {
 impl Bvh {
     /// Builds with a binned SAH over `tri_aabbs` (one box per triangle).
     pub fn build(tri_aabbs: &[Aabb]) -> Bvh {
-        build::build(tri_aabbs)
+        build::build(tri_aabbs, build::MAX_LEAF)
+    }
+
+    /// [`Bvh::build`] with leaves of at most `max_leaf` triangles (at least 1)
+    /// instead of the default 4: for tuning and benchmarks. Smaller leaves mean
+    /// more nodes (memory) and fewer triangle tests per query.
+    pub fn build_with_leaf_size(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
+        build::build(tri_aabbs, max_leaf)
     }
 
     /// Checks every invariant: children inside parents, every triangle in exactly one leaf, leaf boxes contain their triangles' boxes.

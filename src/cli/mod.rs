@@ -1,9 +1,249 @@
-//! The `collidoscope` command line (clap).
+//! The `collidoscope` command line (clap 4): `info`, `sweep`, `settings
+//! export|check`, and with no subcommand the desktop window.
 //!
-//! CONTRACT (skeleton): filled in by the CLI helper.
+//! Everything here works in world space (Y up, metres); the solver's trace
+//! carries the ellipsoid-space values alongside. Errors end up as one line
+//! on stderr starting with `error:`, with exit code 2 for bad usage and 1 for
+//! a failure (unreadable level, invalid settings file, ...); nothing here
+//! panics on bad input.
 
-/// Runs the command line; returns the process exit code.
-pub fn run(args: Vec<std::ffi::OsString>) -> i32 {
-    let _ = args;
-    unimplemented!("cli")
+mod args;
+mod format;
+mod gui;
+mod info;
+mod settings;
+mod sweep;
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Exit code of a run that went well.
+const EXIT_OK: i32 = 0;
+/// Exit code of a failure (file unreadable or invalid, solver refused the input).
+const EXIT_FAILURE: i32 = 1;
+/// Exit code of a command line that does not parse or holds bad values.
+const EXIT_USAGE: i32 = 2;
+
+/// Collide-and-slide debugger: import levels, sweep ellipsoid probes, step the recursion.
+#[derive(Debug, Parser)]
+#[command(
+    name = "collidoscope",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = "With no subcommand, opens the window (on LEVEL, or on the built-in level)."
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Level to open in the window (.obj or .obj.gz).
+    level: Option<PathBuf>,
+    #[command(flatten)]
+    import: args::ImportArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Import a level and print its mesh, objects, BVH and import report.
+    Info(info::InfoArgs),
+    /// Run one collide-and-slide move and print the trace.
+    Sweep(Box<sweep::SweepArgs>),
+    /// Write or check a settings file (.toml or .json).
+    #[command(subcommand, arg_required_else_help = false)]
+    Settings(settings::SettingsCommand),
+}
+
+/// Why a command failed; `Display` is the one-line message after `error: `.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CliError {
+    /// A command line that parsed but cannot be run as given.
+    #[error("{0}")]
+    Usage(String),
+    /// The level could not be imported (names the file, and the line when there is one).
+    #[error(transparent)]
+    Import(#[from] crate::level::ImportError),
+    /// A settings file could not be read, written or validated.
+    #[error(transparent)]
+    Settings(#[from] crate::collide::SettingsError),
+    /// Anything else that went wrong while running.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl CliError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => EXIT_USAGE,
+            _ => EXIT_FAILURE,
+        }
+    }
+}
+
+/// Runs the command line (`args[0]` is the program name); returns the process exit code.
+pub fn run(args: Vec<OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => return report_clap_error(&e),
+    };
+    match dispatch(cli) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e.to_string()));
+            e.exit_code()
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Some(Command::Info(a)) => info::run(&a),
+        Some(Command::Sweep(a)) => sweep::run(&a),
+        Some(Command::Settings(c)) => settings::run(&c),
+        None => gui::open(cli.level, cli.import.options()),
+    }
+}
+
+/// Help and version go to stdout in full; every other clap error becomes
+/// one `error:` line (plus clap's "tip", folded into the same line).
+fn report_clap_error(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        // A closed stdout (`| head`) is no reason to fail.
+        let _ = e.print();
+        return EXIT_OK;
+    }
+    let text = e.to_string();
+    // clap's message is its first paragraph (a headline, then indented
+    // items such as missing arguments); tips come in later paragraphs.
+    let mut paragraphs = text.split("\n\n").map(|p| p.lines().map(str::trim));
+    let mut head = paragraphs
+        .next()
+        .into_iter()
+        .flatten()
+        .filter(|l| !l.is_empty());
+    let mut message = head
+        .next()
+        .unwrap_or("error: invalid arguments")
+        .to_string();
+    let items: Vec<&str> = head.collect();
+    if !items.is_empty() {
+        message.push(' ');
+        message.push_str(&items.join(", "));
+    }
+    for tip in paragraphs.flatten().filter(|l| l.starts_with("tip:")) {
+        message.push_str(" (");
+        message.push_str(tip);
+        message.push(')');
+    }
+    if !message.starts_with("error:") {
+        message.insert_str(0, "error: ");
+    }
+    eprintln!("{message}");
+    EXIT_USAGE
+}
+
+/// Folds a message that spans lines (an OS or parser message) into one line.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Writes a command's output to stdout. A reader that went away (`| head`)
+/// ends the output quietly instead of failing the command.
+fn print_stdout(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::Failed(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("collidoscope").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn negative_vectors_parse_after_a_space_or_an_equals_sign() {
+        let cli = parse(&[
+            "sweep",
+            "l.obj",
+            "--from",
+            "-1,-2,-3",
+            "--velocity",
+            "-1,0,0",
+            "--gravity=0,-9.8,0",
+        ])
+        .unwrap();
+        let Some(Command::Sweep(a)) = cli.command else {
+            panic!("expected sweep");
+        };
+        assert_eq!(a.from.x, -1.0);
+        assert_eq!(a.velocity.x, -1.0);
+        assert_eq!(a.gravity.unwrap().y, -9.8);
+    }
+
+    #[test]
+    fn no_subcommand_takes_an_optional_level_and_import_options() {
+        let cli = parse(&["level.obj", "--up", "z", "--scale", "0.01"]).unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.level, Some(PathBuf::from("level.obj")));
+        assert_eq!(cli.import.options().up, crate::level::UpAxis::Z);
+        assert_eq!(cli.import.options().scale, 0.01);
+        assert!(parse(&[]).unwrap().level.is_none());
+    }
+
+    #[test]
+    fn bad_values_are_usage_errors_of_one_line() {
+        for args in [
+            &["sweep", "l.obj", "--from", "0,0,0", "--velocity", "nan,0,0"][..],
+            &["sweep", "l.obj", "--from", "0,0", "--velocity", "1,0,0"][..],
+            &[
+                "sweep",
+                "l.obj",
+                "--from",
+                "0,0,0",
+                "--velocity",
+                "1,0,0",
+                "--radii",
+                "1,0,1",
+            ][..],
+            &[
+                "sweep",
+                "l.obj",
+                "--from",
+                "0,0,0",
+                "--velocity",
+                "1,0,0",
+                "--mode",
+                "quake",
+            ][..],
+            &["info", "l.obj", "--scale", "0"][..],
+            &["info", "l.obj", "--up", "x"][..],
+            &["frobnicate", "--nope"][..],
+        ] {
+            let e = parse(args).unwrap_err();
+            assert_eq!(report_clap_error(&e), EXIT_USAGE, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn multi_line_messages_are_folded() {
+        assert_eq!(one_line("a\n\n  b  \nc"), "a; b; c");
+    }
 }

@@ -115,6 +115,7 @@ pub fn sweep_sphere_sphere(a: MovingSphere, b: MovingSphere) -> SphereSweepOutco
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn sphere(center: [f64; 3], vel: [f64; 3], radius: f64) -> MovingSphere {
         MovingSphere {
@@ -218,6 +219,39 @@ mod tests {
         let still = sphere([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], 1.0);
         let b = sphere([10.0, 0.0, 0.0], [-9.0, 0.0, 0.0], 1.0);
         assert!((hit_t(sweep_sphere_sphere(still, b)) - 8.0 / 9.0).abs() < 1e-15);
+    }
+
+    fn arb_sphere() -> impl Strategy<Value = MovingSphere> {
+        let v = || (-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64).prop_map(DVec3::from);
+        (v(), v(), 0.0..2.0f64).prop_map(|(center, vel, radius)| MovingSphere {
+            center,
+            vel: vel * 2.0,
+            radius,
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Against dense sampling of the gap between the surfaces.
+        #[test]
+        fn agrees_with_sampling(a in arb_sphere(), b in arb_sphere()) {
+            let r = a.radius + b.radius;
+            let gap = |t: f64| (b.center + b.vel * t - a.center - a.vel * t).length() - r;
+            let samples: Vec<f64> = (0..=2000).map(|i| gap(i as f64 / 2000.0)).collect();
+            match sweep_sphere_sphere(a, b) {
+                SphereSweepOutcome::Overlapping => prop_assert!(gap(0.0) < 0.0),
+                SphereSweepOutcome::Hit { t } => {
+                    prop_assert!((0.0..=1.0).contains(&t));
+                    prop_assert!(gap(t).abs() < 1e-9, "gap {} at {t}", gap(t));
+                    let before = (t * 2000.0).floor() as usize;
+                    prop_assert!(samples[..before].iter().all(|&g| g > -1e-9));
+                }
+                SphereSweepOutcome::Miss { .. } => {
+                    prop_assert!(samples.iter().all(|&g| g > -1e-9));
+                }
+            }
+        }
     }
 
     #[test]

@@ -87,9 +87,9 @@ pub enum SweepOutcome {
     Hit(SweepHit),
 }
 
-/// Largest coordinate (relative to the centre) or velocity component, in
-/// ellipsoid space, that the closed form accepts: its fourth powers must stay
-/// finite (`1e60^4 = 1e240`).
+/// Largest sum of the absolute coordinates (relative to the centre) and
+/// velocity components, in ellipsoid space, that the closed form accepts:
+/// fourth powers of coordinates must stay finite (`1e60^4 = 1e240`).
 const COORD_LIMIT: f64 = 1e60;
 /// Closest-point distances below this are "the centre lies on the triangle":
 /// the overlap normal is then the face normal.
@@ -119,83 +119,27 @@ pub fn sweep_unit_sphere_triangle(
     cull_back: bool,
 ) -> SweepOutcome {
     let max_t = if max_t > 0.0 { max_t.min(1.0) } else { 0.0 };
-    // Relative to the centre, the sphere sits at the origin: every formula
-    // below is about the moving point `t * vel` and the triangle `p`.
-    let p = [tri[0] - center, tri[1] - center, tri[2] - center];
-    let largest = p[0]
-        .abs()
-        .max(p[1].abs())
-        .max(p[2].abs())
-        .max(vel.abs())
-        .max_element();
-    // (`max` skips NaN, hence the separate finiteness test.)
-    let finite = p[0].is_finite() && p[1].is_finite() && p[2].is_finite() && vel.is_finite();
-    if !finite || largest > COORD_LIMIT {
-        return miss(MissReason::Degenerate);
-    }
-    let e0 = p[1] - p[0];
-    let e1 = p[2] - p[0];
-    let n_raw = e0.cross(e1);
-    let n_len2 = n_raw.length_squared();
-    // |e0 x e1| = |e0| |e1| sin(angle at p[0]); squared to spare two roots.
-    // (Finite here: coordinates are at most 1e60, so these are at most ~1e242.)
-    if n_len2 <= DEGENERATE_SINE * DEGENERATE_SINE * e0.length_squared() * e1.length_squared() {
-        return miss(MissReason::Degenerate);
-    }
-    let n_front = n_raw / n_len2.sqrt();
-    let nv_front = n_front.dot(vel);
-    if cull_back && nv_front >= 0.0 {
-        return miss(MissReason::BackFacing);
-    }
-    // Signed distance of the centre to the plane, made non-negative by taking
-    // the normal of the side the centre is on (two-sided, or culled already).
-    let dist_front = -p[0].dot(n_front);
-    let flip = dist_front < 0.0 || (dist_front == 0.0 && nv_front > 0.0);
-    let (n, dist, nv) = if flip {
-        (-n_front, -dist_front, -nv_front)
-    } else {
-        (n_front, dist_front, nv_front)
+    let tri_rel = match Triangle::facing(center, vel, tri, cull_back) {
+        Ok(tri_rel) => tri_rel,
+        Err(reason) => return miss(reason),
     };
-    let tri_rel = Triangle { p, e0, e1, n };
-
-    if dist < 1.0 {
-        // The sphere cuts the plane already: either it overlaps the triangle
-        // now, or an edge or a vertex is the first thing it can touch.
-        if let Some(hit) = tri_rel.overlap_at_start() {
-            return hit.into_outcome(center);
+    let outcome = if tri_rel.dist < 1.0 {
+        tri_rel.sweep_from_plane(vel, max_t)
+    } else {
+        tri_rel.sweep_towards_plane(vel, max_t)
+    };
+    match outcome {
+        Ok(hit) => {
+            debug_assert!(hit.t.is_finite() && hit.point.is_finite() && hit.normal.is_finite());
+            SweepOutcome::Hit(SweepHit {
+                t: hit.t,
+                point_espace: center + hit.point,
+                feature: hit.feature,
+                normal_espace: hit.normal,
+            })
         }
-        let t_leave = if nv > 0.0 {
-            (1.0 - dist) / nv
-        } else if nv < 0.0 {
-            (1.0 + dist) / -nv
-        } else {
-            f64::INFINITY
-        };
-        return tri_rel
-            .boundary_contact(vel, t_leave.min(max_t))
-            .into_outcome(center);
+        Err(reason) => miss(reason),
     }
-    if nv >= 0.0 {
-        return miss(MissReason::PlaneNotReached);
-    }
-    let t_enter = (dist - 1.0) / -nv;
-    if t_enter > max_t {
-        return miss(MissReason::PlaneNotReached);
-    }
-    let touch = vel * t_enter - n;
-    if tri_rel.contains(touch) {
-        let hit = RelHit {
-            t: t_enter,
-            point: touch,
-            feature: Feature::Face,
-            normal: n,
-        };
-        return hit.into_outcome(center);
-    }
-    let t_leave = (dist + 1.0) / -nv;
-    tri_rel
-        .boundary_contact(vel, t_leave.min(max_t))
-        .into_outcome(center)
 }
 
 #[inline]
@@ -203,7 +147,8 @@ fn miss(reason: MissReason) -> SweepOutcome {
     SweepOutcome::Miss { reason }
 }
 
-/// The triangle relative to the sphere's start centre.
+/// The triangle relative to the sphere's start centre, seen from the side
+/// the centre is on.
 struct Triangle {
     /// Vertices.
     p: [DVec3; 3],
@@ -212,6 +157,10 @@ struct Triangle {
     e1: DVec3,
     /// Unit normal on the side of the centre.
     n: DVec3,
+    /// Distance of the centre to the plane (`>= 0`).
+    dist: f64,
+    /// `n . vel`: negative when the sphere moves towards the plane.
+    nv: f64,
 }
 
 /// A contact relative to the start centre.
@@ -222,35 +171,106 @@ struct RelHit {
     normal: DVec3,
 }
 
-impl RelHit {
-    #[inline]
-    fn into_outcome(self, center: DVec3) -> SweepOutcome {
-        debug_assert!(self.t.is_finite() && self.point.is_finite() && self.normal.is_finite());
-        SweepOutcome::Hit(SweepHit {
-            t: self.t,
-            point_espace: center + self.point,
-            feature: self.feature,
-            normal_espace: self.normal,
+impl Triangle {
+    /// The triangle relative to `center`, oriented towards the centre; the
+    /// early misses (bad input, degenerate, culled) as errors.
+    #[inline(always)]
+    fn facing(
+        center: DVec3,
+        vel: DVec3,
+        tri: [DVec3; 3],
+        cull_back: bool,
+    ) -> Result<Self, MissReason> {
+        // Relative to the centre, the sphere sits at the origin: every formula
+        // below is about the moving point `t * vel` and the triangle `p`.
+        let p = [tri[0] - center, tri[1] - center, tri[2] - center];
+        // One sum bounds every coordinate and carries any NaN or infinity along.
+        let magnitude = (p[0].abs() + p[1].abs() + p[2].abs() + vel.abs()).element_sum();
+        if magnitude.is_nan() || magnitude > COORD_LIMIT {
+            return Err(MissReason::Degenerate);
+        }
+        let e0 = p[1] - p[0];
+        let e1 = p[2] - p[0];
+        let n_raw = e0.cross(e1);
+        let n_len2 = n_raw.length_squared();
+        // |e0 x e1| = |e0| |e1| sin(angle at p[0]); squared to spare two roots.
+        // (Finite: coordinates are at most 1e60, so these are at most ~1e242.)
+        if n_len2 <= DEGENERATE_SINE * DEGENERATE_SINE * e0.length_squared() * e1.length_squared() {
+            return Err(MissReason::Degenerate);
+        }
+        let n_front = n_raw / n_len2.sqrt();
+        let nv_front = n_front.dot(vel);
+        if cull_back && nv_front >= 0.0 {
+            return Err(MissReason::BackFacing);
+        }
+        // Take the normal of the side the centre is on (for a two-sided
+        // triangle; a culled one only goes on if approached from the front or
+        // from behind while moving further back). On the plane itself, the
+        // side the sphere comes from.
+        let dist_front = -p[0].dot(n_front);
+        let flip = dist_front < 0.0 || (dist_front == 0.0 && nv_front > 0.0);
+        let (n, dist, nv) = if flip {
+            (-n_front, -dist_front, -nv_front)
+        } else {
+            (n_front, dist_front, nv_front)
+        };
+        Ok(Triangle {
+            p,
+            e0,
+            e1,
+            n,
+            dist,
+            nv,
         })
     }
-}
 
-/// `None` (no boundary contact) becomes the `NoFeatureHit` miss.
-trait IntoOutcome {
-    fn into_outcome(self, center: DVec3) -> SweepOutcome;
-}
-
-impl IntoOutcome for Option<RelHit> {
+    /// The sphere cuts the plane at the start (`dist < 1`): either it
+    /// overlaps the triangle now, or an edge or a vertex is the first thing
+    /// it can touch (a face contact would need the distance to the plane to
+    /// grow back to 1 with the sphere over the face: it would overlap first).
     #[inline]
-    fn into_outcome(self, center: DVec3) -> SweepOutcome {
-        match self {
-            Some(hit) => hit.into_outcome(center),
-            None => miss(MissReason::NoFeatureHit),
+    fn sweep_from_plane(&self, vel: DVec3, max_t: f64) -> Result<RelHit, MissReason> {
+        if let Some(hit) = self.overlap_at_start() {
+            return Ok(hit);
         }
+        // Contacts are only possible until the sphere leaves the plane's slab.
+        let t_leave = if self.nv > 0.0 {
+            (1.0 - self.dist) / self.nv
+        } else if self.nv < 0.0 {
+            (1.0 + self.dist) / -self.nv
+        } else {
+            f64::INFINITY
+        };
+        self.boundary_contact(vel, t_leave.min(max_t))
+            .ok_or(MissReason::NoFeatureHit)
     }
-}
 
-impl Triangle {
+    /// The sphere starts clear of the plane (`dist >= 1`): the face at the
+    /// time it reaches the plane, else an edge or a vertex while it crosses.
+    #[inline]
+    fn sweep_towards_plane(&self, vel: DVec3, max_t: f64) -> Result<RelHit, MissReason> {
+        if self.nv >= 0.0 {
+            return Err(MissReason::PlaneNotReached);
+        }
+        let t_enter = (self.dist - 1.0) / -self.nv;
+        if t_enter > max_t {
+            return Err(MissReason::PlaneNotReached);
+        }
+        let touch = vel * t_enter - self.n;
+        if self.contains(touch) {
+            let hit = RelHit {
+                t: t_enter,
+                point: touch,
+                feature: Feature::Face,
+                normal: self.n,
+            };
+            return Ok(hit);
+        }
+        let t_leave = (self.dist + 1.0) / -self.nv;
+        self.boundary_contact(vel, t_leave.min(max_t))
+            .ok_or(MissReason::NoFeatureHit)
+    }
+
     /// Whether the point `q` of the plane lies in the closed triangle
     /// (barycentric coordinates, Ericson 3.4, without the division).
     #[inline]
@@ -346,7 +366,7 @@ impl Triangle {
 /// `t = 0`. A distance that does not shrink at `t = 0` (`half_b >= 0`) never
 /// comes back, since the squared distance is convex in `t`.
 #[inline]
-pub(crate) fn first_root(a: f64, half_b: f64, c: f64, t_max: f64) -> Option<f64> {
+fn first_root(a: f64, half_b: f64, c: f64, t_max: f64) -> Option<f64> {
     if half_b >= 0.0 || half_b.is_nan() {
         return None;
     }

@@ -1,7 +1,7 @@
 //! Unit and property tests of the swept unit sphere vs triangle (ellipsoid space).
 
 use super::*;
-use crate::geometry::closest::closest_point_on_triangle;
+use crate::geometry::closest::{closest_point_on_segment, closest_point_on_triangle};
 use proptest::prelude::*;
 
 /// Floor triangle in z = 0, front face up (+z): edge 0 lies on y = 0, edge 1
@@ -441,7 +441,18 @@ proptest! {
                 prop_assert!((0.0..=1.0).contains(&h.t));
                 prop_assert!((h.normal_espace.length() - 1.0).abs() < 1e-9);
                 let c_t = center + vel * h.t;
-                prop_assert!((closest_point_on_triangle(tri, h.point_espace) - h.point_espace).length() < 1e-7);
+                // The contact is the triangle's closest point to the centre,
+                // on the feature it names.
+                prop_assert!((closest_point_on_triangle(tri, c_t) - h.point_espace).length() < 1e-6);
+                let on_feature = match h.feature {
+                    Feature::Face => 0.0,
+                    Feature::Vertex(i) => (tri[i as usize] - h.point_espace).length(),
+                    Feature::Edge(i) => {
+                        let (a, b) = (tri[i as usize], tri[(i as usize + 1) % 3]);
+                        (closest_point_on_segment(a, b, h.point_espace) - h.point_espace).length()
+                    }
+                };
+                prop_assert!(on_feature < 1e-9, "{:?} off by {on_feature}", h.feature);
                 if h.t > 0.0 {
                     prop_assert!((dist_at(tri, center, vel, h.t) - 1.0).abs() < tol);
                     prop_assert!(((c_t - h.point_espace).length() - 1.0).abs() < tol);

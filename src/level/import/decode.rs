@@ -28,7 +28,7 @@ pub(super) fn gunzip(
         progress,
     };
     // OBJ text typically compresses 5-6x; a good first guess saves regrowth.
-    let mut text = Vec::with_capacity(raw.len().saturating_mul(6));
+    let mut text = Vec::with_capacity(raw.len().saturating_mul(6).min(1 << 30));
     flate2::read::MultiGzDecoder::new(counter)
         .read_to_end(&mut text)
         .map_err(|e| ctx.invalid(format!("corrupt or truncated gzip data: {e}")))?;
@@ -59,12 +59,18 @@ impl Read for CountingReader<'_> {
     }
 }
 
-/// Rejects an empty file and a binary one (a control byte that no text
-/// editor writes), naming the line of the first such byte.
-pub(super) fn check_text(text: &[u8], ctx: &Ctx) -> Result<(), ImportError> {
+/// Rejects an empty file, UTF-16 text and a binary file (a control byte
+/// that no text editor writes), naming the line of the first such byte.
+/// Returns the text without a UTF-8 byte order mark, which some Windows
+/// editors write and which would otherwise hide the first statement.
+pub(super) fn check_text<'t>(text: &'t [u8], ctx: &Ctx) -> Result<&'t [u8], ImportError> {
     if text.is_empty() {
         return Err(ctx.invalid("empty file"));
     }
+    if text.starts_with(&[0xff, 0xfe]) || text.starts_with(&[0xfe, 0xff]) {
+        return Err(ctx.invalid("UTF-16 text: save the file as UTF-8 or ASCII"));
+    }
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     if let Some(at) = first_binary_byte(text) {
         let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
         return Err(ctx.syntax(
@@ -75,7 +81,7 @@ pub(super) fn check_text(text: &[u8], ctx: &Ctx) -> Result<(), ImportError> {
             ),
         ));
     }
-    Ok(())
+    Ok(text)
 }
 
 fn is_binary_byte(b: u8) -> bool {

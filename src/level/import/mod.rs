@@ -10,16 +10,19 @@
 //! triangles, ignored statements) are listed in the [`ImportReport`].
 //!
 //! The parser is our own single pass over the bytes (`parse`) rather than
-//! the `obj` crate: `obj` keeps no line numbers on faces (needed for every
-//! face error and warning), wraps invalid relative indices to huge values,
-//! drops zero texture indices silently, and allocates two strings per line
-//! and a vector per face. Measured here, `obj` alone parses the 331k-triangle
-//! conference level in ~0.35 s, which scales to over 1 s for a 1M-triangle
-//! level before any BVH is built. `obj` stays as the reference the tests
-//! compare our parser against.
+//! the `obj` crate 0.10, which does not serve here: its faces carry no line
+//! (every face error and warning needs one), it wraps an invalid relative
+//! index such as `-4` after one vertex to 18446744073709551613 instead of
+//! failing, reports 0-based lines, ignores zero texture indices, rejects `p`
+//! in strict mode, and drops an object's faces when a bare `g` precedes the
+//! next `o` (all checked on 0.10.2). It also allocates two strings per line
+//! and a vector per face: on a 1M-triangle file, `obj`'s parse alone takes
+//! ~1.6x the CPU time of this whole import (numbers in `tests/import_levels.rs`).
+//! `obj` stays as the reference the tests cross-check this parser against.
 
 mod build;
 mod decode;
+mod dedupe;
 mod parse;
 mod report;
 mod triangulate;
@@ -168,9 +171,9 @@ fn import_impl(
     } else {
         (std::borrow::Cow::Borrowed(raw), 0.0)
     };
-    decode::check_text(&text, &ctx)?;
+    let text = decode::check_text(&text, &ctx)?;
     let parse_span = (1.0 - start) * PARSE_SHARE;
-    let parsed = parse::parse(&text, &ctx, &|f| progress(start + f * parse_span))?;
+    let parsed = parse::parse(text, &ctx, &|f| progress(start + f * parse_span))?;
     let build_start = start + parse_span;
     let build_span = (1.0 - build_start) * 0.99;
     build::build(parsed, &ctx, &|f| progress(build_start + f * build_span))

@@ -61,13 +61,36 @@ pub(super) fn parse(text: &[u8], ctx: &Ctx, progress: &dyn Fn(f32)) -> Result<Pa
     let mut parser = Parser::new(ctx, text.len());
     let mut start = 0;
     let mut next_report = REPORT_EVERY;
+    let mut physical_line = 0;
+    // A statement continued over lines ending in a backslash, and its first line.
+    let mut continued: Vec<u8> = Vec::new();
+    let mut continued_from = 0;
     while start < text.len() {
         let end = text[start..]
             .iter()
             .position(|&b| b == b'\n')
             .map_or(text.len(), |i| start + i);
-        parser.line += 1;
-        if let Err(e) = parser.statement(&text[start..end]) {
+        physical_line += 1;
+        let mut line = &text[start..end];
+        start = end + 1;
+        if let Some(head) = continuation(line) {
+            if continued.is_empty() {
+                continued_from = physical_line;
+            }
+            continued.extend_from_slice(head);
+            continued.push(b' ');
+            if start < text.len() {
+                continue;
+            }
+            line = &[];
+        }
+        parser.line = physical_line;
+        if !continued.is_empty() {
+            continued.extend_from_slice(line);
+            line = &continued;
+            parser.line = continued_from;
+        }
+        if let Err(e) = parser.statement(line) {
             let cut_off = e.incomplete && end == text.len() && !text.ends_with(b"\n");
             let hint = if cut_off {
                 " (the file ends in the middle of this line: truncated?)"
@@ -76,13 +99,21 @@ pub(super) fn parse(text: &[u8], ctx: &Ctx, progress: &dyn Fn(f32)) -> Result<Pa
             };
             return Err(ctx.syntax(parser.line, format!("{}{hint}", e.message)));
         }
-        start = end + 1;
+        continued.clear();
         if start >= next_report {
             next_report = start + REPORT_EVERY;
             progress(start as f32 / text.len() as f32 * 0.999);
         }
     }
     Ok(parser.finish())
+}
+
+/// For a statement line ending in a backslash (the OBJ line continuation),
+/// the line without it. Comments never continue: `# C:\models\` is a path.
+fn continuation(line: &[u8]) -> Option<&[u8]> {
+    let line = line.trim_ascii_end();
+    let head = line.strip_suffix(b"\\")?;
+    (line.trim_ascii_start().first() != Some(&b'#')).then_some(head)
 }
 
 /// Parser state between lines. Errors inside are plain messages; `parse`

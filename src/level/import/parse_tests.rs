@@ -190,3 +190,21 @@ fn progress_is_reported_below_one() {
     assert!(calls.windows(2).all(|w| w[0] <= w[1]));
     assert!(calls.iter().all(|f| (0.0..1.0).contains(f)));
 }
+
+#[test]
+fn backslash_continues_a_statement_but_not_a_comment() {
+    let p = parse_ok(
+        "v 0 0 0\nv 1 0 \\\n 0\nv 0 1 0\nv 1 1 0\r\n# C:\\models\\\nf 1 2 \\\r\n 3 \\\n  4\nf 1 2 3\n",
+    );
+    assert_eq!(p.positions.len(), 4);
+    assert_eq!(p.positions[1], Vec3::X);
+    assert_eq!(p.corners, [0, 1, 2, 3, 0, 1, 2]);
+    assert_eq!(p.face_lines, [7, 10]);
+    let err = parse_err("v 0 0 0\nf 1 \\\n 2 \\\n 0\n");
+    assert_eq!(
+        err,
+        "t.obj:2: vertex index 0 is invalid (OBJ indices start at 1)"
+    );
+    let err = parse_err("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 \\");
+    assert!(err.starts_with("t.obj:4: face with 2 corners"), "{err}");
+}

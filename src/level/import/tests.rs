@@ -151,3 +151,20 @@ fn too_many_warnings_are_counted_not_listed() {
         "69 more duplicate triangle warnings not listed (119 in all)"
     );
 }
+
+#[test]
+fn a_utf8_byte_order_mark_is_skipped_and_utf16_is_named() {
+    let text = format!("\u{feff}{SQUARE}f 1 2 3\n");
+    let (_, report) = import(&text).unwrap();
+    assert_eq!(report.vertices, 4);
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let utf16: Vec<u8> = [0xff, 0xfe]
+        .into_iter()
+        .chain(b"v\x000\x00".iter().copied())
+        .collect();
+    let err = import_obj_bytes(&utf16, Path::new("w.obj"), &ImportOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "w.obj: UTF-16 text: save the file as UTF-8 or ASCII"
+    );
+}

@@ -356,3 +356,22 @@ fn the_checks_catch_a_fan_on_a_concave_polygon() {
     let caught = std::panic::catch_unwind(|| check_tiles(&p, &fan));
     assert!(caught.is_err());
 }
+
+#[test]
+fn twisted_quad_splits_into_two_triangles_facing_its_normal() {
+    let positions = vec![
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.2),
+        Vec3::new(1.0, 1.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.2),
+    ];
+    let normal = newell_normal(&positions.iter().map(|p| p.as_dvec3()).collect::<Vec<_>>());
+    let mut tris = Vec::new();
+    let outcome = Triangulator::default().triangulate(&[0, 1, 2, 3], &positions, &mut tris);
+    assert_eq!(outcome, Outcome::Exact);
+    assert_eq!(tris.len(), 2);
+    for t in tris {
+        let [a, b, c] = t.map(|i| positions[i as usize].as_dvec3());
+        assert!((b - a).cross(c - a).dot(normal) > 0.0);
+    }
+}

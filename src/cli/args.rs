@@ -1,0 +1,153 @@
+//! Command-line values: `X,Y,Z` vectors (world space, metres), radii, import
+//! scale and up axis, parsed and checked before any file is opened.
+//!
+//! Each parser returns a one-line message that clap places after
+//! "invalid value '...' for '--flag'", so bad numbers are reported as usage
+//! errors (exit code 2) and never reach the solver.
+
+use crate::level::{ImportOptions, UpAxis};
+use clap::{Args, ValueEnum};
+use glam::DVec3;
+
+/// The up axis as typed on the command line (`--up y` or `--up z`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum UpArg {
+    /// Y up: kept as is.
+    #[default]
+    Y,
+    /// Z up: rotated to Y up.
+    Z,
+}
+
+impl From<UpArg> for UpAxis {
+    fn from(up: UpArg) -> UpAxis {
+        match up {
+            UpArg::Y => UpAxis::Y,
+            UpArg::Z => UpAxis::Z,
+        }
+    }
+}
+
+/// How a level file is converted to the tool's world (Y up, metres).
+#[derive(Clone, Debug, Args)]
+pub(crate) struct ImportArgs {
+    /// The file's up axis.
+    #[arg(long, value_enum, default_value_t = UpArg::Y)]
+    pub up: UpArg,
+    /// Multiplies every coordinate of the file (e.g. 0.0254 for inches).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_scale, allow_hyphen_values = true)]
+    pub scale: f64,
+}
+
+impl ImportArgs {
+    /// The importer's options.
+    pub fn options(&self) -> ImportOptions {
+        ImportOptions {
+            up: self.up.into(),
+            scale: self.scale,
+        }
+    }
+}
+
+/// One finite number; `what` names it in the message.
+fn parse_finite(text: &str, what: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let x: f64 = t
+        .parse()
+        .map_err(|_| format!("{what} '{t}' is not a number"))?;
+    if !x.is_finite() {
+        return Err(format!("{what} '{t}' is not a finite number"));
+    }
+    Ok(x)
+}
+
+/// `X,Y,Z`: exactly three finite numbers separated by commas.
+pub(crate) fn parse_vec3(text: &str) -> Result<DVec3, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 3 {
+        return Err(format!(
+            "expected three comma-separated numbers X,Y,Z, got {} component{}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let mut v = [0.0; 3];
+    for (slot, (part, axis)) in v.iter_mut().zip(parts.iter().zip(["x", "y", "z"])) {
+        *slot = parse_finite(part, axis)?;
+    }
+    Ok(DVec3::from_array(v))
+}
+
+/// `RX,RY,RZ`: three finite radii, each greater than zero.
+pub(crate) fn parse_radii(text: &str) -> Result<DVec3, String> {
+    let r = parse_vec3(text)?;
+    for (x, axis) in r.to_array().into_iter().zip(["x", "y", "z"]) {
+        if x <= 0.0 {
+            return Err(format!("radius {axis} = {x} must be greater than zero"));
+        }
+    }
+    Ok(r)
+}
+
+/// The import scale: finite and greater than zero.
+pub(crate) fn parse_scale(text: &str) -> Result<f64, String> {
+    let s = parse_finite(text, "scale")?;
+    if s <= 0.0 {
+        return Err(format!("scale {s} must be greater than zero"));
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vectors_accept_negatives_spaces_and_exponents() {
+        assert_eq!(parse_vec3("-1,0,2.5").unwrap(), DVec3::new(-1.0, 0.0, 2.5));
+        assert_eq!(
+            parse_vec3(" 1e-3 , -.5 ,+4").unwrap(),
+            DVec3::new(1e-3, -0.5, 4.0)
+        );
+    }
+
+    #[test]
+    fn vectors_reject_wrong_counts_and_non_finite_numbers() {
+        assert!(parse_vec3("1,2").unwrap_err().contains("got 2 components"));
+        assert!(parse_vec3("1,2,3,4").unwrap_err().contains("got 4"));
+        assert!(parse_vec3("").unwrap_err().contains("got 1 component"));
+        assert!(
+            parse_vec3("1,,3")
+                .unwrap_err()
+                .contains("y '' is not a number")
+        );
+        assert!(parse_vec3("nan,0,0").unwrap_err().contains("not a finite"));
+        assert!(parse_vec3("0,inf,0").unwrap_err().contains("not a finite"));
+        assert!(
+            parse_vec3("0,0,-infinity")
+                .unwrap_err()
+                .contains("not a finite")
+        );
+        assert!(parse_vec3("1,x,3").unwrap_err().contains("not a number"));
+        assert!(
+            parse_vec3("1e400,0,0")
+                .unwrap_err()
+                .contains("not a finite")
+        );
+    }
+
+    #[test]
+    fn radii_and_scale_must_be_positive() {
+        assert_eq!(
+            parse_radii("0.4,0.9,0.4").unwrap(),
+            DVec3::new(0.4, 0.9, 0.4)
+        );
+        assert!(parse_radii("0.4,0,0.4").unwrap_err().contains("radius y"));
+        assert!(parse_radii("-1,1,1").unwrap_err().contains("radius x"));
+        assert!(parse_radii("1,1,nan").is_err());
+        assert_eq!(parse_scale("0.0254").unwrap(), 0.0254);
+        assert!(parse_scale("0").is_err());
+        assert!(parse_scale("-2").is_err());
+        assert!(parse_scale("inf").is_err());
+    }
+}

@@ -1,0 +1,242 @@
+//! `collidoscope info LEVEL`: what a level holds once imported (world space,
+//! Y up, metres): vertex and triangle counts, objects with their boxes, the
+//! BVH's shape and memory, parse and build times, and the import report.
+
+use super::args::ImportArgs;
+use super::{CliError, format, print_stdout};
+use crate::bvh::BvhStats;
+use crate::level::{ImportOptions, ImportReport, Level};
+use crate::math::Aabb;
+use crate::mesh::MeshObject;
+use clap::Args;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Warnings listed in the text output; a messy level has thousands.
+const TEXT_WARNINGS: usize = 20;
+
+/// Arguments of `collidoscope info`.
+#[derive(Debug, Args)]
+pub(crate) struct InfoArgs {
+    /// The level (.obj or .obj.gz).
+    level: PathBuf,
+    #[command(flatten)]
+    import: ImportArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The JSON form of `info` (field names are part of the CLI's interface).
+#[derive(Serialize)]
+struct InfoJson<'a> {
+    level: &'a str,
+    path: Option<&'a std::path::Path>,
+    import_options: ImportOptions,
+    vertices: usize,
+    triangles: usize,
+    objects: &'a [MeshObject],
+    bounds: Aabb,
+    bvh: BvhJson,
+    parse_ms: f64,
+    build_ms: f64,
+    import_report: &'a ImportReport,
+}
+
+#[derive(Serialize)]
+struct BvhJson {
+    #[serde(flatten)]
+    stats: BvhStats,
+    bytes_per_triangle: f64,
+}
+
+pub(crate) fn run(a: &InfoArgs) -> Result<(), CliError> {
+    let options = a.import.options();
+    let level = Level::load(&a.level, &options)?;
+    let stats = level.bvh.stats();
+    let triangles = level.mesh.triangle_count();
+    let bytes_per_triangle = if triangles == 0 {
+        0.0
+    } else {
+        stats.memory_bytes as f64 / triangles as f64
+    };
+    let text = if a.json {
+        let json = InfoJson {
+            level: &level.name,
+            path: level.path.as_deref(),
+            import_options: options,
+            vertices: level.mesh.positions.len(),
+            triangles,
+            objects: &level.mesh.objects,
+            bounds: level.mesh.bounds(),
+            bvh: BvhJson {
+                stats,
+                bytes_per_triangle,
+            },
+            parse_ms: level.parse_time.as_secs_f64() * 1e3,
+            build_ms: level.build_time.as_secs_f64() * 1e3,
+            import_report: &level.report,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        text_report(&level, &options, &stats, bytes_per_triangle)
+    };
+    print_stdout(&text)
+}
+
+fn text_report(
+    level: &Level,
+    options: &ImportOptions,
+    stats: &BvhStats,
+    bytes_per_tri: f64,
+) -> String {
+    let mesh = &level.mesh;
+    let mut s = String::new();
+    let path = level.path.as_ref().map(|p| p.display().to_string());
+    let _ = writeln!(
+        s,
+        "level      {} ({})",
+        level.name,
+        path.unwrap_or_default()
+    );
+    let _ = writeln!(
+        s,
+        "import     up {}, scale {}",
+        format::snake_name(&options.up),
+        options.scale
+    );
+    let _ = writeln!(s, "vertices   {}", mesh.positions.len());
+    let _ = writeln!(s, "triangles  {}", mesh.triangle_count());
+    let bounds = mesh.bounds();
+    let _ = write!(s, "bounds     {}", format::aabb(&bounds));
+    if !bounds.is_empty() {
+        let _ = write!(s, " size {}", format::vec_f32(bounds.max - bounds.min));
+    }
+    s.push('\n');
+    let _ = writeln!(s, "objects    {}", mesh.objects.len());
+    let name_width = mesh
+        .objects
+        .iter()
+        .map(|o| o.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for o in &mesh.objects {
+        let _ = writeln!(
+            s,
+            "  {:<name_width$}  {:>7} triangles  {}",
+            o.name,
+            o.triangle_count,
+            format::aabb(&o.aabb)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "bvh        {} nodes, {} leaves, depth {}, {} bytes ({:.1} bytes/triangle)",
+        stats.nodes, stats.leaves, stats.max_depth, stats.memory_bytes, bytes_per_tri
+    );
+    let _ = writeln!(
+        s,
+        "leaf sizes {}",
+        leaf_histogram(&stats.leaf_size_histogram)
+    );
+    let _ = writeln!(
+        s,
+        "time       parse {}, bvh build {}",
+        format::millis(level.parse_time),
+        format::millis(level.build_time)
+    );
+    s.push_str(&import_report(&level.report));
+    s
+}
+
+/// `1:12 2:30 4:3`: how many leaves hold each number of triangles.
+fn leaf_histogram(histogram: &[usize]) -> String {
+    let parts: Vec<String> = histogram
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(size, n)| format!("{size}:{n}"))
+        .collect();
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn import_report(r: &ImportReport) -> String {
+    let mut s = String::from("import report\n");
+    let _ = writeln!(
+        s,
+        "  read       {} vertices, {} faces ({} n-gons triangulated), {} triangles kept",
+        r.vertices, r.faces, r.ngons_triangulated, r.triangles
+    );
+    let _ = writeln!(
+        s,
+        "  ignored    {} lines (l), {} points (p), {} material statements",
+        r.lines_ignored, r.points_ignored, r.material_statements_ignored
+    );
+    let _ = writeln!(
+        s,
+        "  dropped    {} degenerate, {} duplicate triangles",
+        r.degenerate_triangles_dropped, r.duplicate_triangles_dropped
+    );
+    let _ = writeln!(s, "  warnings   {}", r.warnings.len());
+    for w in r.warnings.iter().take(TEXT_WARNINGS) {
+        match w.line {
+            Some(line) => {
+                let _ = writeln!(s, "    line {line}: {}", w.message);
+            }
+            None => {
+                let _ = writeln!(s, "    {}", w.message);
+            }
+        }
+    }
+    if r.warnings.len() > TEXT_WARNINGS {
+        let _ = writeln!(
+            s,
+            "    ... {} more (--json lists them all)",
+            r.warnings.len() - TEXT_WARNINGS
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ImportWarning;
+
+    #[test]
+    fn the_leaf_histogram_skips_empty_sizes() {
+        assert_eq!(leaf_histogram(&[0, 3, 0, 2]), "1:3 3:2");
+        assert_eq!(leaf_histogram(&[]), "none");
+    }
+
+    #[test]
+    fn the_import_report_lists_counts_and_warnings_with_lines() {
+        let r = ImportReport {
+            lines_ignored: 2,
+            duplicate_triangles_dropped: 1,
+            warnings: vec![
+                ImportWarning {
+                    line: Some(7),
+                    message: "odd".into(),
+                },
+                ImportWarning {
+                    line: None,
+                    message: "whole file".into(),
+                },
+            ],
+            ..ImportReport::default()
+        };
+        let text = import_report(&r);
+        assert!(text.contains("2 lines (l)"), "{text}");
+        assert!(text.contains("0 degenerate, 1 duplicate"), "{text}");
+        assert!(
+            text.contains("line 7: odd") && text.contains("    whole file"),
+            "{text}"
+        );
+    }
+}

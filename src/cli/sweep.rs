@@ -1,0 +1,411 @@
+//! `collidoscope sweep`: one collide-and-slide move of an ellipsoid probe
+//! through a level, run by the same solver the window steps, printed as text
+//! (one line per iteration) or as the full JSON trace.
+//!
+//! Inputs are world space (metres); the JSON trace carries every position
+//! in world space and, with an `_espace` suffix, in the probe's ellipsoid space.
+
+use super::args::{ImportArgs, parse_radii, parse_vec3};
+use super::{CliError, format, print_stdout};
+use crate::collide::{
+    CandidateOutcome, IterationOutcome, IterationRecord, SlideMode, SlideResult, SlideSettings,
+    TraceDetail, slide,
+};
+use crate::level::Level;
+use clap::Args;
+use glam::DVec3;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `collidoscope sweep`.
+#[derive(Debug, Args)]
+pub(crate) struct SweepArgs {
+    /// The level (.obj or .obj.gz).
+    level: PathBuf,
+    /// Probe centre at the start, world space, metres.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+    pub(super) from: DVec3,
+    /// The requested move, world space, metres.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+    pub(super) velocity: DVec3,
+    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii, else 0.4,0.9,0.4].
+    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
+    radii: Option<DVec3>,
+    /// Gravity displacement for this move, metres [default: the settings' gravity, else none].
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+    pub(super) gravity: Option<DVec3>,
+    /// The algorithm: robust, fauerby2003 or nettle2000 [default: the settings' mode, else robust].
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<SlideMode>,
+    /// Very-close distance kept from the geometry, metres [default: the settings' skin, else 0.005].
+    #[arg(long, value_parser = parse_skin, allow_hyphen_values = true)]
+    skin: Option<f64>,
+    /// Maximum iterations of the recursion per pass [default: the settings' value, else 5].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
+    max_iterations: Option<u32>,
+    /// Name of an object (`o` / `g` in the file) that does not collide; repeatable.
+    #[arg(long, value_name = "OBJECT")]
+    non_colliding: Vec<String>,
+    /// Settings file (.toml or .json) to start from; the flags above override it.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    #[command(flatten)]
+    import: ImportArgs,
+    /// Print the whole trace as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Keep counts only: no per-candidate outcomes and no visited BVH nodes.
+    #[arg(long)]
+    summary: bool,
+}
+
+fn parse_mode(text: &str) -> Result<SlideMode, String> {
+    text.parse()
+}
+
+fn parse_skin(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!(
+            "skin '{text}' must be a finite number, zero or more"
+        )),
+    }
+}
+
+/// The JSON output: the solver's [`SlideResult`] (its fields at the top
+/// level) plus the inputs that reproduce it.
+#[derive(Serialize)]
+struct SweepJson<'a> {
+    level: &'a str,
+    from: DVec3,
+    velocity: DVec3,
+    settings: &'a SlideSettings,
+    #[serde(flatten)]
+    result: &'a SlideResult,
+}
+
+impl SweepArgs {
+    /// Settings from the file (or the defaults) with the flags applied on top.
+    fn settings(&self) -> Result<SlideSettings, CliError> {
+        let mut s = match &self.settings {
+            Some(path) => SlideSettings::load(path)?,
+            None => SlideSettings::default(),
+        };
+        if let Some(r) = self.radii {
+            s.radii = r.to_array();
+        }
+        if let Some(g) = self.gravity {
+            s.gravity = g.to_array();
+        }
+        if let Some(m) = self.mode {
+            s.mode = m;
+        }
+        if let Some(skin) = self.skin {
+            s.skin = skin;
+        }
+        if let Some(n) = self.max_iterations {
+            s.max_iterations = n;
+        }
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
+    // Settings first: a bad settings file is reported before a long import.
+    let settings = a.settings()?;
+    if !(a.from + a.velocity + settings.gravity_vec()).is_finite() {
+        return Err(CliError::Usage(
+            "--from + --velocity + gravity overflows to a non-finite position".into(),
+        ));
+    }
+    let level = Level::load(&a.level, &a.import.options())?;
+    let colliding = object_flags(&level, &a.non_colliding)?;
+    let result = slide(
+        level.world_with(&colliding),
+        &settings,
+        a.from,
+        a.velocity,
+        if a.summary {
+            TraceDetail::Summary
+        } else {
+            TraceDetail::Full
+        },
+    )
+    .ok_or_else(|| CliError::Failed("the solver rejected the move (non-finite input)".into()))?;
+    let text = if a.json {
+        let json = SweepJson {
+            level: &level.name,
+            from: a.from,
+            velocity: a.velocity,
+            settings: &settings,
+            result: &result,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        text_report(&level, &settings, a, &result)
+    };
+    print_stdout(&text)
+}
+
+/// One flag per object of the level: `false` for the objects named in `names`.
+fn object_flags(level: &Level, names: &[String]) -> Result<Vec<bool>, CliError> {
+    let objects = &level.mesh.objects;
+    let mut colliding = vec![true; objects.len()];
+    for name in names {
+        let mut found = false;
+        for (flag, o) in colliding.iter_mut().zip(objects) {
+            if &o.name == name {
+                *flag = false;
+                found = true;
+            }
+        }
+        if !found {
+            let known: Vec<&str> = objects.iter().take(12).map(|o| o.name.as_str()).collect();
+            let more = if objects.len() > known.len() {
+                ", ..."
+            } else {
+                ""
+            };
+            return Err(CliError::Failed(format!(
+                "{}: no object named '{name}' (objects: {}{more})",
+                level.name,
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(colliding)
+}
+
+fn text_report(level: &Level, settings: &SlideSettings, a: &SweepArgs, r: &SlideResult) -> String {
+    let mut s = String::new();
+    let source = match &level.path {
+        Some(path) => format!("{}, ", path.display()),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        s,
+        "level       {} ({source}{} triangles)",
+        level.name,
+        level.mesh.triangle_count()
+    );
+    let _ = writeln!(
+        s,
+        "probe       mode {}, radii {}, skin {}, max_iterations {}, two_sided {}",
+        settings.mode,
+        format::vec(settings.radii_vec()),
+        settings.skin,
+        settings.max_iterations,
+        settings.two_sided
+    );
+    let _ = writeln!(s, "from        {}", format::vec(a.from));
+    let _ = writeln!(s, "velocity    {}", format::vec(a.velocity));
+    let _ = writeln!(s, "gravity     {}", format::vec(settings.gravity_vec()));
+    let _ = writeln!(s, "iterations  {}", r.iterations.len());
+    for rec in &r.iterations {
+        let _ = writeln!(s, "{}", iteration_line(level, rec));
+    }
+    let _ = writeln!(s, "final       {}", format::vec(r.final_position));
+    let _ = writeln!(s, "end reason  {}", format::snake_name(&r.end_reason));
+    s
+}
+
+/// `  #0 velocity d0  start (..) -> end (..)  hit triangle 3 (wall) face t=0.5000  continue`
+fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
+    let mut line = format!(
+        "  #{} {} d{}  start {} -> end {}",
+        rec.index,
+        format::snake_name(&rec.pass),
+        rec.depth,
+        format::vec(rec.start),
+        format::vec(rec.end)
+    );
+    if let Some(rc) = &rec.recovery {
+        let _ = write!(
+            line,
+            "  pushed out of triangle {} by {}",
+            rc.triangle,
+            format::vec(rc.push)
+        );
+    }
+    match &rec.nearest {
+        Some(hit) => {
+            let object = level
+                .mesh
+                .objects
+                .get(hit.object as usize)
+                .map_or("?", |o| o.name.as_str());
+            let _ = write!(
+                line,
+                "  hit triangle {} ({object}) {} t={:.4}",
+                hit.triangle,
+                format::feature(hit.feature),
+                hit.t
+            );
+        }
+        None => {
+            let separating = rec
+                .candidates
+                .iter()
+                .filter(|c| matches!(c.outcome, CandidateOutcome::Separating { .. }))
+                .count();
+            let _ = write!(line, "  no hit ({} candidates", rec.candidate_count);
+            if separating > 0 {
+                let _ = write!(line, ", {separating} separating");
+            }
+            line.push(')');
+        }
+    }
+    line.push_str("  ");
+    line.push_str(&outcome(&rec.outcome));
+    line
+}
+
+fn outcome(o: &IterationOutcome) -> String {
+    match o {
+        IterationOutcome::Continue => "continue".to_string(),
+        IterationOutcome::PassEnded(r) => format!("pass ended: {}", format::snake_name(r)),
+        IterationOutcome::MoveEnded(r) => format!("move ended: {}", format::snake_name(r)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collide::EndReason;
+
+    /// The fixture `cli_box.obj` built in code: a floor at y = 0 and a wall at x = 3.
+    fn box_level() -> Level {
+        let p = |x: f32, y: f32, z: f32| glam::Vec3::new(x, y, z);
+        let positions = vec![
+            p(-5.0, 0.0, -5.0),
+            p(-5.0, 0.0, 5.0),
+            p(5.0, 0.0, 5.0),
+            p(5.0, 0.0, -5.0),
+            p(3.0, 0.0, -5.0),
+            p(3.0, 0.0, 5.0),
+            p(3.0, 3.0, 5.0),
+            p(3.0, 3.0, -5.0),
+        ];
+        let triangles = vec![[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]];
+        let objects = vec![("floor".to_string(), 2), ("wall".to_string(), 2)];
+        Level::from_mesh(
+            "box",
+            crate::mesh::TriMesh::new(positions, triangles, objects),
+        )
+    }
+
+    fn args(extra: &[&str]) -> SweepArgs {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            sweep: SweepArgs,
+        }
+        let argv = ["sweep", "box.obj"].iter().chain(extra).copied();
+        Wrap::try_parse_from(argv).unwrap().sweep
+    }
+
+    #[test]
+    fn the_text_report_shows_the_hit_the_slide_and_the_end() {
+        let level = box_level();
+        let a = args(&["--from", "0,1,0", "--velocity", "5,0,5"]);
+        let settings = a.settings().unwrap();
+        let r = slide(
+            level.world(),
+            &settings,
+            a.from,
+            a.velocity,
+            TraceDetail::Full,
+        )
+        .unwrap();
+        let text = text_report(&level, &settings, &a, &r);
+        assert!(
+            text.starts_with("level       box (4 triangles)\n"),
+            "{text}"
+        );
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("  #")).collect();
+        assert_eq!(lines.len(), r.iterations.len(), "{text}");
+        assert!(
+            lines[0].starts_with("  #0 velocity d0  start (0.0000, 1.0000, 0.0000) -> end (2.59")
+        );
+        assert!(lines[0].contains("hit triangle ") && lines[0].contains("(wall) face t=0.5"));
+        assert!(lines[0].ends_with("continue"), "{text}");
+        assert!(
+            lines.last().unwrap().contains("move ended: arrived"),
+            "{text}"
+        );
+        assert!(text.contains("final       (2.59"), "{text}");
+        assert!(text.contains("end reason  arrived"), "{text}");
+    }
+
+    #[test]
+    fn flags_override_the_defaults_and_are_validated_together() {
+        let a = args(&["--from", "0,1,0", "--velocity", "1,0,0", "--radii", "1,2,3"]);
+        let s = a.settings().unwrap();
+        assert_eq!(s.radii, [1.0, 2.0, 3.0]);
+        assert_eq!(s.mode, SlideMode::Robust);
+        let a = args(&[
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "1,0,0",
+            "--gravity",
+            "0,-1e308,0",
+        ]);
+        let s = a.settings().unwrap();
+        assert_eq!(s.gravity, [0.0, -1e308, 0.0]);
+        let a = args(&["--from", "0,-1e308,0", "--velocity", "0,-1e308,0"]);
+        assert!(matches!(run(&a), Err(CliError::Usage(m)) if m.contains("overflows")));
+    }
+
+    #[test]
+    fn non_colliding_objects_are_passed_through() {
+        let level = box_level();
+        let a = args(&[
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "5,0,0",
+            "--non-colliding",
+            "wall",
+        ]);
+        let flags = object_flags(&level, &a.non_colliding).unwrap();
+        assert_eq!(flags, [true, false]);
+        let r = slide(
+            level.world_with(&flags),
+            &a.settings().unwrap(),
+            a.from,
+            a.velocity,
+            TraceDetail::Full,
+        );
+        assert_eq!(r.unwrap().final_position, glam::DVec3::new(5.0, 1.0, 0.0));
+        let e = object_flags(&level, &["roof".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "box: no object named 'roof' (objects: floor, wall)");
+    }
+
+    #[test]
+    fn outcomes_read_as_words() {
+        assert_eq!(outcome(&IterationOutcome::Continue), "continue");
+        assert_eq!(
+            outcome(&IterationOutcome::PassEnded(EndReason::Arrived)),
+            "pass ended: arrived"
+        );
+        assert_eq!(
+            outcome(&IterationOutcome::MoveEnded(EndReason::CreaseStop)),
+            "move ended: crease_stop"
+        );
+    }
+
+    #[test]
+    fn skin_and_mode_parsers_reject_bad_values() {
+        assert_eq!(parse_skin("0.01").unwrap(), 0.01);
+        assert!(parse_skin("-0.1").is_err());
+        assert!(parse_skin("nan").is_err());
+        assert_eq!(parse_mode("nettle2000").unwrap(), SlideMode::Nettle2000);
+        assert!(parse_mode("quake").unwrap_err().contains("unknown mode"));
+    }
+}

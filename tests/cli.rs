@@ -1,0 +1,635 @@
+//! The real `collidoscope` binary on small fixture levels: `info` text and
+//! JSON, `sweep` JSON traces (world-space positions), the settings round
+//! trip, and every bad-input path (non-zero exit, one `error:` line, no panic).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_collidoscope");
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
+    let out = Command::new(BIN)
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("the collidoscope binary runs");
+    Run {
+        code: out.status.code().expect("exited, not killed by a signal"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The run failed with `code`, one `error:` line on stderr containing
+/// `needle`, nothing on stdout, and no panic.
+fn assert_fails(r: &Run, code: i32, needle: &str) {
+    assert_eq!(r.code, code, "exit code; stderr: {}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
+    assert!(!r.stderr.contains("backtrace"), "backtrace: {}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "one line: {:?}", r.stderr);
+    assert!(r.stderr.starts_with("error: "), "{:?}", r.stderr);
+    assert!(
+        r.stderr.contains(needle),
+        "{needle:?} not in {:?}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty(), "stdout: {}", r.stdout);
+}
+
+fn json(r: &Run) -> Value {
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+}
+
+fn vec3(v: &Value) -> [f64; 3] {
+    let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
+    assert_eq!(a.len(), 3, "{v}");
+    [0, 1, 2].map(|i| a[i].as_f64().unwrap())
+}
+
+fn near(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+// ---- info ----
+
+#[test]
+fn info_text_lists_counts_objects_bvh_and_report() {
+    let r = run(&["info", &fixture("cli_box.obj")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = &r.stdout;
+    for needle in [
+        "vertices   8",
+        "triangles  4",
+        "objects    2",
+        "floor",
+        "wall",
+        "bvh ",
+        "bytes/triangle",
+        "parse ",
+        "1 lines (l)",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
+    }
+    assert!(
+        out.contains("min (-5.0000, 0.0000, -5.0000) max (5.0000, 3.0000, 5.0000)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn info_json_has_objects_bounds_bvh_and_import_report() {
+    let v = json(&run(&["info", &fixture("cli_box.obj"), "--json"]));
+    assert_eq!(v["vertices"], 8);
+    assert_eq!(v["triangles"], 4);
+    let objects = v["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 2);
+    assert_eq!(objects[0]["name"], "floor");
+    assert_eq!(objects[0]["triangle_count"], 2);
+    assert_eq!(objects[1]["name"], "wall");
+    assert_eq!(vec3(&objects[1]["aabb"]["min"]), [3.0, 0.0, -5.0]);
+    assert_eq!(vec3(&v["bounds"]["max"]), [5.0, 3.0, 5.0]);
+    let bvh = &v["bvh"];
+    assert!(bvh["nodes"].as_u64().unwrap() >= 1);
+    assert!(bvh["leaves"].as_u64().unwrap() >= 1);
+    assert!(bvh["bytes_per_triangle"].as_f64().unwrap() > 0.0);
+    let report = &v["import_report"];
+    assert_eq!(report["lines_ignored"], 1);
+    assert_eq!(report["ngons_triangulated"], 1);
+    assert!(report["material_statements_ignored"].as_u64().unwrap() >= 2);
+    assert!(v["parse_ms"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn info_applies_up_axis_and_scale() {
+    let v = json(&run(&[
+        "info",
+        &fixture("cli_box.obj"),
+        "--up",
+        "z",
+        "--scale",
+        "2",
+        "--json",
+    ]));
+    // Z up: the file's z (-5..5) becomes the height, scaled by 2.
+    let b = &v["bounds"];
+    assert!(
+        near(vec3(&b["max"])[1] - vec3(&b["min"])[1], 20.0, 1e-4),
+        "{b}"
+    );
+    assert_eq!(v["import_options"]["up"], "z");
+}
+
+#[test]
+fn info_on_shared_levels_including_gzip() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels");
+    if !dir.is_dir() {
+        eprintln!("skipped: {} is absent", dir.display());
+        return;
+    }
+    let stairs = dir.join("parry_stairs.obj").display().to_string();
+    let v = json(&run(&["info", &stairs, "--json"]));
+    assert_eq!(v["vertices"], 24);
+    assert_eq!(v["triangles"], 44);
+    let sibenik = dir
+        .join("sibenik_dabrovic_75k.obj.gz")
+        .display()
+        .to_string();
+    let v = json(&run(&["info", &sibenik, "--json"]));
+    assert_eq!(v["vertices"], 40_981);
+    let r = &v["import_report"];
+    let kept_or_dropped = [
+        "triangles",
+        "degenerate_triangles_dropped",
+        "duplicate_triangles_dropped",
+    ]
+    .map(|k| r[k].as_u64().unwrap())
+    .iter()
+    .sum::<u64>();
+    assert_eq!(kept_or_dropped, 75_284, "{r}");
+    assert!(v["bvh"]["max_depth"].as_u64().unwrap() >= 8);
+}
+
+// ---- sweep ----
+
+fn sweep_json(extra: &[&str]) -> Value {
+    let box_obj = fixture("cli_box.obj");
+    let mut args = vec!["sweep", box_obj.as_str(), "--json"];
+    args.extend_from_slice(extra);
+    json(&run(&args))
+}
+
+/// Consecutive iterations chain (each starts where the previous ended) and
+/// the last one ends at `final_position`.
+fn assert_trace_chains(v: &Value) -> Vec<Value> {
+    let its = v["iterations"].as_array().expect("iterations").clone();
+    assert!(!its.is_empty());
+    for (i, pair) in its.windows(2).enumerate() {
+        assert_eq!(
+            vec3(&pair[1]["start"]),
+            vec3(&pair[0]["end"]),
+            "iteration {i}"
+        );
+    }
+    assert_eq!(
+        vec3(&its.last().unwrap()["end"]),
+        vec3(&v["final_position"])
+    );
+    for (i, it) in its.iter().enumerate() {
+        assert_eq!(it["index"], i as u64);
+        for key in [
+            "start_espace",
+            "velocity",
+            "destination",
+            "query_aabb",
+            "outcome",
+        ] {
+            assert!(!it[key].is_null(), "iteration {i} lacks {key}: {it}");
+        }
+    }
+    its
+}
+
+#[test]
+fn sweep_into_the_wall_slides_along_it() {
+    let v = sweep_json(&[
+        "--radii",
+        "0.4,0.9,0.4",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,5",
+    ]);
+    assert_eq!(v["mode"], "robust");
+    let its = assert_trace_chains(&v);
+    assert_eq!(vec3(&its[0]["start"]), [0.0, 1.0, 0.0]);
+    assert_eq!(vec3(&its[0]["velocity"]), [5.0, 0.0, 5.0]);
+    // The wall (object 1) at x = 3 stops the centre one radius (0.4) and the skin short.
+    let hit = &its[0]["nearest"];
+    assert_eq!(hit["object"], 1, "{hit}");
+    assert_eq!(hit["feature"]["kind"], "face", "{hit}");
+    let t = hit["t"].as_f64().unwrap();
+    assert!(t > 0.5 && t < 0.53, "t = {t}");
+    let end0 = vec3(&its[0]["end"]);
+    assert!(end0[0] > 2.55 && end0[0] < 2.6, "{end0:?}");
+    // The rest of the move slides along the wall, to z = 5.
+    let p = vec3(&v["final_position"]);
+    assert!(p[0] > 2.55 && p[0] < 2.6, "{p:?}");
+    assert!(near(p[1], 1.0, 1e-6) && near(p[2], 5.0, 0.02), "{p:?}");
+    assert_eq!(v["end_reason"], "arrived");
+    assert_eq!(vec3(&v["from"]), [0.0, 1.0, 0.0]);
+    assert_eq!(vec3(&v["settings"]["radii"]), [0.4, 0.9, 0.4]);
+}
+
+#[test]
+fn sweep_with_negative_gravity_lands_on_the_floor() {
+    let v = sweep_json(&[
+        "--from",
+        "0,2,0",
+        "--velocity",
+        "-1,0,0",
+        "--gravity",
+        "0,-5,0",
+    ]);
+    let its = assert_trace_chains(&v);
+    assert!(
+        its.iter().any(|it| it["pass"] == "gravity"),
+        "no gravity pass"
+    );
+    let p = vec3(&v["final_position"]);
+    // Default radii 0.4, 0.9, 0.4: the centre rests 0.9 (+ skin) above the floor.
+    assert!(near(p[0], -1.0, 1e-6), "{p:?}");
+    assert!(p[1] > 0.9 && p[1] < 0.92, "{p:?}");
+}
+
+#[test]
+fn sweep_runs_each_mode_and_flags_override_the_settings_file() {
+    let dir = scratch("sweep_modes");
+    let file = dir.join("nettle.toml");
+    let text = "format_version = 1\nmode = \"nettle2000\"\nradii = [0.5, 0.5, 0.5]\n";
+    std::fs::write(&file, text).unwrap();
+    let file = file.display().to_string();
+    let base = [
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+        "--settings",
+        file.as_str(),
+    ];
+    let v = sweep_json(&base);
+    assert_eq!(v["mode"], "nettle2000");
+    assert_eq!(vec3(&v["settings"]["radii"]), [0.5, 0.5, 0.5]);
+    assert_trace_chains(&v);
+    for mode in ["robust", "fauerby2003", "nettle2000"] {
+        let mut args = base.to_vec();
+        args.extend(["--mode", mode, "--radii", "0.3,0.6,0.3"]);
+        let v = sweep_json(&args);
+        assert_eq!(v["mode"], mode);
+        assert_eq!(vec3(&v["settings"]["radii"]), [0.3, 0.6, 0.3]);
+        assert_trace_chains(&v);
+        let x = vec3(&v["final_position"])[0];
+        assert!(x > 2.5 && x < 2.7 + 1e-9, "{mode}: x = {x}");
+    }
+}
+
+#[test]
+fn sweep_through_a_non_colliding_object() {
+    let v = sweep_json(&[
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+        "--non-colliding",
+        "wall",
+    ]);
+    assert_eq!(vec3(&v["final_position"]), [5.0, 1.0, 0.0]);
+    assert_eq!(v["end_reason"], "arrived");
+    let level = fixture("cli_box.obj");
+    let args = [
+        "sweep",
+        &level,
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+        "--non-colliding",
+        "roof",
+    ];
+    assert_fails(
+        &run(&args),
+        1,
+        "no object named 'roof' (objects: floor, wall)",
+    );
+}
+
+#[test]
+fn sweep_summary_keeps_counts_and_drops_the_lists() {
+    let args = ["--from", "0,1,0", "--velocity", "5,0,5"];
+    let full = sweep_json(&args);
+    let summary = sweep_json(&[&args[..], &["--summary"]].concat());
+    assert_eq!(summary["final_position"], full["final_position"]);
+    let (f0, s0) = (&full["iterations"][0], &summary["iterations"][0]);
+    assert!(!f0["candidates"].as_array().unwrap().is_empty());
+    assert!(!f0["bvh_nodes_visited"].as_array().unwrap().is_empty());
+    assert!(s0["candidates"].as_array().unwrap().is_empty());
+    assert!(s0["bvh_nodes_visited"].as_array().unwrap().is_empty());
+    assert_eq!(s0["candidate_count"], f0["candidate_count"]);
+    assert_eq!(s0["nearest"], f0["nearest"]);
+}
+
+#[test]
+fn sweep_text_prints_one_line_per_iteration() {
+    let r = run(&[
+        "sweep",
+        &fixture("cli_box.obj"),
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,5",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let iteration_lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("  #")).collect();
+    assert!(iteration_lines.len() >= 2, "{}", r.stdout);
+    assert!(
+        iteration_lines[0].contains("hit triangle") && iteration_lines[0].contains("(wall) face")
+    );
+    assert!(r.stdout.contains("end reason  arrived"), "{}", r.stdout);
+    assert!(r.stdout.contains("final       (2.5"), "{}", r.stdout);
+}
+
+// ---- settings ----
+
+#[test]
+fn settings_export_then_check_round_trips_in_both_formats() {
+    let dir = scratch("settings_round_trip");
+    for name in ["s.toml", "s.json"] {
+        let path = dir.join(name).display().to_string();
+        let r = run(&["settings", "export", &path]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(written.contains("radii"), "{written}");
+        let r = run(&["settings", "check", &path]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stdout.starts_with(&format!("{path}: ok\n")),
+            "{}",
+            r.stdout
+        );
+        // The check prints the settings back in the file's format, unchanged.
+        assert_eq!(r.stdout.split_once('\n').unwrap().1, written);
+    }
+}
+
+#[test]
+fn settings_export_does_not_overwrite_without_force() {
+    let dir = scratch("settings_force");
+    let path = dir.join("tuned.toml");
+    std::fs::write(&path, "tuned").unwrap();
+    let p = path.display().to_string();
+    assert_fails(&run(&["settings", "export", &p]), 1, "--force");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "tuned");
+    assert_eq!(run(&["settings", "export", &p, "--force"]).code, 0);
+    assert_eq!(run(&["settings", "check", &p]).code, 0);
+}
+
+// ---- bad input ----
+
+#[test]
+fn missing_level_file_fails_naming_it() {
+    let missing = fixture("cli_no_such_level.obj");
+    assert_fails(&run(&["info", &missing]), 1, "cli_no_such_level.obj");
+    let r = run(&["sweep", &missing, "--from", "0,1,0", "--velocity", "1,0,0"]);
+    assert_fails(&r, 1, "cli_no_such_level.obj");
+}
+
+#[test]
+fn malformed_obj_lines_fail_with_file_and_line() {
+    assert_fails(
+        &run(&["info", &fixture("cli_malformed.obj")]),
+        1,
+        "cli_malformed.obj:4",
+    );
+    assert_fails(
+        &run(&["info", &fixture("cli_bad_index.obj")]),
+        1,
+        "cli_bad_index.obj:5",
+    );
+}
+
+#[test]
+fn bad_vectors_and_radii_are_usage_errors() {
+    let level = fixture("cli_box.obj");
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["--from", "0,1,0", "--velocity", "1,0,0", "--skin", "-1"],
+            "skin '-1'",
+        ),
+        (
+            &[
+                "--from",
+                "0,1,0",
+                "--velocity",
+                "1,0,0",
+                "--max-iterations",
+                "0",
+            ],
+            "max-iterations",
+        ),
+        (
+            &["--from", "0,1,0", "--velocity", "nan,0,0"],
+            "not a finite number",
+        ),
+        (
+            &["--from", "0,1,0", "--velocity", "1,0,inf"],
+            "not a finite number",
+        ),
+        (
+            &["--from", "0,1", "--velocity", "1,0,0"],
+            "three comma-separated",
+        ),
+        (
+            &[
+                "--from",
+                "0,1,0",
+                "--velocity",
+                "1,0,0",
+                "--radii",
+                "0.4,0,0.4",
+            ],
+            "greater than zero",
+        ),
+        (
+            &[
+                "--from",
+                "0,1,0",
+                "--velocity",
+                "1,0,0",
+                "--radii",
+                "-1,1,1",
+            ],
+            "greater than zero",
+        ),
+        (
+            &["--from", "0,1,0", "--velocity", "1,0,0", "--mode", "quake"],
+            "unknown mode 'quake'",
+        ),
+        (&["--from", "0,1,0"], "--velocity"),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec!["sweep", level.as_str()];
+        args.extend_from_slice(extra);
+        assert_fails(&run(&args), 2, needle);
+    }
+    assert_fails(&run(&["info", &level, "--scale", "0"]), 2, "scale");
+    assert_fails(&run(&["info", &level, "--up", "x"]), 2, "--up");
+    assert_fails(&run(&["info", "--teleport"]), 2, "--teleport");
+}
+
+#[test]
+fn corrupt_settings_files_fail_with_file_and_line() {
+    let dir = scratch("settings_corrupt");
+    let zero = dir.join("zero.toml");
+    std::fs::write(&zero, "format_version = 1\nradii = [0.4, 0.0, 0.4]\n").unwrap();
+    let zero = zero.display().to_string();
+    assert_fails(&run(&["settings", "check", &zero]), 1, "zero.toml:2:");
+    let garbage = dir.join("garbage.json");
+    std::fs::write(
+        &garbage,
+        "{\n  \"format_version\": 1,\n  \"radii\": [1, 1,\n",
+    )
+    .unwrap();
+    let garbage = garbage.display().to_string();
+    assert_fails(&run(&["settings", "check", &garbage]), 1, "garbage.json:");
+    let binary = dir.join("binary.toml");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let binary = binary.display().to_string();
+    assert_fails(&run(&["settings", "check", &binary]), 1, "binary.toml:1:");
+    assert_fails(
+        &run(&["settings", "check", "s.yaml"]),
+        1,
+        "unknown settings format",
+    );
+    assert_fails(
+        &run(&["settings", "check", &fixture("none.toml")]),
+        1,
+        "none.toml",
+    );
+    // The sweep reports the settings file before it even reads the level.
+    let level = fixture("cli_box.obj");
+    let r = run(&[
+        "sweep",
+        &level,
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "1,0,0",
+        "--settings",
+        &zero,
+    ]);
+    assert_fails(&r, 1, "zero.toml:2:");
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let r = run(&["--help"]);
+    assert_eq!(r.code, 0);
+    for sub in ["info", "sweep", "settings"] {
+        assert!(r.stdout.contains(sub), "{}", r.stdout);
+    }
+    let r = run(&["sweep", "--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("--velocity <X,Y,Z>"), "{}", r.stdout);
+    let r = run(&["--version"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with("collidoscope "), "{}", r.stdout);
+}
+
+#[cfg(not(feature = "gui"))]
+#[test]
+fn without_the_gui_feature_no_subcommand_is_a_one_line_error() {
+    assert_fails(&run::<&str>(&[]), 2, "no window");
+    assert_fails(&run(&[fixture("cli_box.obj")]), 2, "no window");
+}
+
+// ---- the README stays true ----
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+#[test]
+fn the_readme_settings_example_is_a_valid_settings_file() {
+    let text = readme();
+    let block = text
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a ```toml block in README.md");
+    let path = scratch("readme_settings").join("example.toml");
+    std::fs::write(&path, block).unwrap();
+    let r = run(&["settings", "check", &path.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// Every key of the JSON trace (all nesting levels) is named in the README.
+#[test]
+fn the_readme_documents_every_json_trace_field() {
+    fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    out.insert(k.clone());
+                    keys(child, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|c| keys(c, out)),
+            _ => {}
+        }
+    }
+    let mut all = std::collections::BTreeSet::new();
+    // A hit with a slide, and a gravity pass with a landing.
+    keys(
+        &sweep_json(&["--from", "0,1,0", "--velocity", "5,0,5"]),
+        &mut all,
+    );
+    keys(
+        &sweep_json(&[
+            "--from",
+            "0,2,0",
+            "--velocity",
+            "1,0,0",
+            "--gravity",
+            "0,-5,0",
+        ]),
+        &mut all,
+    );
+    let text = readme();
+    // `x_espace` is documented by the rule "with the suffix `_espace`" once `x` is.
+    let documented = |k: &String| text.contains(&format!("`{}`", k.trim_end_matches("_espace")));
+    let missing: Vec<&String> = all.iter().filter(|k| !documented(k)).collect();
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
+
+/// The sample sweep in the README is this build's real output.
+#[test]
+fn the_readme_sweep_sample_is_real_output() {
+    let command = "collidoscope sweep tests/fixtures/cli_box.obj --from 0,1,0 --velocity 5,0,5 --gravity 0,-1,0";
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let r = Command::new(BIN)
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let out = String::from_utf8(r.stdout).unwrap();
+    let sample = format!("$ {command}\n{out}```");
+    assert!(
+        readme().contains(&sample),
+        "update the sample in README.md to:\n{sample}"
+    );
+}
