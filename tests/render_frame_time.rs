@@ -108,7 +108,7 @@ fn conference_level_frame_cost() {
         // The first frame compiles the shaders: keep it out of the numbers.
         r.render_image(&camera, 1280, 720, &opts);
         let (mut cpu, mut wall) = (Vec::new(), Vec::new());
-        for _ in 0..10 {
+        for _ in 0..5 {
             let t = Instant::now();
             r.render_image(&camera, 1280, 720, &opts);
             wall.push(t.elapsed());
