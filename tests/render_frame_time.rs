@@ -34,8 +34,9 @@ fn busiest_move(level: &Level, s: &SlideSettings) -> SlideResult {
     let b = level.mesh.bounds();
     let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
     let mut best: Option<SlideResult> = None;
-    for i in 0..64 {
-        let f = |k: u32| ((i * 2654435761u32).wrapping_add(k * 40503) % 1000) as f64 / 1000.0;
+    for i in 0..64u32 {
+        let f =
+            |k: u32| (i.wrapping_mul(2654435761u32).wrapping_add(k * 40503) % 1000) as f64 / 1000.0;
         let start =
             lo + (hi - lo) * DVec3::new(0.2 + 0.6 * f(1), 0.15 + 0.3 * f(2), 0.2 + 0.6 * f(3));
         let vel = DVec3::new(f(4) - 0.5, -0.6, f(5) - 0.5) * 6.0;
@@ -122,6 +123,20 @@ fn conference_level_frame_cost() {
         ..RenderOptions::default()
     };
     let (cpu_wire, wall_wire) = frame(&mut r, wire);
+    // The default toggles (no BVH / rejected-box views) at the last step.
+    let default_prims = primitives_for_trace(
+        &trace,
+        trace.len() - 1,
+        radii,
+        &level.mesh,
+        &level.bvh,
+        &OverlayToggles::default(),
+        6,
+    );
+    r.set_overlays(&default_prims);
+    let (cpu_default, wall_default) = frame(&mut r, RenderOptions::default());
+    r.set_overlays(&[]);
+    let (cpu_bare, wall_bare) = frame(&mut r, RenderOptions::default());
 
     println!(
         "level: {} triangles, {} objects",
@@ -158,6 +173,17 @@ fn conference_level_frame_cost() {
         "frame with wireframe, CPU: {:.3} ms; wall: {:.1} ms",
         ms(cpu_wire),
         ms(wall_wire)
+    );
+    println!(
+        "frame, default overlays ({} primitives), CPU: {:.3} ms; wall: {:.1} ms",
+        default_prims.len(),
+        ms(cpu_default),
+        ms(wall_default)
+    );
+    println!(
+        "frame, level only, CPU: {:.3} ms; wall: {:.1} ms",
+        ms(cpu_bare),
+        ms(wall_bare)
     );
     assert!(!prims.is_empty());
 }
