@@ -62,6 +62,9 @@ impl StrokeSizes {
 pub struct OverlayInstances {
     /// Unit cylinder along +X, radius 1, length 1.
     pub cylinders: Vec<(Mat4, Srgba)>,
+    /// Box edges: a 4-sided unit prism along +X (boxes come by the
+    /// thousand, so their edges get the cheapest tube that still has width).
+    pub edges: Vec<(Mat4, Srgba)>,
     /// Unit cone along +X, base radius 1 at x = 0, tip at x = 1.
     pub cones: Vec<(Mat4, Srgba)>,
     /// Unit sphere.
@@ -76,6 +79,7 @@ impl OverlayInstances {
     /// Total number of shapes.
     pub fn len(&self) -> usize {
         self.cylinders.len()
+            + self.edges.len()
             + self.cones.len()
             + self.spheres.len()
             + self.quads.len()
@@ -100,7 +104,9 @@ impl OverlayInstances {
                 // from the distance they are seen at.
                 let r = sizes.box_edge.max(aabb.extent().length() * 0.0015);
                 for (a, b) in box_edges(aabb.min, aabb.max) {
-                    self.segment(a, b, r, color);
+                    if let Some(m) = along(a, b, r) {
+                        self.edges.push((m, color));
+                    }
                 }
             }
             Shape::PlaneQuad {
@@ -227,6 +233,7 @@ pub(super) struct OverlayMeshes {
 /// The base shapes, built once and shared by every upload.
 pub(super) struct BaseShapes {
     cylinder: CpuMesh,
+    edge: CpuMesh,
     cone: CpuMesh,
     sphere: CpuMesh,
     quad: CpuMesh,
@@ -236,6 +243,7 @@ impl BaseShapes {
     pub fn new() -> Self {
         BaseShapes {
             cylinder: CpuMesh::cylinder(12),
+            edge: CpuMesh::cylinder(4),
             cone: CpuMesh::cone(12),
             sphere: CpuMesh::sphere(16),
             quad: CpuMesh::square(),
@@ -255,6 +263,7 @@ impl OverlayMeshes {
         let material = || OverlayMaterial { transparent, pull };
         let lists = [
             (&base.cylinder, &inst.cylinders),
+            (&base.edge, &inst.edges),
             (&base.cone, &inst.cones),
             (&base.sphere, &inst.spheres),
             (&base.quad, &inst.quads),
@@ -377,7 +386,8 @@ mod tests {
             ),
         ];
         let (o, t) = build_instances(&prims, &sizes);
-        assert_eq!(o.cylinders.len(), 1 + 12);
+        assert_eq!(o.cylinders.len(), 1);
+        assert_eq!(o.edges.len(), 12);
         assert_eq!(o.cones.len(), 1);
         assert!((apply(&o.cones[0].0, Vec3::X) - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-5);
         assert_eq!(o.spheres.len(), 1);

@@ -16,6 +16,7 @@ use crate::mesh::TriMesh;
 use glam::{DVec3, Vec3};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use three_d::{
     Axes, Camera, ClearState, Context, CoreError, CpuMesh, DepthTexture2D, Gm, Interpolation, Mesh,
     Object, Positions, RenderTarget, ScissorBox, Srgba, Texture2D, Vec2, Vec4, Viewport, Wrapping,
@@ -91,6 +92,7 @@ pub struct SceneRenderer {
     probe_radius: Option<f32>,
     grid: Gm<Mesh, GridMaterial>,
     axes: Axes,
+    last_render: Duration,
 }
 
 impl SceneRenderer {
@@ -116,6 +118,7 @@ impl SceneRenderer {
             overlays: Vec::new(),
             probes: Vec::new(),
             probe_radius: None,
+            last_render: Duration::ZERO,
             ctx,
         })
     }
@@ -273,6 +276,7 @@ impl SceneRenderer {
         scissor_px: [i32; 4],
         opts: &RenderOptions,
     ) {
+        let started = Instant::now();
         let [x, y, w, h] = viewport_px;
         let [sx, sy, sw, sh] = scissor_px;
         if w <= 0 || h <= 0 || sw <= 0 || sh <= 0 {
@@ -320,6 +324,13 @@ impl SceneRenderer {
             objects.push(&self.grid);
         }
         target.render_partially(scissor, &cam, objects, &[]);
+        self.last_render = started.elapsed();
+    }
+
+    /// CPU time the last frame took to issue its GL commands (the driver may
+    /// still be drawing: on a software driver its rasterisation comes on top).
+    pub fn last_render_time(&self) -> Duration {
+        self.last_render
     }
 }
 
