@@ -63,7 +63,8 @@ impl MovingBox {
     }
 }
 
-/// See [`Bvh::query_swept_aabb`].
+/// See [`Bvh::query_swept_aabb`] (same arguments, plus the tree).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn query_swept_aabb(
     bvh: &Bvh,
     tri_aabbs: &[Aabb],
