@@ -11,9 +11,7 @@
 
 use super::robust::nearest_record;
 use super::solver::{StepContext, StepDecision};
-use crate::collide::{
-    Candidate, CandidateOutcome, EndReason, IterationRecord, SlidingPlane, TraceDetail,
-};
+use crate::collide::{CandidateOutcome, EndReason, IterationRecord, SlidingPlane};
 use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
 use glam::DVec3;
 
@@ -32,13 +30,7 @@ pub(super) fn step(
 
     let Some((tri, hit)) = nearest_hit(ctx, &mut rec, base_e, vel_e) else {
         let end_w = start_w + vel_w;
-        return (
-            rec,
-            StepDecision {
-                end_w,
-                next: Err(EndReason::Arrived),
-            },
-        );
+        return (rec, StepDecision::stop(end_w, EndReason::Arrived));
     };
     rec.nearest = Some(nearest_record(ctx, tri, &hit, base_e, vel_e));
 
@@ -55,13 +47,7 @@ pub(super) fn step(
     }
     let end_w = es.world_from_espace(new_base_e);
     let Some(normal_e) = (new_base_e - intersection_e).try_normalize() else {
-        return (
-            rec,
-            StepDecision {
-                end_w,
-                next: Err(EndReason::TooShort),
-            },
-        );
+        return (rec, StepDecision::stop(end_w, EndReason::TooShort));
     };
     rec.sliding_plane = Some(SlidingPlane {
         origin: es.world_from_espace(intersection_e),
@@ -73,20 +59,11 @@ pub(super) fn step(
     let new_vel_e = new_dest_e - intersection_e;
     ctx.record_slide(&mut rec, new_base_e, new_vel_e);
     if new_vel_e.length() < very_close {
-        return (
-            rec,
-            StepDecision {
-                end_w,
-                next: Err(EndReason::TooShort),
-            },
-        );
+        return (rec, StepDecision::stop(end_w, EndReason::TooShort));
     }
     (
         rec,
-        StepDecision {
-            end_w,
-            next: Ok(es.world_from_espace(new_vel_e)),
-        },
+        StepDecision::go(end_w, es.world_from_espace(new_vel_e)),
     )
 }
 
@@ -97,7 +74,6 @@ fn nearest_hit(
     base_e: DVec3,
     vel_e: DVec3,
 ) -> Option<(u32, SweepHit)> {
-    let full = ctx.detail == TraceDetail::Full;
     let mut nearest: Option<(u32, SweepHit)> = None;
     for &tri in ctx.tris.iter() {
         let outcome = if ctx.world.triangle_collides(tri) {
@@ -118,14 +94,7 @@ fn nearest_hit(
         } else {
             CandidateOutcome::NonColliding
         };
-        if full {
-            let object = ctx.world.mesh.object_of(tri) as u32;
-            rec.candidates.push(Candidate {
-                triangle: tri,
-                object,
-                outcome,
-            });
-        }
+        ctx.note_candidate(rec, tri, outcome);
     }
     nearest
 }

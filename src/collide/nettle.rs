@@ -13,9 +13,7 @@
 //! the recursion.
 
 use super::solver::{StepContext, StepDecision};
-use crate::collide::{
-    Candidate, CandidateOutcome, EndReason, IterationRecord, NearestHit, SlidingPlane, TraceDetail,
-};
+use crate::collide::{CandidateOutcome, EndReason, IterationRecord, NearestHit, SlidingPlane};
 use crate::geometry::closest::{closest_point_on_segment, closest_point_on_triangle};
 use crate::geometry::sweep::{Feature, MissReason};
 use glam::DVec3;
@@ -44,13 +42,7 @@ pub(super) fn step(
     ctx.record_query(&mut rec, query, stats);
 
     let Some(hit) = nearest_collider(ctx, &mut rec, source_w, vel_w) else {
-        return (
-            rec,
-            StepDecision {
-                end_w: dest_w,
-                next: Err(EndReason::Arrived),
-            },
-        );
+        return (rec, StepDecision::stop(dest_w, EndReason::Arrived));
     };
     let v_dir = vel_w / distance_to_travel;
     // "Move to the nearest collision", EPSILON short (may move backwards).
@@ -64,13 +56,7 @@ pub(super) fn step(
     ));
 
     let Some(normal_w) = (hit.polygon_point - new_source_w).try_normalize() else {
-        return (
-            rec,
-            StepDecision {
-                end_w: new_source_w,
-                next: Err(EndReason::TooShort),
-            },
-        );
+        return (rec, StepDecision::stop(new_source_w, EndReason::TooShort));
     };
     let es = ctx.es;
     let toward_center_w = -normal_w;
@@ -89,21 +75,9 @@ pub(super) fn step(
         es.espace_from_world(new_vel_w),
     );
     if !new_vel_w.is_finite() {
-        return (
-            rec,
-            StepDecision {
-                end_w: new_source_w,
-                next: Err(EndReason::TooShort),
-            },
-        );
+        return (rec, StepDecision::stop(new_source_w, EndReason::TooShort));
     }
-    (
-        rec,
-        StepDecision {
-            end_w: new_source_w,
-            next: Ok(new_vel_w),
-        },
-    )
+    (rec, StepDecision::go(new_source_w, new_vel_w))
 }
 
 /// Nettle's loop over the potential colliders: the earliest reverse intersection.
@@ -113,7 +87,6 @@ fn nearest_collider(
     source_w: DVec3,
     vel_w: DVec3,
 ) -> Option<NettleHit> {
-    let full = ctx.detail == TraceDetail::Full;
     let mut nearest: Option<NettleHit> = None;
     for &tri in ctx.tris.iter() {
         let outcome = if !ctx.world.triangle_collides(tri) {
@@ -134,14 +107,7 @@ fn nearest_collider(
                 }
             }
         };
-        if full {
-            let object = ctx.world.mesh.object_of(tri) as u32;
-            rec.candidates.push(Candidate {
-                triangle: tri,
-                object,
-                outcome,
-            });
-        }
+        ctx.note_candidate(rec, tri, outcome);
     }
     nearest
 }

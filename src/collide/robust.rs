@@ -15,8 +15,7 @@
 use super::nettle_points::nettle_points_espace;
 use super::solver::{StepContext, StepDecision};
 use crate::collide::{
-    Candidate, CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane,
-    TraceDetail,
+    CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane,
 };
 use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
 use glam::DVec3;
@@ -66,13 +65,7 @@ pub(super) fn step(
         if rounds == MAX_RECOVERY_ROUNDS {
             rec.end = es.world_from_espace(start_e);
             let end_w = es.world_from_espace(start_e);
-            return (
-                rec,
-                StepDecision {
-                    end_w,
-                    next: Err(EndReason::StuckEmbedded),
-                },
-            );
+            return (rec, StepDecision::stop(end_w, EndReason::StuckEmbedded));
         }
         rounds += 1;
         let push_e = dir_e * (depth + skin_e);
@@ -91,10 +84,7 @@ pub(super) fn step(
     let Some(Blocking { tri, hit }) = tested.nearest else {
         return (
             rec,
-            StepDecision {
-                end_w: es.world_from_espace(dest_e),
-                next: Err(EndReason::Arrived),
-            },
+            StepDecision::stop(es.world_from_espace(dest_e), EndReason::Arrived),
         );
     };
 
@@ -121,13 +111,7 @@ pub(super) fn step(
     let slide = clip_to_planes(ctx, hit.normal_espace, dest_e - end_e);
     let slide_e = match slide {
         Err(reason) => {
-            return (
-                rec,
-                StepDecision {
-                    end_w,
-                    next: Err(reason),
-                },
-            );
+            return (rec, StepDecision::stop(end_w, reason));
         }
         Ok((slide_e, crease_e)) => {
             rec.crease_direction = crease_e.map(|c| es.world_from_espace(c).normalize_or_zero());
@@ -145,21 +129,9 @@ pub(super) fn step(
     let slide_e = es.espace_from_world(slide_w);
     ctx.record_slide(&mut rec, end_e, slide_e);
     if slide_w.length() < ctx.settings.min_move {
-        return (
-            rec,
-            StepDecision {
-                end_w,
-                next: Err(EndReason::TooShort),
-            },
-        );
+        return (rec, StepDecision::stop(end_w, EndReason::TooShort));
     }
-    (
-        rec,
-        StepDecision {
-            end_w,
-            next: Ok(slide_w),
-        },
-    )
+    (rec, StepDecision::go(end_w, slide_w))
 }
 
 /// Sweeps every gathered triangle from `start_e`, filling the record's
@@ -170,7 +142,6 @@ fn test_candidates(
     start_e: DVec3,
     vel_e: DVec3,
 ) -> Tested {
-    let full = ctx.detail == TraceDetail::Full;
     let cull_back = !ctx.settings.two_sided;
     rec.candidates.clear();
     let mut out = Tested {
@@ -178,31 +149,16 @@ fn test_candidates(
         deepest: None,
     };
     for &tri in ctx.tris.iter() {
-        let object = || ctx.world.mesh.object_of(tri) as u32;
-        if !ctx.world.triangle_collides(tri) {
-            if full {
-                let outcome = CandidateOutcome::NonColliding;
-                rec.candidates.push(Candidate {
-                    triangle: tri,
-                    object: object(),
-                    outcome,
-                });
+        let outcome = if !ctx.world.triangle_collides(tri) {
+            CandidateOutcome::NonColliding
+        } else {
+            let tri_e = ctx.triangle_e(tri);
+            match sweep_unit_sphere_triangle(start_e, vel_e, tri_e, 1.0, cull_back) {
+                SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
+                SweepOutcome::Hit(hit) => classify_hit(ctx, &mut out, tri, hit, start_e, vel_e),
             }
-            continue;
-        }
-        let outcome =
-            sweep_unit_sphere_triangle(start_e, vel_e, ctx.triangle_e(tri), 1.0, cull_back);
-        let cand = match outcome {
-            SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
-            SweepOutcome::Hit(hit) => classify_hit(ctx, &mut out, tri, hit, start_e, vel_e),
         };
-        if full {
-            rec.candidates.push(Candidate {
-                triangle: tri,
-                object: object(),
-                outcome: cand,
-            });
-        }
+        ctx.note_candidate(rec, tri, outcome);
     }
     out
 }

@@ -11,7 +11,8 @@
 
 use crate::bvh::{BvhScratch, QueryStats};
 use crate::collide::{
-    CollisionWorld, EndReason, IterationOutcome, IterationRecord, Pass, SlideMode, SlideSettings,
+    Candidate, CandidateOutcome, CollisionWorld, EndReason, IterationOutcome, IterationRecord,
+    Pass, SlideMode, SlideSettings,
 };
 use crate::geometry::espace::EllipsoidSpace;
 use crate::math::Aabb;
@@ -47,6 +48,24 @@ pub(super) struct StepDecision {
     pub end_w: DVec3,
     /// The velocity of the next iteration, or why the pass ends.
     pub next: Result<DVec3, EndReason>,
+}
+
+impl StepDecision {
+    /// The pass ends at `end_w` for `reason`.
+    pub fn stop(end_w: DVec3, reason: EndReason) -> Self {
+        StepDecision {
+            end_w,
+            next: Err(reason),
+        }
+    }
+
+    /// The recursion goes on from `end_w` with velocity `next_w`.
+    pub fn go(end_w: DVec3, next_w: DVec3) -> Self {
+        StepDecision {
+            end_w,
+            next: Ok(next_w),
+        }
+    }
 }
 
 /// Buffers and read-only inputs an iteration body works with.
@@ -106,6 +125,18 @@ impl StepContext<'_, '_> {
             &mut stats,
         );
         (whole_move, stats)
+    }
+
+    /// Lists candidate `tri` and its outcome in `rec` (full detail only).
+    pub fn note_candidate(&self, rec: &mut IterationRecord, tri: u32, outcome: CandidateOutcome) {
+        if self.detail == TraceDetail::Full {
+            let object = self.world.mesh.object_of(tri) as u32;
+            rec.candidates.push(Candidate {
+                triangle: tri,
+                object,
+                outcome,
+            });
+        }
     }
 
     /// Triangle `tri` in ellipsoid space.
