@@ -1,0 +1,165 @@
+//! Every bad-input path of the real binary: non-zero exit, one `error:`
+//! line naming the file and line where there is one, no panic.
+
+mod cli_support;
+
+use cli_support::*;
+
+// ---- bad input ----
+
+#[test]
+fn missing_level_file_fails_naming_it() {
+    let missing = fixture("cli_no_such_level.obj");
+    assert_fails(&run(&["info", &missing]), 1, "cli_no_such_level.obj");
+    let r = run(&["sweep", &missing, "--from", "0,1,0", "--velocity", "1,0,0"]);
+    assert_fails(&r, 1, "cli_no_such_level.obj");
+}
+
+#[test]
+fn malformed_obj_lines_fail_with_file_and_line() {
+    assert_fails(
+        &run(&["info", &fixture("cli_malformed.obj")]),
+        1,
+        "cli_malformed.obj:4",
+    );
+    assert_fails(
+        &run(&["info", &fixture("cli_bad_index.obj")]),
+        1,
+        "cli_bad_index.obj:5",
+    );
+}
+
+#[test]
+fn bad_vectors_and_radii_are_usage_errors() {
+    let level = fixture("cli_box.obj");
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["--from", "0,1,0", "--velocity", "1,0,0", "--skin", "-1"],
+            "skin '-1'",
+        ),
+        (
+            &[
+                "--from",
+                "0,1,0",
+                "--velocity",
+                "1,0,0",
+                "--max-iterations",
+                "0",
+            ],
+            "max-iterations",
+        ),
+        (
+            &["--from", "0,1,0", "--velocity", "nan,0,0"],
+            "not a finite number",
+        ),
+        (
+            &["--from", "0,1,0", "--velocity", "1,0,inf"],
+            "not a finite number",
+        ),
+        (
+            &["--from", "0,1", "--velocity", "1,0,0"],
+            "three comma-separated",
+        ),
+        (
+            &[
+                "--from",
+                "0,1,0",
+                "--velocity",
+                "1,0,0",
+                "--radii",
+                "0.4,0,0.4",
+            ],
+            "greater than zero",
+        ),
+        (
+            &[
+                "--from",
+                "0,1,0",
+                "--velocity",
+                "1,0,0",
+                "--radii",
+                "-1,1,1",
+            ],
+            "greater than zero",
+        ),
+        (
+            &["--from", "0,1,0", "--velocity", "1,0,0", "--mode", "quake"],
+            "unknown mode 'quake'",
+        ),
+        (&["--from", "0,1,0"], "--velocity"),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec!["sweep", level.as_str()];
+        args.extend_from_slice(extra);
+        assert_fails(&run(&args), 2, needle);
+    }
+    assert_fails(&run(&["info", &level, "--scale", "0"]), 2, "scale");
+    assert_fails(&run(&["info", &level, "--up", "x"]), 2, "--up");
+    assert_fails(&run(&["info", "--teleport"]), 2, "--teleport");
+}
+
+#[test]
+fn corrupt_settings_files_fail_with_file_and_line() {
+    let dir = scratch("settings_corrupt");
+    let zero = dir.join("zero.toml");
+    std::fs::write(&zero, "format_version = 1\nradii = [0.4, 0.0, 0.4]\n").unwrap();
+    let zero = zero.display().to_string();
+    assert_fails(&run(&["settings", "check", &zero]), 1, "zero.toml:2:");
+    let garbage = dir.join("garbage.json");
+    std::fs::write(
+        &garbage,
+        "{\n  \"format_version\": 1,\n  \"radii\": [1, 1,\n",
+    )
+    .unwrap();
+    let garbage = garbage.display().to_string();
+    assert_fails(&run(&["settings", "check", &garbage]), 1, "garbage.json:");
+    let binary = dir.join("binary.toml");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let binary = binary.display().to_string();
+    assert_fails(&run(&["settings", "check", &binary]), 1, "binary.toml:1:");
+    assert_fails(
+        &run(&["settings", "check", "s.yaml"]),
+        1,
+        "unknown settings format",
+    );
+    assert_fails(
+        &run(&["settings", "check", &fixture("none.toml")]),
+        1,
+        "none.toml",
+    );
+    // The sweep reports the settings file before it even reads the level.
+    let level = fixture("cli_box.obj");
+    let r = run(&[
+        "sweep",
+        &level,
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "1,0,0",
+        "--settings",
+        &zero,
+    ]);
+    assert_fails(&r, 1, "zero.toml:2:");
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let r = run(&["--help"]);
+    assert_eq!(r.code, 0);
+    for sub in ["info", "sweep", "settings"] {
+        assert!(r.stdout.contains(sub), "{}", r.stdout);
+    }
+    let r = run(&["sweep", "--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("--velocity <X,Y,Z>"), "{}", r.stdout);
+    let r = run(&["--version"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with("collidoscope "), "{}", r.stdout);
+}
+
+#[cfg(not(feature = "gui"))]
+#[test]
+fn without_the_gui_feature_no_subcommand_is_a_one_line_error() {
+    assert_fails(&run::<&str>(&[]), 2, "no window");
+    assert_fails(&run(&[fixture("cli_box.obj")]), 2, "no window");
+}

@@ -1,0 +1,89 @@
+//! The README stays true: its settings example, its JSON trace fields and
+//! its sample sweep output are checked against this build.
+
+mod cli_support;
+
+use cli_support::*;
+use serde_json::Value;
+use std::process::Command;
+
+// ---- the README stays true ----
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+#[test]
+fn the_readme_settings_example_is_a_valid_settings_file() {
+    let text = readme();
+    let block = text
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a ```toml block in README.md");
+    let path = scratch("readme_settings").join("example.toml");
+    std::fs::write(&path, block).unwrap();
+    let r = run(&["settings", "check", &path.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// Every key of the JSON trace (all nesting levels) is named in the README.
+#[test]
+fn the_readme_documents_every_json_trace_field() {
+    fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    out.insert(k.clone());
+                    keys(child, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|c| keys(c, out)),
+            _ => {}
+        }
+    }
+    let mut all = std::collections::BTreeSet::new();
+    // A hit with a slide, and a gravity pass with a landing.
+    keys(
+        &sweep_json(&["--from", "0,1,0", "--velocity", "5,0,5"]),
+        &mut all,
+    );
+    keys(
+        &sweep_json(&[
+            "--from",
+            "0,2,0",
+            "--velocity",
+            "1,0,0",
+            "--gravity",
+            "0,-5,0",
+        ]),
+        &mut all,
+    );
+    let text = readme();
+    // `x_espace` is documented by the rule "with the suffix `_espace`" once `x` is.
+    let documented = |k: &String| text.contains(&format!("`{}`", k.trim_end_matches("_espace")));
+    let missing: Vec<&String> = all.iter().filter(|k| !documented(k)).collect();
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
+
+/// The sample sweep in the README is this build's real output.
+#[test]
+fn the_readme_sweep_sample_is_real_output() {
+    let command = "collidoscope sweep tests/fixtures/cli_box.obj --from 0,1,0 --velocity 5,0,5 --gravity 0,-1,0";
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let r = Command::new(BIN)
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let out = String::from_utf8(r.stdout).unwrap();
+    let sample = format!("$ {command}\n{out}```");
+    assert!(
+        readme().contains(&sample),
+        "update the sample in README.md to:\n{sample}"
+    );
+}
