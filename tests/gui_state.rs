@@ -344,6 +344,15 @@ fn the_session_round_trips_without_runtime_data() {
     // Older sessions with missing fields still load.
     let old: EditorState = serde_json::from_str("{\"recent_files\": [\"/a.obj\"]}").unwrap();
     assert_eq!(old.recent_files.len(), 1);
+    // A view saved before the box cap existed takes the default cap.
+    let old_view = r#"{"view": {"wireframe": true, "grid": true, "axes": false,
+        "bvh_level_depth": 4, "hover_info": true}}"#;
+    let old: EditorState = serde_json::from_str(old_view).unwrap();
+    assert!(old.view.wireframe && !old.view.axes && old.view.bvh_level_depth == 4);
+    assert_eq!(
+        old.view.max_boxes_per_kind,
+        collidoscope::collide::debug_draw::DEFAULT_MAX_BOXES_PER_KIND
+    );
 }
 
 #[test]

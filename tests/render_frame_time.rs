@@ -12,7 +12,7 @@
 
 mod render_support;
 
-use collidoscope::collide::debug_draw::{OverlayToggles, primitives_for_trace};
+use collidoscope::collide::debug_draw::{OverlayOptions, OverlayToggles, primitives_for_trace};
 use collidoscope::collide::{SlideResult, SlideSettings, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
 use collidoscope::render::{
@@ -80,12 +80,17 @@ fn conference_level_frame_cost() {
     let trace = busiest_move(&level, &s).iterations;
 
     // Overlays for every step of the trace, everything on.
-    let toggles = OverlayToggles::all(true);
+    // Everything on and no cap on boxes: the worst case.
+    let options = OverlayOptions {
+        max_boxes_per_kind: usize::MAX,
+        ..OverlayOptions::new(OverlayToggles::all(true), 6)
+    };
     let mut build = Vec::new();
     let mut prims = Vec::new();
     for current in 0..trace.len() {
         let t = Instant::now();
-        let p = primitives_for_trace(&trace, current, radii, &level.mesh, &level.bvh, &toggles, 6);
+        let p = primitives_for_trace(&trace, current, radii, &level.mesh, &level.bvh, &options)
+            .primitives;
         build.push(t.elapsed());
         if p.len() > prims.len() {
             prims = p;
@@ -123,16 +128,56 @@ fn conference_level_frame_cost() {
         ..RenderOptions::default()
     };
     let (cpu_wire, wall_wire) = frame(&mut r, wire);
-    // The default toggles (no BVH / rejected-box views) at the last step.
+    // What the window does when a step lands: build the primitives and
+    // upload them, then draw. With the GUI's default box cap, for the
+    // default toggles and for everything on.
+    let mut capped = Vec::new();
+    for (name, toggles) in [
+        ("default overlays", OverlayToggles::default()),
+        ("every overlay", OverlayToggles::all(true)),
+    ] {
+        let t = Instant::now();
+        let set = primitives_for_trace(
+            &trace,
+            trace.len() - 1,
+            radii,
+            &level.mesh,
+            &level.bvh,
+            &OverlayOptions::new(toggles, 6),
+        );
+        let build_cpu = t.elapsed();
+        r.set_overlays(&set.primitives);
+        let mut uploads = vec![t.elapsed() - build_cpu];
+        for _ in 0..4 {
+            let t = Instant::now();
+            r.set_overlays(&set.primitives);
+            uploads.push(t.elapsed());
+        }
+        let step_cpu = build_cpu + median(uploads);
+        let (cpu, wall) = frame(&mut r, RenderOptions::default());
+        let hidden: usize = set.hidden.iter().map(|h| h.1).sum();
+        capped.push((
+            name,
+            set.primitives.len(),
+            hidden,
+            build_cpu,
+            step_cpu,
+            cpu,
+            wall,
+        ));
+    }
     let default_prims = primitives_for_trace(
         &trace,
         trace.len() - 1,
         radii,
         &level.mesh,
         &level.bvh,
-        &OverlayToggles::default(),
-        6,
-    );
+        &OverlayOptions {
+            max_boxes_per_kind: usize::MAX,
+            ..OverlayOptions::new(OverlayToggles::default(), 6)
+        },
+    )
+    .primitives;
     r.set_overlays(&default_prims);
     let (cpu_default, wall_default) = frame(&mut r, RenderOptions::default());
     r.set_overlays(&[]);
@@ -175,7 +220,7 @@ fn conference_level_frame_cost() {
         ms(wall_wire)
     );
     println!(
-        "frame, default overlays ({} primitives), CPU: {:.3} ms; wall: {:.1} ms",
+        "frame, default overlays, no box cap ({} primitives), CPU: {:.3} ms; wall: {:.1} ms",
         default_prims.len(),
         ms(cpu_default),
         ms(wall_default)
@@ -185,6 +230,16 @@ fn conference_level_frame_cost() {
         ms(cpu_bare),
         ms(wall_bare)
     );
+    for (name, count, hidden, build_cpu, step_cpu, cpu, wall) in capped {
+        println!(
+            "{name}, default box cap: {count} primitives ({hidden} boxes left out); \
+             primitives {:.3} ms, + set_overlays {:.3} ms; frame CPU {:.3} ms, wall {:.1} ms",
+            ms(build_cpu),
+            ms(step_cpu),
+            ms(cpu),
+            ms(wall)
+        );
+    }
     assert!(!prims.is_empty());
 }
 

@@ -11,7 +11,7 @@
 use crate::app::stepper::Stepper;
 use crate::app::walk::WalkState;
 use crate::collide::SlideSettings;
-use crate::collide::debug_draw::OverlayToggles;
+use crate::collide::debug_draw::{DEFAULT_MAX_BOXES_PER_KIND, OverlayToggles};
 use crate::level::{ImportOptions, Level};
 use crate::render::CameraView;
 use glam::DVec3;
@@ -96,8 +96,10 @@ impl Default for ObjectFlags {
     }
 }
 
-/// How the viewport draws the level.
+/// How the viewport draws the level. Fields missing from a saved session
+/// take their default.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ViewOptions {
     /// Draw triangle edges over the mesh.
     pub wireframe: bool,
@@ -109,6 +111,8 @@ pub struct ViewOptions {
     pub bvh_level_depth: u32,
     /// Show the hover-picking box in the viewport.
     pub hover_info: bool,
+    /// Most overlay boxes drawn per kind (hits first, then the nearest).
+    pub max_boxes_per_kind: usize,
 }
 
 impl Default for ViewOptions {
@@ -119,6 +123,7 @@ impl Default for ViewOptions {
             axes: true,
             bvh_level_depth: 3,
             hover_info: true,
+            max_boxes_per_kind: DEFAULT_MAX_BOXES_PER_KIND,
         }
     }
 }

@@ -182,6 +182,55 @@ fn hsv_to_rgb(h: f32, s: f32, v: f32) -> [f32; 3] {
     }
 }
 
+/// Box kinds come by the thousand on dense levels (a long query on a 300k
+/// triangle scene has thousands of candidates), more than anyone can read
+/// and more than a software renderer draws at interactive rates. By default
+/// at most this many boxes of each kind are drawn, the nearest to the probe.
+pub const DEFAULT_MAX_BOXES_PER_KIND: usize = 400;
+
+/// How the overlay set is built: which kinds are on, and the limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverlayOptions {
+    /// Which kinds are drawn.
+    pub toggles: OverlayToggles,
+    /// The depth [`OverlayKind::BvhLevel`] shows (root = 0).
+    pub bvh_level_depth: u32,
+    /// Most boxes drawn per box kind: labelled boxes (hits) first, then the
+    /// nearest to the probe (see [`DEFAULT_MAX_BOXES_PER_KIND`]).
+    pub max_boxes_per_kind: usize,
+}
+
+impl OverlayOptions {
+    /// `toggles` with the default limits and BVH level `bvh_level_depth`.
+    pub fn new(toggles: OverlayToggles, bvh_level_depth: u32) -> Self {
+        OverlayOptions {
+            toggles,
+            bvh_level_depth,
+            max_boxes_per_kind: DEFAULT_MAX_BOXES_PER_KIND,
+        }
+    }
+}
+
+/// What to draw for one step of a trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OverlaySet {
+    /// The primitives, in drawing order.
+    pub primitives: Vec<DebugPrimitive>,
+    /// Box kinds cut by [`OverlayOptions::max_boxes_per_kind`], with how
+    /// many of their boxes were left out (the legend says so).
+    pub hidden: Vec<(OverlayKind, usize)>,
+}
+
+impl OverlaySet {
+    /// How many boxes of `kind` the cap left out.
+    pub fn hidden(&self, kind: OverlayKind) -> usize {
+        self.hidden
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(0, |(_, n)| *n)
+    }
+}
+
 /// One on/off switch per [`OverlayKind`], persisted with the session.
 /// Fields missing from a saved session (a kind added later) take their default.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -85,6 +85,14 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         ui.label("BVH level shown");
         ui.add(egui::DragValue::new(&mut view.bvh_level_depth).range(0..=64));
     });
+    ui.horizontal(|ui| {
+        ui.label("Boxes drawn per kind");
+        ui.add(egui::DragValue::new(&mut view.max_boxes_per_kind).range(1..=100_000))
+            .on_hover_text(
+                "Hits first, then the boxes nearest to the probe. Thousands of boxes \
+                 slow the view down and hide the level.",
+            );
+    });
     if view != app.state.view {
         app.queue.push(Command::SetView(view));
     }

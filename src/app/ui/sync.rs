@@ -6,7 +6,8 @@
 use super::CollidoscopeApp;
 use crate::bvh::BvhStats;
 use crate::collide::debug_draw::{
-    DebugPrimitive, OverlayKind, OverlayToggles, Shape, primitives_for_trace,
+    DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape,
+    primitives_for_trace,
 };
 use crate::level::Level;
 use glam::DVec3;
@@ -22,7 +23,7 @@ pub struct SyncMemo {
     visible: Vec<bool>,
     overlay_key: Option<OverlayKey>,
     probes: Vec<(DVec3, DVec3, [f32; 4])>,
-    primitives: Vec<DebugPrimitive>,
+    overlays: OverlaySet,
     uploaded_overlays: bool,
 }
 
@@ -38,6 +39,7 @@ struct OverlayKey {
     toggles: OverlayToggles,
     highlight: Option<u32>,
     bvh_depth: u32,
+    max_boxes: usize,
 }
 
 impl SyncMemo {
@@ -48,7 +50,12 @@ impl SyncMemo {
 
     /// The overlay primitives last built (labels are drawn from them).
     pub fn primitives(&self) -> &[DebugPrimitive] {
-        &self.primitives
+        &self.overlays.primitives
+    }
+
+    /// How many boxes of `kind` the per-kind cap left out of the overlays.
+    pub fn hidden_boxes(&self, kind: OverlayKind) -> usize {
+        self.overlays.hidden(kind)
     }
 }
 
@@ -93,7 +100,7 @@ pub fn sync(app: &mut CollidoscopeApp) {
         app.sync.probes = probes;
     }
     if !app.sync.uploaded_overlays {
-        r.set_overlays(&app.sync.primitives);
+        r.set_overlays(&app.sync.overlays.primitives);
         app.sync.uploaded_overlays = true;
     }
 }
@@ -114,29 +121,34 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         toggles: st.overlays.clone(),
         highlight: st.highlight,
         bvh_depth: st.view.bvh_level_depth,
+        max_boxes: st.view.max_boxes_per_kind,
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
     }
     let t = Instant::now();
-    let mut prims = match (probe, key.cursor) {
+    let options = OverlayOptions {
+        toggles: st.overlays.clone(),
+        bvh_level_depth: st.view.bvh_level_depth,
+        max_boxes_per_kind: st.view.max_boxes_per_kind,
+    };
+    let mut overlays = match (probe, key.cursor) {
         (Some(p), Some(cursor)) => primitives_for_trace(
             p.stepper.records(),
             cursor,
             key.radii,
             &level.mesh,
             &level.bvh,
-            &st.overlays,
-            st.view.bvh_level_depth,
+            &options,
         ),
-        _ => Vec::new(),
+        _ => OverlaySet::default(),
     };
     if let Some(tri) = st
         .highlight
         .filter(|&t| (t as usize) < level.mesh.triangle_count())
     {
         let kind = OverlayKind::HighlightTriangle;
-        prims.push(DebugPrimitive {
+        overlays.primitives.push(DebugPrimitive {
             kind,
             shape: Shape::Triangle {
                 corners: level.mesh.triangle_f64(tri),
@@ -145,7 +157,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             label: Some(format!("tri {tri}")),
         });
     }
-    app.sync.primitives = prims;
+    app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
     app.sync.overlay_key = Some(key);
     app.timings.overlays = t.elapsed();

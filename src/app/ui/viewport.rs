@@ -236,6 +236,9 @@ fn draw_labels(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     }
 }
 
+/// The legend of the overlays that are on, top right; a click on its title
+/// folds it away so it does not cover the scene. Box kinds cut by the
+/// per-kind cap say how many boxes are drawn.
 fn legend(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     let on: Vec<OverlayKind> = OverlayKind::ALL
         .into_iter()
@@ -245,18 +248,28 @@ fn legend(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
         return;
     }
     egui::Area::new(egui::Id::unique("overlay_legend"))
-        .fixed_pos(rect.right_top() + egui::vec2(-190.0, 8.0))
+        .fixed_pos(rect.right_top() + egui::vec2(-200.0, 8.0))
         .order(egui::Order::Foreground)
-        .interactable(false)
         .show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_width(170.0);
-                for kind in on {
-                    ui.horizontal(|ui| {
-                        widgets::swatch(ui, kind.color());
-                        ui.small(kind.label());
+                ui.set_width(180.0);
+                egui::CollapsingHeader::new("Legend")
+                    .id_salt("overlay_legend_header")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        for kind in on {
+                            ui.horizontal(|ui| {
+                                widgets::swatch(ui, kind.color());
+                                ui.small(kind.label());
+                            });
+                            let hidden = app.sync.hidden_boxes(kind);
+                            if hidden > 0 {
+                                let shown = app.state.view.max_boxes_per_kind;
+                                ui.small(format!("   nearest {shown} shown, {hidden} more"))
+                                    .on_hover_text("View > Boxes drawn per kind");
+                            }
+                        }
                     });
-                }
             });
         });
 }

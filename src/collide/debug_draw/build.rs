@@ -5,7 +5,9 @@
 //! fit the level (a trace kept across a level reload) are skipped, never a
 //! panic.
 
-use super::{DebugPrimitive, OverlayKind, OverlayToggles, Shape, depth_color};
+use super::{
+    DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape, depth_color,
+};
 use crate::bvh::Bvh;
 use crate::collide::{CandidateOutcome, IterationRecord};
 use crate::mesh::TriMesh;
@@ -17,36 +19,97 @@ use std::collections::HashSet;
 /// ellipsoid, small enough not to cover the level.
 const PLANE_QUAD_SCALE: f64 = 1.5;
 
+/// The kinds drawn as boxes, which [`OverlayOptions::max_boxes_per_kind`] caps.
+const BOX_KINDS: [OverlayKind; 4] = [
+    OverlayKind::CandidateAabbs,
+    OverlayKind::BvhNodesVisited,
+    OverlayKind::TriangleAabbs,
+    OverlayKind::BvhLevel,
+];
+
 /// Everything to draw for a probe's trace at iteration `current` (records
 /// `0..=current` are done; a `current` past the end means the last record),
-/// given the toggles. `radii` are the probe's semi-axes; `bvh_level_depth`
-/// selects the depth shown by [`OverlayKind::BvhLevel`].
+/// given the options. `radii` are the probe's semi-axes.
 pub fn primitives_for_trace(
     trace: &[IterationRecord],
     current: usize,
     radii: DVec3,
     mesh: &TriMesh,
     bvh: &Bvh,
-    toggles: &OverlayToggles,
-    bvh_level_depth: u32,
-) -> Vec<DebugPrimitive> {
+    options: &OverlayOptions,
+) -> OverlaySet {
     let mut out = Prims {
-        toggles,
+        toggles: &options.toggles,
         list: Vec::new(),
     };
-    if toggles.get(OverlayKind::BvhLevel) {
-        bvh_level(&mut out, bvh, bvh_level_depth);
+    if out.on(OverlayKind::BvhLevel) {
+        bvh_level(&mut out, bvh, options.bvh_level_depth);
     }
-    let Some(last) = trace.len().checked_sub(1) else {
-        return out.list;
-    };
-    let current = current.min(last);
-    history(&mut out, &trace[..=current], radii);
-    let rec = &trace[current];
-    motion(&mut out, rec, radii);
-    contact(&mut out, rec, radii, mesh);
-    query(&mut out, rec, mesh, bvh);
-    out.list
+    let mut focus = None;
+    if let Some(last) = trace.len().checked_sub(1) {
+        let current = current.min(last);
+        history(&mut out, &trace[..=current], radii);
+        let rec = &trace[current];
+        motion(&mut out, rec, radii);
+        contact(&mut out, rec, radii, mesh);
+        query(&mut out, rec, mesh, bvh);
+        focus = Some(rec.nearest.as_ref().map_or(rec.start, |h| h.contact_center));
+    }
+    let mut list = out.list;
+    let hidden = cap_boxes(&mut list, focus, options.max_boxes_per_kind);
+    OverlaySet {
+        primitives: list,
+        hidden,
+    }
+}
+
+/// Keeps at most `max` boxes of each box kind: labelled ones (hits) first,
+/// then the nearest to `focus` (with no focus, the first in order). The
+/// kept boxes stay in their original order. Returns what was left out.
+fn cap_boxes(
+    list: &mut Vec<DebugPrimitive>,
+    focus: Option<DVec3>,
+    max: usize,
+) -> Vec<(OverlayKind, usize)> {
+    let mut hidden = Vec::new();
+    let mut drop = vec![false; list.len()];
+    for kind in BOX_KINDS {
+        let mut ranked: Vec<(bool, f64, usize)> = list
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == kind)
+            .map(|(i, p)| {
+                let distance = match (&p.shape, focus) {
+                    (Shape::Box { aabb }, Some(f)) => {
+                        let (lo, hi) = (aabb.min.as_dvec3(), aabb.max.as_dvec3());
+                        f.clamp(lo.min(hi), hi.max(lo)).distance(f)
+                    }
+                    _ => 0.0,
+                };
+                (p.label.is_none(), distance, i)
+            })
+            .collect();
+        if ranked.len() <= max {
+            continue;
+        }
+        // Unlabelled after labelled, then by distance, then by position in
+        // the list (so equal distances keep their order and no focus means "first").
+        // `total_cmp`: a NaN box (a corrupt level) sorts last instead of
+        // breaking the order.
+        ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        for &(_, _, i) in &ranked[max..] {
+            drop[i] = true;
+        }
+        hidden.push((kind, ranked.len() - max));
+    }
+    if !hidden.is_empty() {
+        let mut i = 0;
+        list.retain(|_| {
+            i += 1;
+            !drop[i - 1]
+        });
+    }
+    hidden
 }
 
 /// The output list, filtered by the toggles at the point of pushing.

@@ -150,7 +150,8 @@ fn trace() -> Vec<IterationRecord> {
 
 fn prims(current: usize, toggles: &OverlayToggles) -> Vec<DebugPrimitive> {
     let (mesh, bvh) = level();
-    primitives_for_trace(&trace(), current, RADII, &mesh, &bvh, toggles, 1)
+    let options = OverlayOptions::new(toggles.clone(), 1);
+    primitives_for_trace(&trace(), current, RADII, &mesh, &bvh, &options).primitives
 }
 
 fn only(kind: OverlayKind, current: usize) -> Vec<DebugPrimitive> {
@@ -364,8 +365,8 @@ fn stale_indices_and_empty_traces_do_not_panic() {
     t[0].candidates[0].triangle = 99;
     t[0].bvh_nodes_visited = vec![0, 42, 2];
     t[0].nearest.as_mut().unwrap().triangle = 77;
-    let all = OverlayToggles::all(true);
-    let p = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &all, 5);
+    let all = |depth| OverlayOptions::new(OverlayToggles::all(true), depth);
+    let p = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &all(5)).primitives;
     assert_eq!(
         p.iter()
             .filter(|p| p.kind == OverlayKind::CandidateAabbs)
@@ -373,10 +374,105 @@ fn stale_indices_and_empty_traces_do_not_panic() {
         1
     );
     assert!(p.iter().all(|p| p.kind != OverlayKind::HighlightTriangle));
-    let empty = primitives_for_trace(&[], 3, RADII, &mesh, &bvh, &all, 1);
+    let empty = primitives_for_trace(&[], 3, RADII, &mesh, &bvh, &all(1)).primitives;
     assert!(empty.iter().all(|p| p.kind == OverlayKind::BvhLevel));
-    let none = primitives_for_trace(&t, 0, RADII, &mesh, &Bvh::default(), &all, 0);
-    assert!(none.iter().all(|p| p.kind != OverlayKind::BvhLevel));
+    let none = primitives_for_trace(&t, 0, RADII, &mesh, &Bvh::default(), &all(0));
+    assert!(
+        none.primitives
+            .iter()
+            .all(|p| p.kind != OverlayKind::BvhLevel)
+    );
+}
+
+/// A record with `n` candidates, triangle `i` a floor tile `i` metres from
+/// the probe along +x; only the farthest one is a hit.
+fn crowded(n: u32) -> (TriMesh, Bvh, Vec<IterationRecord>) {
+    let mut positions = Vec::new();
+    let mut indices = Vec::new();
+    for i in 0..n {
+        let x = i as f32 * 2.0;
+        let k = positions.len() as u32;
+        positions.extend([
+            Vec3::new(x, 0.0, 0.0),
+            Vec3::new(x + 1.0, 0.0, 0.0),
+            Vec3::new(x, 0.0, 1.0),
+        ]);
+        indices.push([k, k + 2, k + 1]);
+    }
+    let mesh = TriMesh::new(positions, indices, vec![("tiles".into(), n)]);
+    let bvh = Bvh::build(&mesh.tri_aabbs);
+    let mut rec = record(0, DVec3::new(-1.0, 1.0, 0.5), DVec3::X, DVec3::ZERO);
+    rec.candidates = (0..n)
+        .map(|triangle| Candidate {
+            triangle,
+            object: 0,
+            outcome: if triangle == n - 1 {
+                CandidateOutcome::Hit {
+                    t: 0.9,
+                    feature: Feature::Face,
+                    contact_point: DVec3::ZERO,
+                    contact_point_espace: DVec3::ZERO,
+                }
+            } else {
+                CandidateOutcome::Miss {
+                    reason: MissReason::NoFeatureHit,
+                }
+            },
+        })
+        .collect();
+    rec.bvh_nodes_visited = (0..bvh.nodes.len() as u32).collect();
+    (mesh, bvh, vec![rec])
+}
+
+#[test]
+fn box_kinds_are_capped_to_the_hits_and_the_nearest_boxes() {
+    let (mesh, bvh, t) = crowded(50);
+    let toggles = OverlayToggles::all(false)
+        .with(OverlayKind::CandidateAabbs, true)
+        .with(OverlayKind::BvhNodesVisited, true)
+        .with(OverlayKind::Velocity, true);
+    let mut options = OverlayOptions::new(toggles, 0);
+    options.max_boxes_per_kind = 5;
+    let set = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &options);
+    let boxes: Vec<_> = set
+        .primitives
+        .iter()
+        .filter(|p| p.kind == OverlayKind::CandidateAabbs)
+        .collect();
+    assert_eq!(boxes.len(), 5);
+    assert_eq!(set.hidden(OverlayKind::CandidateAabbs), 45);
+    // The hit (the farthest tile) is kept first; then the four nearest tiles.
+    let kept: Vec<Aabb> = boxes
+        .iter()
+        .map(|p| match p.shape {
+            Shape::Box { aabb } => aabb,
+            _ => panic!("not a box"),
+        })
+        .collect();
+    let expect: Vec<Aabb> = [0, 1, 2, 3, 49].map(|i| mesh.tri_aabbs[i]).to_vec();
+    assert_eq!(kept, expect, "kept in their original order");
+    assert!(boxes[4].label.is_some());
+    let nodes = bvh.nodes.len();
+    assert!(nodes > 5);
+    assert_eq!(set.hidden(OverlayKind::BvhNodesVisited), nodes - 5);
+    // Kinds that are not boxes are never cut.
+    assert_eq!(set.hidden(OverlayKind::Velocity), 0);
+    assert!(
+        set.primitives
+            .iter()
+            .any(|p| p.kind == OverlayKind::Velocity)
+    );
+    // Under the cap nothing is hidden.
+    options.max_boxes_per_kind = 1000;
+    let all = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &options);
+    assert!(all.hidden.is_empty());
+    assert_eq!(
+        all.primitives
+            .iter()
+            .filter(|p| p.kind == OverlayKind::CandidateAabbs)
+            .count(),
+        50
+    );
 }
 
 #[test]
