@@ -112,11 +112,13 @@ pub struct Bvh {
     pub tri_indices: Vec<u32>,
 }
 
-/// Reusable traversal stack, so queries do not allocate.
+/// Reusable traversal stacks, so queries do not allocate.
 #[derive(Clone, Debug, Default)]
 pub struct BvhScratch {
     /// Pending node indices.
     pub stack: Vec<u32>,
+    /// Pending nodes with the time the moving box enters them (front-to-back sweeps).
+    pub ordered: Vec<(u32, f32)>,
 }
 
 impl Bvh {
@@ -168,6 +170,30 @@ impl Bvh {
         stats: &mut QueryStats,
     ) {
         swept::query_swept_aabb(self, tri_aabbs, start, delta, scratch, out, visited, stats);
+    }
+
+    /// Visits the triangles whose AABB the box `start`, moving by `delta`,
+    /// touches, nearer nodes first, and prunes by the caller's nearest hit:
+    /// `visit(tri)` tests a triangle and returns the cutoff, the fraction of
+    /// the move (`t` in `[0, 1]`) at which the nearest hit found so far
+    /// happens (`f64::INFINITY` while there is none). Nodes and triangles
+    /// the moving box only enters after the cutoff are skipped: whatever the
+    /// box contains cannot touch them sooner. `visited`, when given,
+    /// receives every node searched. The solver's candidate search.
+    #[allow(clippy::too_many_arguments)]
+    pub fn sweep_front_to_back(
+        &self,
+        tri_aabbs: &[Aabb],
+        start: &Aabb,
+        delta: Vec3,
+        scratch: &mut BvhScratch,
+        visited: Option<&mut Vec<u32>>,
+        stats: &mut QueryStats,
+        visit: &mut dyn FnMut(u32) -> f64,
+    ) {
+        swept::sweep_front_to_back(
+            self, tri_aabbs, start, delta, scratch, visited, stats, visit,
+        );
     }
 
     /// Closest hit of the ray `origin + t * dir`, `t` in `[0, max_t]`, two-sided triangles.

@@ -40,13 +40,20 @@ impl MovingBox {
     /// `true` when the moving box touches `[lo, hi]` for some `t` in `[0, 1]`.
     #[inline]
     fn touches(&self, lo: Vec3, hi: Vec3) -> bool {
+        self.entry(lo, hi).is_some()
+    }
+
+    /// The first `t` in `[0, 1]` at which the moving box touches `[lo, hi]`
+    /// (a hair early, never late), or `None` when it never does.
+    #[inline]
+    fn entry(&self, lo: Vec3, hi: Vec3) -> Option<f32> {
         let (lo, hi) = (Vec3A::from(lo), Vec3A::from(hi));
         let pad = (lo.abs().max(hi.abs()) + self.center.abs() + self.half) * PAD;
         let lo = lo - self.half - pad;
         let hi = hi + self.half + pad;
         let outside = self.center.cmplt(lo) | self.center.cmpgt(hi);
         if (self.parallel & outside).any() {
-            return false;
+            return None;
         }
         let t0 = (lo - self.center) * self.inv_delta;
         let t1 = (hi - self.center) * self.inv_delta;
@@ -54,12 +61,90 @@ impl MovingBox {
         let far = Vec3A::select(self.parallel, Vec3A::INFINITY, t0.max(t1));
         let t_near = near.max_element().max(0.0);
         let t_far = far.min_element().min(1.0);
-        t_near <= t_far
+        (t_near <= t_far).then_some(t_near)
     }
 
     #[inline]
     fn touches_node(&self, node: &BvhNode) -> bool {
         self.touches(node.aabb_min, node.aabb_max)
+    }
+
+    #[inline]
+    fn entry_node(&self, node: &BvhNode) -> Option<f32> {
+        self.entry(node.aabb_min, node.aabb_max)
+    }
+}
+
+/// Widens a cutoff handed back by the caller (`f64`, a fraction of the
+/// move) to `f32` without ever lowering it, so rounding cannot prune a box
+/// the probe enters at exactly the cutoff.
+fn widen_cutoff(t: f64) -> f32 {
+    if t.is_nan() {
+        return f32::INFINITY;
+    }
+    let t = t + t.abs() * 1e-6 + 1e-6;
+    (t as f32).next_up()
+}
+
+/// See [`Bvh::sweep_front_to_back`] (same arguments, plus the tree).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn sweep_front_to_back(
+    bvh: &Bvh,
+    tri_aabbs: &[Aabb],
+    start: &Aabb,
+    delta: Vec3,
+    scratch: &mut BvhScratch,
+    mut visited: Option<&mut Vec<u32>>,
+    stats: &mut QueryStats,
+    visit: &mut dyn FnMut(u32) -> f64,
+) {
+    let Some(root) = bvh.nodes.first() else {
+        return;
+    };
+    let mover = MovingBox::new(start, delta);
+    stats.nodes_visited += 1;
+    let Some(t_root) = mover.entry_node(root) else {
+        return;
+    };
+    let mut cutoff = f32::INFINITY;
+    let stack = &mut scratch.ordered;
+    stack.clear();
+    stack.push((0, t_root));
+    while let Some((i, t_enter)) = stack.pop() {
+        // The cutoff may have dropped since the node was pushed.
+        if t_enter > cutoff {
+            continue;
+        }
+        let node = &bvh.nodes[i as usize];
+        if let Some(v) = visited.as_deref_mut() {
+            v.push(i);
+        }
+        if node.is_leaf() {
+            let first = node.first as usize;
+            let leaf = &bvh.tri_indices[first..first + node.count as usize];
+            stats.triangles_tested += node.count;
+            for &tri in leaf {
+                let b = &tri_aabbs[tri as usize];
+                if mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff) {
+                    cutoff = cutoff.min(widen_cutoff(visit(tri)));
+                }
+            }
+            continue;
+        }
+        stats.nodes_visited += 2;
+        let entry = |c: u32| {
+            mover
+                .entry_node(&bvh.nodes[c as usize])
+                .filter(|&t| t <= cutoff)
+                .map(|t| (c, t))
+        };
+        // The nearer child goes on top, so it is searched first.
+        match (entry(node.first), entry(node.first + 1)) {
+            (Some(l), Some(r)) if r.1 < l.1 => stack.extend([l, r]),
+            (Some(l), Some(r)) => stack.extend([r, l]),
+            (Some(c), None) | (None, Some(c)) => stack.push(c),
+            (None, None) => {}
+        }
     }
 }
 
@@ -115,6 +200,7 @@ pub(super) fn query_swept_aabb(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::DVec3;
     use proptest::prelude::*;
 
     /// Exact answer by sampling is unreliable; instead: a triangle box is
@@ -157,7 +243,59 @@ mod tests {
         )
     }
 
+    /// A random soup of small triangles.
+    fn soup() -> impl Strategy<Value = Vec<[DVec3; 3]>> {
+        let p = || (-10.0f64..10.0, -10.0f64..10.0, -10.0f64..10.0);
+        let d = || (-2.0f64..2.0, -2.0f64..2.0, -2.0f64..2.0);
+        prop::collection::vec((p(), d(), d()), 1..120).prop_map(|ts| {
+            ts.into_iter()
+                .map(|(a, u, v)| {
+                    let a = DVec3::new(a.0, a.1, a.2);
+                    [
+                        a,
+                        a + DVec3::new(u.0, u.1, u.2),
+                        a + DVec3::new(v.0, v.1, v.2),
+                    ]
+                })
+                .collect()
+        })
+    }
+
     proptest! {
+        /// Pruning by the nearest hit so far loses no earlier hit: the
+        /// front-to-back sweep, fed the real unit-sphere sweep, finds the
+        /// same first time of impact as testing every triangle.
+        #[test]
+        fn front_to_back_sweep_finds_the_first_hit(
+            tris in soup(),
+            c in (-12.0f64..12.0, -12.0f64..12.0, -12.0f64..12.0),
+            d in (-20.0f64..20.0, -20.0f64..20.0, -20.0f64..20.0),
+        ) {
+            use crate::geometry::sweep::{SweepOutcome, sweep_unit_sphere_triangle};
+            let (c, d) = (DVec3::new(c.0, c.1, c.2), DVec3::new(d.0, d.1, d.2));
+            let first_t = |tri: &[DVec3; 3]| match sweep_unit_sphere_triangle(c, d, *tri, 1.0, false) {
+                SweepOutcome::Hit(h) => h.t,
+                SweepOutcome::Miss { .. } => f64::INFINITY,
+            };
+            let brute = tris.iter().map(first_t).fold(f64::INFINITY, f64::min);
+            let tri_aabbs: Vec<Aabb> = tris
+                .iter()
+                .map(|t| Aabb::from_f64_outward(t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2])))
+                .collect();
+            let bvh = Bvh::build(&tri_aabbs);
+            // The unit sphere's box, a hair larger, as the solver pads it.
+            let start = Aabb::from_f64_outward(c - 1.001, c + 1.001);
+            let mut best = f64::INFINITY;
+            let mut tested = 0;
+            bvh.sweep_front_to_back(&tri_aabbs, &start, d.as_vec3(), &mut BvhScratch::default(), None, &mut QueryStats::default(), &mut |tri| {
+                tested += 1;
+                best = best.min(first_t(&tris[tri as usize]));
+                best
+            });
+            prop_assert_eq!(best, brute);
+            prop_assert!(tested <= tris.len());
+        }
+
         #[test]
         fn swept_query_finds_every_box_the_moving_box_touches(
             tri_aabbs in boxes(),

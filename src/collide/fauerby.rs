@@ -26,7 +26,7 @@ pub(super) fn step(
     let base_e = es.espace_from_world(start_w);
     let vel_e = es.espace_from_world(vel_w);
     let (query, stats) = ctx.gather(start_w, vel_w);
-    ctx.record_query(&mut rec, query, stats);
+    ctx.record_query(&mut rec, query, stats, ctx.tris.len());
 
     let Some((tri, hit)) = nearest_hit(ctx, &mut rec, base_e, vel_e) else {
         let end_w = start_w + vel_w;

@@ -39,7 +39,7 @@ pub(super) fn step(
     let distance_to_travel = vel_w.length();
     let dest_w = source_w + vel_w;
     let (query, stats) = ctx.gather(source_w, vel_w);
-    ctx.record_query(&mut rec, query, stats);
+    ctx.record_query(&mut rec, query, stats, ctx.tris.len());
 
     let Some(hit) = nearest_collider(ctx, &mut rec, source_w, vel_w) else {
         return (rec, StepDecision::stop(dest_w, EndReason::Arrived));

@@ -55,10 +55,7 @@ pub(super) fn step(
     let mut tested;
     let mut rounds = 0;
     loop {
-        let start_now_w = es.world_from_espace(start_e);
-        let (query, stats) = ctx.gather(start_now_w, vel_w);
-        ctx.record_query(&mut rec, query, stats);
-        tested = test_candidates(ctx, &mut rec, start_e, vel_e);
+        tested = search_candidates(ctx, &mut rec, start_e, vel_w);
         let Some((tri, depth, dir_e)) = tested.deepest else {
             break;
         };
@@ -134,21 +131,28 @@ pub(super) fn step(
     (rec, StepDecision::go(end_w, slide_w))
 }
 
-/// Sweeps every gathered triangle from `start_e`, filling the record's
-/// candidate list, and picks the nearest blocking hit and the deepest embedding.
-fn test_candidates(
-    ctx: &StepContext<'_, '_>,
+/// Sweeps the candidates of the move from `start_e`, nearest first, filling
+/// the record's candidate list and query fields, and picks the nearest
+/// blocking hit and the deepest embedding. Candidates the probe could only
+/// reach after the nearest blocking hit are skipped: they cannot change it,
+/// and an embedding is a hit at `t = 0`, which is never skipped.
+fn search_candidates(
+    ctx: &mut StepContext<'_, '_>,
     rec: &mut IterationRecord,
     start_e: DVec3,
-    vel_e: DVec3,
+    vel_w: DVec3,
 ) -> Tested {
     let cull_back = !ctx.settings.two_sided;
+    let vel_e = ctx.es.espace_from_world(vel_w);
     rec.candidates.clear();
     let mut out = Tested {
         nearest: None,
         deepest: None,
     };
-    for &tri in ctx.tris.iter() {
+    let mut count = 0;
+    let start_w = ctx.es.world_from_espace(start_e);
+    let (query, stats) = ctx.sweep_candidates(start_w, vel_w, &mut |ctx, tri| {
+        count += 1;
         let outcome = if !ctx.world.triangle_collides(tri) {
             CandidateOutcome::NonColliding
         } else {
@@ -159,7 +163,9 @@ fn test_candidates(
             }
         };
         ctx.note_candidate(rec, tri, outcome);
-    }
+        out.nearest.as_ref().map_or(f64::INFINITY, |b| b.hit.t)
+    });
+    ctx.record_query(rec, query, stats, count);
     out
 }
 

@@ -98,16 +98,23 @@ impl StepContext<'_, '_> {
         Aabb::from_f64_outward(center_w - margin - pad, center_w + margin + pad)
     }
 
-    /// Finds the candidates of a move from `start_w` by `vel_w`: the
-    /// triangles whose boxes the probe's moving box touches. Fills
-    /// `self.tris` (and `self.visited` in full detail) and returns the box
-    /// around the whole move (shown as the swept query box) and the counters.
-    pub fn gather(&mut self, start_w: DVec3, vel_w: DVec3) -> (Aabb, QueryStats) {
+    /// The probe's box at `start_w` and the box around the whole move by
+    /// `vel_w` (shown as the swept query box), world space.
+    fn move_boxes(&self, start_w: DVec3, vel_w: DVec3) -> (Aabb, Aabb) {
         // The move is handed to the BVH in f32: widen the box by more than
         // the rounding of the velocity.
         let slack = vel_w.abs().max_element() * 1e-6;
         let start_box = self.probe_box(start_w, slack);
         let whole_move = start_box.union(&self.probe_box(start_w + vel_w, slack));
+        (start_box, whole_move)
+    }
+
+    /// Finds the candidates of a move from `start_w` by `vel_w`: the
+    /// triangles whose boxes the probe's moving box touches. Fills
+    /// `self.tris` (and `self.visited` in full detail) and returns the box
+    /// around the whole move (shown as the swept query box) and the counters.
+    pub fn gather(&mut self, start_w: DVec3, vel_w: DVec3) -> (Aabb, QueryStats) {
+        let (start_box, whole_move) = self.move_boxes(start_w, vel_w);
         let mut stats = QueryStats::default();
         self.tris.clear();
         self.visited.clear();
@@ -124,6 +131,40 @@ impl StepContext<'_, '_> {
             visited,
             &mut stats,
         );
+        (whole_move, stats)
+    }
+
+    /// The same candidates as [`StepContext::gather`], searched nearest
+    /// first: `visit(ctx, tri)` tests each one and returns the move fraction
+    /// of the nearest blocking hit so far (`f64::INFINITY` while there is
+    /// none); candidates the probe's box only reaches after that are never
+    /// visited (see [`crate::bvh::Bvh::sweep_front_to_back`]). Fills
+    /// `self.visited` in full detail; returns the box around the whole move
+    /// and the counters.
+    pub fn sweep_candidates(
+        &mut self,
+        start_w: DVec3,
+        vel_w: DVec3,
+        visit: &mut dyn FnMut(&StepContext<'_, '_>, u32) -> f64,
+    ) -> (Aabb, QueryStats) {
+        let (start_box, whole_move) = self.move_boxes(start_w, vel_w);
+        let mut stats = QueryStats::default();
+        // Moved out for the search so that `visit` can read the context.
+        let mut scratch = std::mem::take(&mut *self.scratch);
+        let mut visited = std::mem::take(&mut *self.visited);
+        visited.clear();
+        let this = &*self;
+        this.world.bvh.sweep_front_to_back(
+            &this.world.mesh.tri_aabbs,
+            &start_box,
+            vel_w.as_vec3(),
+            &mut scratch,
+            (this.detail == TraceDetail::Full).then_some(&mut visited),
+            &mut stats,
+            &mut |tri| visit(this, tri),
+        );
+        *self.scratch = scratch;
+        *self.visited = visited;
         (whole_move, stats)
     }
 
@@ -180,11 +221,18 @@ impl StepContext<'_, '_> {
         }
     }
 
-    /// Copies the gather results into `rec`.
-    pub fn record_query(&self, rec: &mut IterationRecord, query: Aabb, stats: QueryStats) {
+    /// Copies the search results into `rec`: the box around the move, the
+    /// counters and how many candidates were tested.
+    pub fn record_query(
+        &self,
+        rec: &mut IterationRecord,
+        query: Aabb,
+        stats: QueryStats,
+        candidate_count: usize,
+    ) {
         rec.query_aabb = query;
         rec.bvh_stats = stats;
-        rec.candidate_count = self.tris.len() as u32;
+        rec.candidate_count = candidate_count as u32;
         if self.detail == TraceDetail::Full {
             rec.bvh_nodes_visited.clone_from(self.visited);
         }
