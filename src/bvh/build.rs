@@ -279,6 +279,7 @@ pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
     Bvh {
         nodes: b.nodes,
         tri_indices: b.tri_indices,
+        leaf_aabbs: Vec::new(),
     }
 }
 

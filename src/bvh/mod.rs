@@ -110,6 +110,12 @@ pub struct Bvh {
     pub nodes: Vec<BvhNode>,
     /// Triangle indices, reordered so that each leaf is a contiguous range.
     pub tri_indices: Vec<u32>,
+    /// The triangles' boxes in `tri_indices` order, so that the boxes of a
+    /// leaf are one contiguous read. The solver's search reads these: on a
+    /// big level, fetching the mesh's boxes (in triangle order) through
+    /// `tri_indices` costs a cache miss per triangle, and it was the largest
+    /// single cost of a slide (see BENCHMARKS.md).
+    pub leaf_aabbs: Vec<Aabb>,
 }
 
 /// Reusable traversal stacks, so queries do not allocate.
@@ -124,14 +130,37 @@ pub struct BvhScratch {
 impl Bvh {
     /// Builds with a binned SAH over `tri_aabbs` (one box per triangle).
     pub fn build(tri_aabbs: &[Aabb]) -> Bvh {
-        build::build(tri_aabbs, build::MAX_LEAF)
+        build::build(tri_aabbs, build::MAX_LEAF).with_leaf_aabbs(tri_aabbs)
+    }
+
+    /// A tree assembled by hand (tests, tools): `nodes` and `tri_indices`
+    /// as documented on the fields; the leaf-ordered boxes are filled in
+    /// from `tri_aabbs`. Check the result with [`Bvh::validate`].
+    pub fn from_parts(nodes: Vec<BvhNode>, tri_indices: Vec<u32>, tri_aabbs: &[Aabb]) -> Bvh {
+        Bvh {
+            nodes,
+            tri_indices,
+            leaf_aabbs: Vec::new(),
+        }
+        .with_leaf_aabbs(tri_aabbs)
+    }
+
+    /// Fills [`Bvh::leaf_aabbs`] from the boxes the tree was built over
+    /// (an index out of range gets an empty box; `validate` reports it).
+    fn with_leaf_aabbs(mut self, tri_aabbs: &[Aabb]) -> Bvh {
+        self.leaf_aabbs = self
+            .tri_indices
+            .iter()
+            .map(|&t| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY))
+            .collect();
+        self
     }
 
     /// [`Bvh::build`] with leaves of at most `max_leaf` triangles (at least 1)
     /// instead of the default 6: for tuning and benchmarks. Smaller leaves mean
     /// more nodes (memory) and fewer triangle tests per query.
     pub fn build_with_leaf_size(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
-        build::build(tri_aabbs, max_leaf)
+        build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs)
     }
 
     /// Checks every invariant: children inside parents, every triangle in exactly one leaf, leaf boxes contain their triangles' boxes.
@@ -172,8 +201,8 @@ impl Bvh {
         swept::query_swept_aabb(self, tri_aabbs, start, delta, scratch, out, visited, stats);
     }
 
-    /// Visits the triangles whose AABB the box `start`, moving by `delta`,
-    /// touches, nearer nodes first, and prunes by the caller's nearest hit:
+    /// Visits the triangles whose AABB (from [`Bvh::leaf_aabbs`]) the box
+    /// `start`, moving by `delta`, touches, nearer nodes first, and prunes by the caller's nearest hit:
     /// `visit(tri)` tests a triangle and returns the cutoff, the fraction of
     /// the move (`t` in `[0, 1]`) at which the nearest hit found so far
     /// happens (`f64::INFINITY` while there is none). Nodes and triangles
@@ -183,7 +212,6 @@ impl Bvh {
     #[allow(clippy::too_many_arguments)]
     pub fn sweep_front_to_back(
         &self,
-        tri_aabbs: &[Aabb],
         start: &Aabb,
         delta: Vec3,
         scratch: &mut BvhScratch,
@@ -191,9 +219,7 @@ impl Bvh {
         stats: &mut QueryStats,
         visit: &mut dyn FnMut(u32) -> f64,
     ) {
-        swept::sweep_front_to_back(
-            self, tri_aabbs, start, delta, scratch, visited, stats, visit,
-        );
+        swept::sweep_front_to_back(self, start, delta, scratch, visited, stats, visit);
     }
 
     /// Closest hit of the ray `origin + t * dir`, `t` in `[0, max_t]`, two-sided triangles.

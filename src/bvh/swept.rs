@@ -90,7 +90,6 @@ fn widen_cutoff(t: f64) -> f32 {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn sweep_front_to_back(
     bvh: &Bvh,
-    tri_aabbs: &[Aabb],
     start: &Aabb,
     delta: Vec3,
     scratch: &mut BvhScratch,
@@ -121,11 +120,18 @@ pub(super) fn sweep_front_to_back(
         }
         if node.is_leaf() {
             let first = node.first as usize;
-            let leaf = &bvh.tri_indices[first..first + node.count as usize];
+            let range = first..first + node.count as usize;
+            let leaf = &bvh.tri_indices[range.clone()];
             stats.triangles_tested += node.count;
-            for &tri in leaf {
-                let b = &tri_aabbs[tri as usize];
-                if mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff) {
+            // A tree assembled without its leaf boxes (not one from
+            // `Bvh::build`) has every triangle tested: slower, never wrong.
+            let boxes = bvh.leaf_aabbs.get(range);
+            for (k, &tri) in leaf.iter().enumerate() {
+                let reached = boxes.is_none_or(|boxes| {
+                    let b = &boxes[k];
+                    mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
+                });
+                if reached {
                     cutoff = cutoff.min(widen_cutoff(visit(tri)));
                 }
             }
@@ -287,7 +293,7 @@ mod tests {
             let start = Aabb::from_f64_outward(c - 1.001, c + 1.001);
             let mut best = f64::INFINITY;
             let mut tested = 0;
-            bvh.sweep_front_to_back(&tri_aabbs, &start, d.as_vec3(), &mut BvhScratch::default(), None, &mut QueryStats::default(), &mut |tri| {
+            bvh.sweep_front_to_back(&start, d.as_vec3(), &mut BvhScratch::default(), None, &mut QueryStats::default(), &mut |tri| {
                 tested += 1;
                 best = best.min(first_t(&tris[tri as usize]));
                 best

@@ -150,7 +150,11 @@ fn grid_stats_and_depths_are_consistent() {
     assert_eq!(total, mesh.triangle_count());
     assert_eq!(s.leaf_size_histogram[0], 0);
     assert!(s.leaf_size_histogram.len() <= MAX_LEAF + 1);
-    assert_eq!(s.memory_bytes, 32 * s.nodes + 4 * mesh.triangle_count());
+    // Nodes, the triangle index and the leaf-ordered boxes.
+    assert_eq!(
+        s.memory_bytes,
+        32 * s.nodes + (4 + 24) * mesh.triangle_count()
+    );
     let depths = bvh.node_depths();
     assert_eq!(depths[0], 0);
     for (i, node) in bvh.nodes.iter().enumerate() {
@@ -312,6 +316,19 @@ fn validate_names_each_corruption() {
     assert!(matches!(e, E::TriangleOutsideLeaf { .. }), "{e}");
     let e = corrupt(|b| b.nodes.clear());
     assert!(matches!(e, E::EmptyMismatch { nodes: 0, .. }), "{e}");
+    let e = corrupt(|b| b.leaf_aabbs[2].max.x += 1.0);
+    assert!(matches!(e, E::LeafBoxMismatch { position: 2, .. }), "{e}");
+    let e = corrupt(|b| b.leaf_aabbs.pop().map(|_| ()).unwrap());
+    assert!(
+        matches!(
+            e,
+            E::LeafBoxMismatch {
+                triangle: u32::MAX,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 /// Coordinates drawn so that ties are common: half snap to a coarse grid

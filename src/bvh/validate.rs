@@ -117,6 +117,16 @@ pub enum BvhError {
         /// The child's box.
         child_box: Aabb,
     },
+    /// [`Bvh::leaf_aabbs`] is not the triangles' boxes in `tri_indices` order.
+    #[error(
+        "leaf_aabbs[{position}] is not the box of triangle {triangle} (tri_indices[{position}])"
+    )]
+    LeafBoxMismatch {
+        /// The position in `tri_indices` / `leaf_aabbs` (its length, if the lengths differ).
+        position: usize,
+        /// The triangle stored there (`u32::MAX` if the lengths differ).
+        triangle: u32,
+    },
     /// A triangle's box is not inside the box of the leaf holding it.
     #[error("triangle {triangle} box {triangle_box:?} is not inside leaf {leaf} box {leaf_box:?}")]
     TriangleOutsideLeaf {
@@ -141,6 +151,7 @@ pub(super) fn validate(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
         });
     }
     check_indices(bvh, n)?;
+    check_leaf_boxes(bvh, tri_aabbs)?;
     if n == 0 {
         return Ok(());
     }
@@ -179,6 +190,26 @@ fn check_indices(bvh: &Bvh, n: usize) -> Result<(), BvhError> {
             });
         }
         *slot = Some(position);
+    }
+    Ok(())
+}
+
+/// `leaf_aabbs` must copy the boxes in `tri_indices` order (indices are
+/// already checked to be in range).
+fn check_leaf_boxes(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
+    if bvh.leaf_aabbs.len() != bvh.tri_indices.len() {
+        return Err(BvhError::LeafBoxMismatch {
+            position: bvh.leaf_aabbs.len(),
+            triangle: u32::MAX,
+        });
+    }
+    // Bit for bit: the boxes are copies, NaN boxes included.
+    let bits = |b: &Aabb| [b.min.to_array(), b.max.to_array()].map(|v| v.map(f32::to_bits));
+    let pairs = bvh.tri_indices.iter().zip(&bvh.leaf_aabbs);
+    for (position, (&triangle, leaf_box)) in pairs.enumerate() {
+        if bits(leaf_box) != bits(&tri_aabbs[triangle as usize]) {
+            return Err(BvhError::LeafBoxMismatch { position, triangle });
+        }
     }
     Ok(())
 }

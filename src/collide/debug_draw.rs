@@ -60,9 +60,10 @@ pub enum OverlayKind {
     QueryAabb,
     /// The boxes of the candidate triangles (their box overlapped the query).
     CandidateAabbs,
-    /// The BVH nodes whose boxes overlapped the query, coloured by depth.
+    /// The BVH nodes the candidate search entered, coloured by depth.
     BvhNodesVisited,
-    /// Boxes of the triangles in visited leaves that the box test rejected.
+    /// Boxes of the triangles in visited leaves that were not tested: the
+    /// box test rejected them, or (robust mode) they lie beyond the nearest hit.
     TriangleAabbs,
     /// Every BVH node at one depth, to see how the tree splits the level.
     BvhLevel,

@@ -155,7 +155,6 @@ impl StepContext<'_, '_> {
         visited.clear();
         let this = &*self;
         this.world.bvh.sweep_front_to_back(
-            &this.world.mesh.tri_aabbs,
             &start_box,
             vel_w.as_vec3(),
             &mut scratch,

@@ -191,13 +191,17 @@ pub struct IterationRecord {
     pub recovery: Option<Recovery>,
     /// The swept box of the move (probe box at start ∪ at destination), world space.
     pub query_aabb: Aabb,
-    /// BVH node indices whose boxes overlapped the query box (empty in summary traces).
+    /// BVH node indices the candidate search entered (empty in summary
+    /// traces): nodes the probe's moving box touches; in robust mode only
+    /// those it reaches before the nearest hit.
     pub bvh_nodes_visited: Vec<u32>,
     /// BVH query counters.
     pub bvh_stats: QueryStats,
-    /// Every candidate triangle and its outcome (empty in summary traces).
+    /// Every candidate triangle tested and its outcome, in test order
+    /// (empty in summary traces). Robust mode searches nearest first and
+    /// skips triangles the probe could only reach after the nearest hit.
     pub candidates: Vec<Candidate>,
-    /// Number of candidates (kept in summary traces too).
+    /// Number of candidates tested (kept in summary traces too).
     pub candidate_count: u32,
     /// The nearest hit, if any.
     pub nearest: Option<NearestHit>,

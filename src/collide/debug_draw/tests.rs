@@ -37,14 +37,15 @@ fn level() -> (TriMesh, Bvh) {
         aabb_max: aabb.max,
         count,
     };
-    let bvh = Bvh {
-        nodes: vec![
+    let bvh = Bvh::from_parts(
+        vec![
             node(mesh.bounds(), 1, 0),
             node(b[0], 0, 1),
             node(b[1].union(&b[2]), 1, 2),
         ],
-        tri_indices: vec![0, 1, 2],
-    };
+        vec![0, 1, 2],
+        b,
+    );
     (mesh, bvh)
 }
 
