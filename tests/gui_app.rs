@@ -144,3 +144,60 @@ fn a_failed_load_is_shown_and_keeps_the_level() {
     h.get_by_label_contains("missing_level.obj");
     h.get_by_label_contains("Could not open level");
 }
+
+/// A file dropped on the window, as the windowing layer hands it to egui.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+fn drop_file_and_wait(h: &mut Harness<'static, CollidoscopeApp>, path: PathBuf) {
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(path)));
+    h.run_steps(1);
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+}
+
+#[test]
+fn dropping_an_obj_opens_it_and_a_broken_one_says_where() {
+    let dir = std::env::temp_dir().join(format!("collidoscope_drop_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("dropped_room.obj");
+    std::fs::write(
+        &good,
+        "o floor\nv 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 3 2\nf 1 4 3\n",
+    )
+    .unwrap();
+    let bad = dir.join("broken.obj");
+    std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n").unwrap();
+
+    let mut h = harness();
+    h.run_steps(2);
+    drop_file_and_wait(&mut h, good.clone());
+    let level = h.state().state().level.clone().expect("a level");
+    assert_eq!(level.path.as_deref(), Some(good.as_path()));
+    assert_eq!(level.mesh.triangle_count(), 2);
+
+    drop_file_and_wait(&mut h, bad);
+    // The dropped room stays; the banner names the file and the line.
+    let kept = h.state().state().level.clone().unwrap();
+    assert!(std::sync::Arc::ptr_eq(&kept, &level));
+    h.get_by_label_contains("broken.obj:4");
+    let _ = std::fs::remove_dir_all(&dir);
+}
