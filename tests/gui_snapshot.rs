@@ -147,15 +147,19 @@ fn the_window_renders_the_level_and_the_stepped_probe() {
         .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()));
     h.run_steps(2);
     h.state_mut().push(Command::PlaceProbe {
-        point: DVec3::new(5.0, 0.0, -1.5),
+        point: DVec3::new(5.0, 0.0, 0.0),
         normal: DVec3::Y,
     });
     h.run_steps(2);
+    // Into the 0.30 m stairs with gravity on, stopped mid-climb: the state
+    // the README's screenshot shows.
     let mut p = params_of(&h.state().state().probes[0]);
-    p.velocity = DVec3::new(0.0, 0.0, 3.0);
+    p.velocity = DVec3::new(0.0, 0.0, 1.0);
+    p.settings.gravity = [0.0, -0.5, 0.0];
     h.state_mut().push(Command::UpdateProbe(0, p));
     h.state_mut().push(Command::Step);
     h.state_mut().push(Command::Step);
+    h.state_mut().push(Command::FrameSelection);
     h.run_steps(3);
     let img = h.render().expect("renders");
     if let Ok(dir) = std::env::var("COLLIDOSCOPE_SNAPSHOT_DIR") {

@@ -236,8 +236,9 @@ fn draw_labels(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     }
 }
 
-/// The legend of the overlays that are on, top right; a click on its title
-/// folds it away so it does not cover the scene. Box kinds cut by the
+/// The legend of the overlays that are on, bottom right (framing puts the
+/// probe in the middle, so the corner is where it hides the least); a click
+/// on its title folds it away. Box kinds cut by the
 /// per-kind cap say how many boxes are drawn.
 fn legend(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     let on: Vec<OverlayKind> = OverlayKind::ALL
@@ -248,7 +249,8 @@ fn legend(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
         return;
     }
     egui::Area::new(egui::Id::unique("overlay_legend"))
-        .fixed_pos(rect.right_top() + egui::vec2(-200.0, 8.0))
+        .pivot(egui::Align2::RIGHT_BOTTOM)
+        .fixed_pos(rect.right_bottom() + egui::vec2(-8.0, -8.0))
         .order(egui::Order::Foreground)
         .show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
