@@ -176,3 +176,108 @@ fn the_window_renders_the_level_and_the_stepped_probe() {
         "the 3D viewport looks empty: {viewport} colours"
     );
 }
+
+/// The frame a step lands in on the 331k-triangle conference level, the
+/// window's CPU work (`CollidoscopeApp::ui`: panels, inspector, overlay
+/// primitives and their upload; not the GL draw). Prints the numbers for
+/// BENCHMARKS.md; run with
+/// `cargo test --test gui_snapshot -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement on a 331k-triangle level"]
+fn step_frame_cpu_on_the_conference_level() {
+    let level = std::path::PathBuf::from("../shared/levels/conference_ward_331k.obj.gz");
+    if !level.exists() {
+        println!("skipping: {} not found", level.display());
+        return;
+    }
+    let renderer = match GlowTestRenderer::new() {
+        Ok(r) => r,
+        Err(e) => {
+            println!("skipping: no headless GL here ({e})");
+            return;
+        }
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(SIZE[0] as f32, SIZE[1] as f32))
+        .renderer(renderer)
+        .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()));
+    h.run_steps(2);
+    h.state_mut().push(Command::SetImportOptions(
+        collidoscope::level::ImportOptions {
+            scale: 0.003,
+            ..Default::default()
+        },
+    ));
+    h.state_mut().push(Command::OpenLevel(level));
+    for _ in 0..3000 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+    let lvl = h.state().state().level.clone().expect("the level loads");
+    // A probe on the floor in the middle of the room, walking 3 m across it.
+    let b = lvl.mesh.bounds();
+    let c = b.center();
+    let mut scratch = collidoscope::bvh::BvhScratch::default();
+    let mut stats = collidoscope::bvh::QueryStats::default();
+    let origin = glam::Vec3::new(c.x, b.max.y - 0.01, c.z);
+    let floor = lvl
+        .bvh
+        .ray_cast(
+            &lvl.mesh,
+            origin,
+            -glam::Vec3::Y,
+            f32::INFINITY,
+            &mut scratch,
+            &mut stats,
+        )
+        .expect("a floor under the middle of the room");
+    h.state_mut().push(Command::PlaceProbe {
+        point: (origin - glam::Vec3::Y * floor.t).as_dvec3(),
+        normal: DVec3::Y,
+    });
+    h.run_steps(3);
+    // Then moved into the air over the room, falling and sliding 6 m
+    // across it (the shape of the render_frame_time test's busy moves).
+    let mut p = params_of(&h.state().state().probes[0]);
+    let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
+    p.position = lo + (hi - lo) * DVec3::new(0.3, 0.35, 0.3);
+    p.velocity = DVec3::new(5.0, -3.0, 2.0);
+    p.settings.gravity = [0.0, -0.5, 0.0];
+    h.state_mut().push(Command::UpdateProbe(0, p));
+    h.run_steps(3);
+    let mut frames = Vec::new();
+    for all_on in [false, true] {
+        if all_on {
+            for kind in collidoscope::collide::debug_draw::OverlayKind::ALL {
+                h.state_mut().push(Command::SetOverlay(kind, true));
+            }
+        }
+        h.state_mut().push(Command::Reset);
+        h.run_steps(2);
+        for _ in 0..3 {
+            h.state_mut().push(Command::Step);
+            h.run_steps(1);
+            let t = h.state().timings();
+            let stepper = &h.state().state().probes[0].stepper;
+            let candidates = stepper
+                .current_record()
+                .map(|r| (r.candidate_count, r.outcome));
+            println!(
+                "{} overlays, step {} frame: app CPU {:.2} ms (stepper {:.3} ms, \
+                 overlay primitives {:.3} ms; {candidates:?} candidates)",
+                if all_on { "all" } else { "default" },
+                stepper.records().len(),
+                t.frame.as_secs_f64() * 1e3,
+                t.step.as_secs_f64() * 1e3,
+                t.overlays.as_secs_f64() * 1e3,
+            );
+            frames.push(t.frame);
+            h.run_steps(1);
+        }
+    }
+    assert_eq!(frames.len(), 6);
+}
