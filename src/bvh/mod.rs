@@ -11,7 +11,8 @@
 //! once per slide iteration) and which triangle a ray hits first (mouse
 //! picking). Queries never allocate: a [`BvhScratch`] keeps the stack.
 //!
-//! - `build`: binned SAH construction.
+//! - `build`: binned SAH construction; `build_parallel`: the same tree,
+//!   node for node, with large subtrees built on rayon's threads.
 //! - `query`: box and ray traversal.
 //! - `validate`: structural checks and [`BvhError`].
 //! - `stats`: [`BvhStats`] and node depths.
@@ -120,15 +121,27 @@ pub struct BvhScratch {
 }
 
 impl Bvh {
-    /// Builds with a binned SAH over `tri_aabbs` (one box per triangle).
+    /// Leaves hold at most this many triangles in [`Bvh::build`].
+    pub const DEFAULT_MAX_LEAF: usize = build::MAX_LEAF;
+
+    /// Builds with a binned SAH over `tri_aabbs` (one box per triangle),
+    /// large subtrees in parallel on rayon's threads (the current pool). The
+    /// tree is the same, node for node, as [`Bvh::build_single_threaded`]'s.
     pub fn build(tri_aabbs: &[Aabb]) -> Bvh {
-        build::build(tri_aabbs, build::MAX_LEAF)
+        Self::build_with_leaf_size(tri_aabbs, build::MAX_LEAF)
     }
 
     /// [`Bvh::build`] with leaves of at most `max_leaf` triangles (at least 1)
     /// instead of the default 6: for tuning and benchmarks. Smaller leaves mean
     /// more nodes (memory) and fewer triangle tests per query.
     pub fn build_with_leaf_size(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
+        build::parallel::build(tri_aabbs, max_leaf, build::parallel::GRAIN)
+    }
+
+    /// [`Bvh::build_with_leaf_size`] on the calling thread only, with no
+    /// rayon involved: the reference the parallel build is tested against,
+    /// and a fair single-core comparison.
+    pub fn build_single_threaded(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
         build::build(tri_aabbs, max_leaf)
     }
 
