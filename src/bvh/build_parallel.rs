@@ -51,10 +51,19 @@ pub(in crate::bvh) fn build(tri_aabbs: &[Aabb], max_leaf: usize, grain: usize) -
     // could order the centroids' min / max differently, and with a NaN
     // centroid (a box from -inf to +inf) the order shows in the result.
     let root = work.range(0, n);
-    let part = subtree(work, root, None, max_leaf, grain);
-    let mut nodes = Vec::with_capacity(part.len());
-    nodes.push(part.root(1));
-    part.append_descendants(&mut nodes);
+    let nodes = match subtree(work, root, None, max_leaf, grain) {
+        // Small enough for one thread: laid out already.
+        Part::Seq(mut nodes) => {
+            nodes.shrink_to_fit();
+            nodes
+        }
+        part => {
+            let mut nodes = Vec::with_capacity(part.len());
+            nodes.push(part.root(1));
+            part.append_descendants(&mut nodes);
+            nodes
+        }
+    };
     Bvh { nodes, tri_indices }
 }
 

@@ -135,6 +135,11 @@ impl Bvh {
     /// instead of the default 6: for tuning and benchmarks. Smaller leaves mean
     /// more nodes (memory) and fewer triangle tests per query.
     pub fn build_with_leaf_size(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
+        if rayon::current_num_threads() == 1 {
+            // Nothing to share the work with: skip the parallel build's
+            // bookkeeping (one copy of the nodes). The tree is the same.
+            return build::build(tri_aabbs, max_leaf);
+        }
         build::parallel::build(tri_aabbs, max_leaf, build::parallel::GRAIN)
     }
 
