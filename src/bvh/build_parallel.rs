@@ -47,9 +47,11 @@ pub(in crate::bvh) fn build(tri_aabbs: &[Aabb], max_leaf: usize, grain: usize) -
         tri_indices: &mut tri_indices,
         bin_idx: &mut bin_idx,
     };
-    // One sequential pass, as in the sequential build: a parallel reduction
-    // could order the centroids' min / max differently, and with a NaN
-    // centroid (a box from -inf to +inf) the order shows in the result.
+    // One sequential pass, as in the sequential build (as are the root's
+    // binning and partition, in `subtree`): a parallel reduction would take
+    // the min / max in another order, and the order shows in the result
+    // for a -0.0 next to a 0.0 (SIMD min / max keep one operand when they
+    // compare equal) and for a NaN centroid (a box from -inf to +inf).
     let root = work.range(0, n);
     let nodes = match subtree(work, root, None, max_leaf, grain) {
         // Small enough for one thread: laid out already.
