@@ -3,6 +3,10 @@
 //! Build: our `TriMesh::new` (per-triangle AABBs) + `Bvh::build` against
 //! `parry3d::shape::TriMesh::new` (which computes the same boxes and builds
 //! its binned BVH), single-threaded, from the same positions and indices.
+//! Our build and boxes use rayon; here they run inside a one-thread rayon
+//! pool, so both sides use one core (`Bvh::build` then takes its
+//! single-threaded path, which builds the same tree). One extra figure,
+//! `ours_build_only_all_threads`, shows the parallel build on every core.
 //! Queries: swept-box overlap queries as the solver issues them, and rays
 //! as mouse picking does. Meshes: a generated ~100k-triangle level and, when
 //! `../shared/levels` is present, the Sibenik cathedral (75k triangles).
@@ -164,6 +168,15 @@ fn print_memory(name: &str, soup: &Soup) {
     );
 }
 
+/// A rayon pool of one thread: our build and boxes inside it use one core,
+/// like parry's (its `parallel` feature is off).
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread rayon pool")
+}
+
 /// CPU time this thread has run, from `/proc/thread-self/schedstat` (ns):
 /// unlike wall time it does not count the time other jobs hold the cores.
 /// The kernel updates it at scheduler ticks (a few ms), so callers time
@@ -188,8 +201,13 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Build cost in CPU time, ours and parry's interleaved so both see the same
-/// machine: the ratio is what to read on a shared, noisy machine.
-fn print_build_cpu_time(name: &str, soup: &Soup) {
+/// machine: the ratio is what to read on a shared, noisy machine. Runs on
+/// the one thread of `pool`, whose CPU time `thread_cpu_ns` then reads.
+fn print_build_cpu_time(pool: &rayon::ThreadPool, name: &str, soup: &Soup) {
+    pool.install(|| print_build_cpu_time_here(name, soup));
+}
+
+fn print_build_cpu_time_here(name: &str, soup: &Soup) {
     let n = soup.1.len() as f64;
     let parry_input = to_parry(soup);
     let (mut ours_ms, mut parry_ms) = (Vec::new(), Vec::new());
@@ -225,6 +243,7 @@ fn print_build_cpu_time(name: &str, soup: &Soup) {
             format!("max leaf {leaf}: {:.1} ms", median(ms.collect()))
         })
         .collect();
+
     let (o, p) = (median(ours_ms), median(parry_ms));
     println!(
         "{name}: build CPU time (incl. per-triangle AABBs, input clone subtracted): ours {o:.1} ms ({:.2} Mtri/s), parry3d {p:.1} ms ({:.2} Mtri/s), parry/ours = {:.2}; Bvh::build alone, {}",
@@ -236,9 +255,10 @@ fn print_build_cpu_time(name: &str, soup: &Soup) {
 }
 
 fn bench_build(c: &mut Criterion) {
+    let pool = one_thread();
     for (name, soup) in meshes() {
         print_memory(name, &soup);
-        print_build_cpu_time(name, &soup);
+        print_build_cpu_time(&pool, name, &soup);
         let mut g = c.benchmark_group(format!("bvh_build/{name}"));
         g.sample_size(20);
         g.throughput(Throughput::Elements(soup.1.len() as u64));
@@ -246,14 +266,19 @@ fn bench_build(c: &mut Criterion) {
             b.iter_batched(
                 || soup.clone(),
                 |(p, t)| {
-                    let mesh = TriMesh::single_object("level", p, t);
-                    black_box(Bvh::build(&mesh.tri_aabbs))
+                    pool.install(|| {
+                        let mesh = TriMesh::single_object("level", p, t);
+                        black_box(Bvh::build(&mesh.tri_aabbs))
+                    })
                 },
                 BatchSize::LargeInput,
             )
         });
         let boxes = TriMesh::single_object("level", soup.0.clone(), soup.1.clone()).tri_aabbs;
         g.bench_function("ours_build_only", |b| {
+            b.iter(|| pool.install(|| black_box(Bvh::build(&boxes))))
+        });
+        g.bench_function("ours_build_only_all_threads", |b| {
             b.iter(|| black_box(Bvh::build(&boxes)))
         });
         let parry_input = to_parry(&soup);

@@ -19,10 +19,18 @@
 //! `Vec3A` (16-byte lanes: growing a box is two SIMD min/max), and centroids
 //! are kept doubled (`min + max`), which changes no decision since binning is
 //! scale-invariant.
+//!
+//! [`build`] runs on the calling thread; `parallel` (build_parallel.rs)
+//! builds the same tree, node for node, with large subtrees on rayon's
+//! threads, from the same pieces: a [`Builder`] works on a [`Work`], any
+//! contiguous run of the working arrays, and lays its subtree out on its own.
 
 use super::{Bvh, BvhNode};
 use crate::math::Aabb;
 use glam::Vec3A;
+
+#[path = "build_parallel.rs"]
+pub(super) mod parallel;
 
 /// Most centroid bins per node; small nodes use one per triangle (binning
 /// and sweeping cost per node matters: there are about as many nodes as triangles).
@@ -142,6 +150,7 @@ impl BinMap {
 }
 
 /// The binning of one node: `map` is `None` when its centroids cannot be binned.
+#[derive(Clone, Copy)]
 struct Binning {
     map: Option<BinMap>,
     bins: [Bin; BINS],
@@ -224,6 +233,20 @@ struct Pool {
 }
 
 impl Pool {
+    fn new() -> Self {
+        Pool {
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+
+    /// A slot holding `binning`.
+    fn insert(&mut self, binning: Binning) -> usize {
+        let slot = self.take();
+        self.slots[slot] = binning;
+        slot
+    }
+
     fn take(&mut self) -> usize {
         self.free.pop().unwrap_or_else(|| {
             self.slots.push(Binning {
@@ -243,91 +266,146 @@ struct Task {
     binned: Option<usize>,
 }
 
-/// Builds the tree with leaves of at most `max_leaf` (>= 1) triangles; see the module docs.
+/// Builds the tree on the calling thread, with leaves of at most `max_leaf`
+/// (>= 1) triangles; see the module docs.
 pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
     let n = tri_aabbs.len();
     if n == 0 {
         return Bvh::default();
     }
-    let mut b = Builder {
-        prims: tri_aabbs.iter().map(working_box).collect(),
-        tri_indices: (0..n as u32).collect(),
-        bin_idx: vec![0; n],
-        // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
-        nodes: Vec::with_capacity(2 * n - 1),
-        pool: Pool {
-            slots: Vec::new(),
-            free: Vec::new(),
-        },
-        max_leaf: max_leaf.max(1),
+    let mut prims: Vec<Bounds> = tri_aabbs.iter().map(working_box).collect();
+    let mut tri_indices: Vec<u32> = (0..n as u32).collect();
+    let mut bin_idx = vec![0u8; n];
+    let work = Work {
+        base: 0,
+        prims: &mut prims,
+        tri_indices: &mut tri_indices,
+        bin_idx: &mut bin_idx,
     };
-    let root = range_of(&b.prims, 0, n);
-    b.nodes.push(leaf_node(&root));
-    let mut stack = vec![Task {
-        node: 0,
-        range: root,
-        binned: None,
-    }];
-    while let Some(task) = stack.pop() {
-        // Left on top: the left subtree is laid out first, depth-first.
-        if let Some([left, right]) = b.split(task) {
-            stack.push(right);
-            stack.push(left);
-        }
-    }
-    b.nodes.shrink_to_fit();
+    let root = work.range(0, n);
+    let mut b = Builder::new(work, max_leaf);
+    b.subtree(root, None);
+    let mut nodes = b.nodes;
+    nodes.shrink_to_fit();
     Bvh {
-        nodes: b.nodes,
-        tri_indices: b.tri_indices,
+        nodes,
+        tri_indices,
         leaf_aabbs: Vec::new(),
     }
 }
 
-struct Builder {
-    prims: Vec<Bounds>,
-    tri_indices: Vec<u32>,
-    /// Each triangle's bin in the binning of the node that holds it now, so
-    /// partitioning reads a byte instead of recomputing it.
-    bin_idx: Vec<u8>,
+/// The working arrays of a contiguous run of triangles, `base..base + len`
+/// of the whole build: each triangle's box (`prims`), its index in the mesh
+/// (`tri_indices`) and its bin in the binning of the node holding it now
+/// (`bin_idx`, so partitioning reads a byte instead of recomputing it).
+/// Ranges are absolute; the parallel build hands disjoint runs to threads.
+struct Work<'a> {
+    base: usize,
+    prims: &'a mut [Bounds],
+    tri_indices: &'a mut [u32],
+    bin_idx: &'a mut [u8],
+}
+
+impl<'a> Work<'a> {
+    /// Positions of the absolute range `start..end` in these slices.
+    fn local(&self, start: usize, end: usize) -> std::ops::Range<usize> {
+        start - self.base..end - self.base
+    }
+
+    /// `start..end` (absolute) with its bounds, computed by a pass over it.
+    fn range(&self, start: usize, end: usize) -> Range {
+        let (mut bounds, mut centroids) = (Bounds::EMPTY, Bounds::EMPTY);
+        for p in &self.prims[self.local(start, end)] {
+            bounds.grow(p);
+            centroids.grow_point(p.lo + p.hi);
+        }
+        Range {
+            start,
+            end,
+            bounds,
+            centroids,
+        }
+    }
+}
+
+struct Builder<'a> {
+    work: Work<'a>,
+    /// The subtree's nodes, its root first; inner nodes' `first` index this array.
     nodes: Vec<BvhNode>,
     pool: Pool,
     max_leaf: usize,
 }
 
-impl Builder {
+impl<'a> Builder<'a> {
+    fn new(work: Work<'a>, max_leaf: usize) -> Self {
+        Builder {
+            work,
+            nodes: Vec::new(),
+            pool: Pool::new(),
+            max_leaf: max_leaf.max(1),
+        }
+    }
+
+    /// Builds the subtree over `root` (binned in pool slot `binned`, if
+    /// given) into `nodes`, depth-first: root, its two children, the left
+    /// child's descendants, then the right's.
+    fn subtree(&mut self, root: Range, binned: Option<usize>) {
+        // A binary tree with at least one triangle per leaf has at most 2n - 1 nodes.
+        self.nodes.reserve(2 * (root.end - root.start) - 1);
+        self.nodes.push(leaf_node(&root));
+        let mut stack = vec![Task {
+            node: 0,
+            range: root,
+            binned,
+        }];
+        while let Some(task) = stack.pop() {
+            // Left on top: the left subtree is laid out first, depth-first.
+            if let Some([left, right]) = self.split(task) {
+                stack.push(right);
+                stack.push(left);
+            }
+        }
+    }
+
     /// Splits `task`'s node (already stored as a leaf) into two children, or
     /// leaves it a leaf (`None`).
     fn split(&mut self, task: Task) -> Option<[Task; 2]> {
         let r = task.range;
-        let count = r.end - r.start;
-        if count <= self.max_leaf {
+        if r.end - r.start <= self.max_leaf {
             if let Some(slot) = task.binned {
                 self.pool.free.push(slot);
             }
             return None;
         }
-        let slot = match task.binned {
-            Some(slot) => slot,
-            None => self.bin(&r),
-        };
-        let binning = &self.pool.slots[slot];
-        let plane = binning
-            .map
-            .and_then(|m| best_plane(&binning.bins[..m.used]));
-        let [left, right] = match plane {
-            Some(k) => self.partition(&r, slot, k),
-            None => halve(&self.prims, &r),
-        };
-        self.pool.free.push(slot);
+        let [mut left, mut right] = self.divide(&r, task.binned);
         let first = self.nodes.len();
         self.nodes.push(leaf_node(&left.range));
         self.nodes.push(leaf_node(&right.range));
         self.nodes[task.node].first = first as u32;
         self.nodes[task.node].count = 0;
-        let [mut left, mut right] = [left, right];
         left.node = first;
         right.node = first + 1;
         Some([left, right])
+    }
+
+    /// Divides the range `r` (more than `max_leaf` triangles, binned in pool
+    /// slot `binned` if given) at its cheapest SAH plane, or in half when
+    /// none separates its centroids. The children's `node` is left at 0.
+    fn divide(&mut self, r: &Range, binned: Option<usize>) -> [Task; 2] {
+        let slot = match binned {
+            Some(slot) => slot,
+            None => self.bin(r),
+        };
+        let binning = &self.pool.slots[slot];
+        let plane = binning
+            .map
+            .and_then(|m| best_plane(&binning.bins[..m.used]));
+        let children = match plane {
+            Some(k) => self.partition(r, slot, k),
+            None => halve(&self.work, r),
+        };
+        self.pool.free.push(slot);
+        children
     }
 
     /// Bins the range in its own pass (the root, and halves); returns the pool slot.
@@ -336,8 +414,9 @@ impl Builder {
         let binning = &mut self.pool.slots[slot];
         binning.reset(r, 0);
         let mut run = Run::new(binning);
-        let bin_idx = &mut self.bin_idx[r.start..r.end];
-        for (p, b) in self.prims[r.start..r.end].iter().zip(bin_idx) {
+        let at = self.work.local(r.start, r.end);
+        let bin_idx = &mut self.work.bin_idx[at.clone()];
+        for (p, b) in self.work.prims[at].iter().zip(bin_idx) {
             *b = run.add(p);
         }
         run.finish();
@@ -371,9 +450,10 @@ impl Builder {
             .expect("two distinct slots");
         lb.reset(&left, self.max_leaf);
         rb.reset(&right, self.max_leaf);
-        let prims = &mut self.prims[r.start..r.end];
-        let tri_indices = &mut self.tri_indices[r.start..r.end];
-        let bin_idx = &mut self.bin_idx[r.start..r.end];
+        let at = self.work.local(r.start, r.end);
+        let prims = &mut self.work.prims[at.clone()];
+        let tri_indices = &mut self.work.tri_indices[at.clone()];
+        let bin_idx = &mut self.work.bin_idx[at];
         let split = Split {
             k: k as u8,
             mid: mid - r.start,
@@ -473,21 +553,6 @@ fn leaf_node(r: &Range) -> BvhNode {
     }
 }
 
-/// `prims[start..end]` with its bounds, computed by a pass over it.
-fn range_of(prims: &[Bounds], start: usize, end: usize) -> Range {
-    let (mut bounds, mut centroids) = (Bounds::EMPTY, Bounds::EMPTY);
-    for p in &prims[start..end] {
-        bounds.grow(p);
-        centroids.grow_point(p.lo + p.hi);
-    }
-    Range {
-        start,
-        end,
-        bounds,
-        centroids,
-    }
-}
-
 /// The cheapest SAH plane `k` (bins `..k` go left): the least
 /// `area(left) * count(left) + area(right) * count(right)`, which orders
 /// planes like the full SAH cost (the node's area and the traversal cost
@@ -526,15 +591,12 @@ fn best_plane(bins: &[Bin]) -> Option<usize> {
 
 /// Cuts the range in half, whatever the order: the fallback when no plane
 /// separates the centroids. Any cut is as good as another then.
-fn halve(prims: &[Bounds], r: &Range) -> [Task; 2] {
+fn halve(work: &Work, r: &Range) -> [Task; 2] {
     let mid = (r.start + r.end) / 2;
     let task = |range| Task {
         node: 0,
         range,
         binned: None,
     };
-    [
-        task(range_of(prims, r.start, mid)),
-        task(range_of(prims, mid, r.end)),
-    ]
+    [task(work.range(r.start, mid)), task(work.range(mid, r.end))]
 }

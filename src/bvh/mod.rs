@@ -11,7 +11,8 @@
 //! once per slide iteration) and which triangle a ray hits first (mouse
 //! picking). Queries never allocate: a [`BvhScratch`] keeps the stack.
 //!
-//! - `build`: binned SAH construction.
+//! - `build`: binned SAH construction; `build_parallel`: the same tree,
+//!   node for node, with large subtrees built on rayon's threads.
 //! - `query`: box and ray traversal.
 //! - `validate`: structural checks and [`BvhError`].
 //! - `stats`: [`BvhStats`] and node depths.
@@ -128,9 +129,14 @@ pub struct BvhScratch {
 }
 
 impl Bvh {
-    /// Builds with a binned SAH over `tri_aabbs` (one box per triangle).
+    /// Leaves hold at most this many triangles in [`Bvh::build`].
+    pub const DEFAULT_MAX_LEAF: usize = build::MAX_LEAF;
+
+    /// Builds with a binned SAH over `tri_aabbs` (one box per triangle),
+    /// large subtrees in parallel on rayon's threads (the current pool). The
+    /// tree is the same, node for node, as [`Bvh::build_single_threaded`]'s.
     pub fn build(tri_aabbs: &[Aabb]) -> Bvh {
-        build::build(tri_aabbs, build::MAX_LEAF).with_leaf_aabbs(tri_aabbs)
+        Self::build_with_leaf_size(tri_aabbs, build::MAX_LEAF)
     }
 
     /// A tree assembled by hand (tests, tools): `nodes` and `tri_indices`
@@ -148,11 +154,17 @@ impl Bvh {
     /// Fills [`Bvh::leaf_aabbs`] from the boxes the tree was built over
     /// (an index out of range gets an empty box; `validate` reports it).
     fn with_leaf_aabbs(mut self, tri_aabbs: &[Aabb]) -> Bvh {
-        self.leaf_aabbs = self
-            .tri_indices
-            .iter()
-            .map(|&t| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY))
-            .collect();
+        let copy = |&t: &u32| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY);
+        self.leaf_aabbs = self.tri_indices.iter().map(copy).collect();
+        self
+    }
+
+    /// [`Bvh::with_leaf_aabbs`] on rayon's threads (the gather is a random
+    /// read per triangle: worth sharing on big levels).
+    fn with_leaf_aabbs_parallel(mut self, tri_aabbs: &[Aabb]) -> Bvh {
+        use rayon::prelude::*;
+        let copy = |&t: &u32| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY);
+        self.leaf_aabbs = self.tri_indices.par_iter().map(copy).collect();
         self
     }
 
@@ -160,6 +172,19 @@ impl Bvh {
     /// instead of the default 6: for tuning and benchmarks. Smaller leaves mean
     /// more nodes (memory) and fewer triangle tests per query.
     pub fn build_with_leaf_size(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
+        if rayon::current_num_threads() == 1 {
+            // Nothing to share the work with: skip the parallel build's
+            // bookkeeping (one copy of the nodes). The tree is the same.
+            return build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs);
+        }
+        build::parallel::build(tri_aabbs, max_leaf, build::parallel::GRAIN)
+            .with_leaf_aabbs_parallel(tri_aabbs)
+    }
+
+    /// [`Bvh::build_with_leaf_size`] on the calling thread only, with no
+    /// rayon involved: the reference the parallel build is tested against,
+    /// and a fair single-core comparison.
+    pub fn build_single_threaded(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
         build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs)
     }
 

@@ -400,3 +400,127 @@ proptest! {
         }
     }
 }
+
+/// The tree as bits: equal only if every node is the same, down to the sign
+/// of a zero in a box.
+fn node_bits(bvh: &Bvh) -> Vec<([u32; 3], u32, [u32; 3], u32)> {
+    let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+    bvh.nodes
+        .iter()
+        .map(|n| (bits(n.aabb_min), n.first, bits(n.aabb_max), n.count))
+        .collect()
+}
+
+/// Builds in parallel, splitting ranges of more than `grain` triangles
+/// between threads, and checks the result against the single-threaded build.
+fn assert_parallel_build_is_identical(boxes: &[Aabb], max_leaf: usize, grain: usize) -> Bvh {
+    let seq = Bvh::build_single_threaded(boxes, max_leaf);
+    let par = build::parallel::build(boxes, max_leaf, grain);
+    assert_eq!(par.tri_indices, seq.tri_indices, "grain {grain}");
+    assert!(
+        node_bits(&par) == node_bits(&seq),
+        "grain {grain}: nodes differ"
+    );
+    par.validate(boxes).unwrap();
+    par
+}
+
+/// A triangle's box for the build tests, odd ones included: points (many
+/// ties), one repeated box, empty, NaN and infinite coordinates.
+fn build_box() -> impl Strategy<Value = Aabb> {
+    let odd = prop_oneof![
+        Just(f32::NAN),
+        Just(f32::INFINITY),
+        Just(f32::NEG_INFINITY),
+        Just(-0.0)
+    ];
+    prop_oneof![
+        8 => (point(), point()).prop_map(|(a, b)| Aabb::from_corners(a, b)),
+        2 => point().prop_map(|p| Aabb::from_corners(p, p)),
+        1 => Just(Aabb::from_corners(Vec3::ZERO, Vec3::ONE)),
+        1 => Just(Aabb::EMPTY),
+        1 => (point(), 0usize..6, odd).prop_map(|(p, axis, v)| {
+            let mut b = Aabb::from_corners(p, p + Vec3::ONE);
+            if axis < 3 {
+                b.min[axis] = v;
+            } else {
+                b.max[axis - 3] = v;
+            }
+            b
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Tiny grains send every level of small trees through the parallel
+    /// path (divide, join, merge), odd boxes included.
+    #[test]
+    fn parallel_build_matches_the_single_threaded_one(
+        boxes in prop::collection::vec(build_box(), 0..400),
+        max_leaf in 1usize..9,
+        grain in 0usize..48,
+    ) {
+        assert_parallel_build_is_identical(&boxes, max_leaf, grain);
+    }
+}
+
+/// xorshift64*, for large deterministic meshes.
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// `n` boxes in clusters of very different sizes and densities (so that
+/// splits are unbalanced), one in 200 of them odd (empty, NaN, infinite).
+fn clustered_boxes(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut rng = Rng(seed);
+    let mut boxes = Vec::with_capacity(n);
+    while boxes.len() < n {
+        let centre = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0;
+        let spread = 0.1 + rng.unit() * 50.0;
+        let count = 1 + (rng.unit() * rng.unit() * 20_000.0) as usize;
+        for _ in 0..count.min(n - boxes.len()) {
+            let p = centre + Vec3::new(rng.unit(), rng.unit(), rng.unit()) * spread;
+            let size = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * spread * 0.05;
+            boxes.push(match (rng.unit() * 200.0) as u32 {
+                0 => Aabb::EMPTY,
+                1 => Aabb::from_corners(Vec3::splat(f32::NAN), p),
+                2 => Aabb::from_corners(p, Vec3::new(f32::INFINITY, p.y, p.z)),
+                3 => Aabb::from_corners(Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY)),
+                _ => Aabb::from_corners(p, p + size),
+            });
+        }
+    }
+    boxes
+}
+
+#[test]
+fn large_parallel_builds_match_the_single_threaded_one() {
+    // 150k boxes take the default grain's parallel path several levels deep.
+    let boxes = clustered_boxes(150_000, 0x9e37_79b9_7f4a_7c15);
+    let bvh = assert_parallel_build_is_identical(&boxes, MAX_LEAF, build::parallel::GRAIN);
+    assert!(bvh.nodes.len() > 2 * (150_000 / build::parallel::GRAIN));
+    for (seed, leaf, grain) in [(1, 1, 1000), (2, 4, 5000), (3, 8, 300)] {
+        let boxes = clustered_boxes(40_000, seed);
+        assert_parallel_build_is_identical(&boxes, leaf, grain);
+    }
+    // All centroids equal: every level is halved, none binned.
+    let same = vec![Aabb::from_corners(Vec3::ZERO, Vec3::ONE); 20_000];
+    assert_parallel_build_is_identical(&same, MAX_LEAF, 100);
+    // `Bvh::build` is the parallel build with the default leaf and grain.
+    let built = Bvh::build(&boxes_of_grid());
+    let seq = Bvh::build_single_threaded(&boxes_of_grid(), Bvh::DEFAULT_MAX_LEAF);
+    assert!(node_bits(&built) == node_bits(&seq));
+}
+
+fn boxes_of_grid() -> Vec<Aabb> {
+    grid_mesh(120).tri_aabbs
+}

@@ -3,6 +3,7 @@
 //! binary). No geometry here.
 
 use super::{Ctx, ImportError};
+use rayon::prelude::*;
 use std::io::Read;
 
 /// The two bytes every gzip member starts with (RFC 1952).
@@ -90,10 +91,21 @@ fn is_binary_byte(b: u8) -> bool {
     (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r')) || b == 0x7f
 }
 
-/// Offset of the first binary byte. Scans in fixed-size blocks with a
-/// branch-free inner loop so that the compiler vectorises it: this runs over
-/// every byte of files of tens of megabytes.
+/// Offset of the first binary byte. This runs over every byte of files of
+/// tens of megabytes: pieces of 64 KiB are scanned on rayon's threads, the
+/// first one holding a binary byte found in order.
 fn first_binary_byte(text: &[u8]) -> Option<usize> {
+    const PIECE: usize = 1 << 16;
+    let (i, piece) = text
+        .par_chunks(PIECE)
+        .enumerate()
+        .find_first(|(_, piece)| first_binary_byte_in(piece).is_some())?;
+    Some(i * PIECE + first_binary_byte_in(piece)?)
+}
+
+/// [`first_binary_byte`] on one thread. Scans in fixed-size blocks with a
+/// branch-free inner loop so that the compiler vectorises it.
+fn first_binary_byte_in(text: &[u8]) -> Option<usize> {
     const BLOCK: usize = 64;
     for (i, block) in text.chunks(BLOCK).enumerate() {
         if block.iter().fold(false, |acc, &b| acc | is_binary_byte(b)) {
@@ -114,6 +126,13 @@ mod tests {
         assert_eq!(first_binary_byte(&text), None);
         text[130] = 0;
         assert_eq!(first_binary_byte(&text), Some(130));
+        // Across pieces: the first one wins.
+        let mut text = vec![b'v'; 300_000];
+        assert_eq!(first_binary_byte(&text), None);
+        text[250_001] = 0x7f;
+        assert_eq!(first_binary_byte(&text), Some(250_001));
+        text[70_000] = 1;
+        assert_eq!(first_binary_byte(&text), Some(70_000));
         assert_eq!(first_binary_byte(b"v 1 2 3\r\n\tf 1 2 3\x0c"), None);
         assert_eq!(first_binary_byte(b"v 1\x7f"), Some(3));
     }

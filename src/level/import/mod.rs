@@ -9,7 +9,9 @@
 //! file and the 1-based line; recoverable problems (zero-area or duplicate
 //! triangles, ignored statements) are listed in the [`ImportReport`].
 //!
-//! The parser is our own single pass over the bytes (`parse`) rather than
+//! The parser is our own pass over the bytes (`parse`; large files are cut
+//! into line-aligned chunks parsed on rayon's threads and merged into
+//! exactly what one pass gives, see `parse_chunks.rs`) rather than
 //! the `obj` crate 0.10, which does not serve here: its faces carry no line
 //! (every face error and warning needs one), it wraps an invalid relative
 //! index such as `-4` after one vertex to 18446744073709551613 instead of
@@ -127,8 +129,10 @@ pub enum ImportError {
 
 /// Imports an `.obj` or `.obj.gz` file (gzip detected by its magic bytes).
 ///
-/// `progress` receives fractions in `[0, 1)` as the file is decompressed,
-/// parsed and triangulated; it is called a few hundred times at most.
+/// `progress` receives increasing fractions in `[0, 1)` as the file is
+/// decompressed, parsed and triangulated; it is called a few hundred times
+/// at most, one call at a time, but not always from the calling thread (the
+/// parse runs on rayon's threads).
 pub fn import_obj_file(
     path: &Path,
     options: &ImportOptions,

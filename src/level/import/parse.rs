@@ -6,11 +6,19 @@
 //!
 //! The loop allocates per vertex and per face corner only by pushing onto
 //! flat vectors; names are allocated once per `o` / `g` statement.
+//!
+//! Large files are parsed in parallel, line-aligned chunks (`chunks`, in
+//! parse_chunks.rs): [`parse_chunk`] parses one chunk on its own, keeping
+//! what depends on the lines above it (line numbers, the counts relative
+//! indices resolve against, the `o` / `g` in force) local or deferred, and
+//! the merge turns the chunks into exactly what one pass would give.
+
+#[path = "parse_chunks.rs"]
+mod chunks;
 
 use super::report::{WarningKind, Warnings};
 use super::{Ctx, ImportError, UpAxis};
 use crate::math::Vec3;
-use std::collections::HashMap;
 
 /// A run of consecutive faces of one object; an object reopened later in
 /// the file (`g a` ... `g b` ... `g a`) has several runs.
@@ -55,12 +63,119 @@ impl Parsed {
     }
 }
 
-/// Parses `text`, reporting the fraction of bytes read through `progress`.
-pub(super) fn parse(text: &[u8], ctx: &Ctx, progress: &dyn Fn(f32)) -> Result<Parsed, ImportError> {
-    const REPORT_EVERY: usize = 1 << 18;
-    let mut parser = Parser::new(ctx, text.len());
+/// Parses `text`, reporting the fraction of bytes read through `progress`
+/// (in parallel chunks when it is large; the result is the same).
+pub(super) fn parse(
+    text: &[u8],
+    ctx: &Ctx,
+    progress: &(dyn Fn(f32) + Sync),
+) -> Result<Parsed, ImportError> {
+    chunks::parse(text, ctx, progress, chunks::CHUNK_LEN)
+}
+
+/// Bytes between two calls of a chunk's `report`.
+const REPORT_EVERY: usize = 1 << 18;
+
+/// One line-aligned piece of the file, parsed on its own: line numbers and
+/// the vertex, texture and normal counts start from zero at its first line.
+/// The merge adds what the chunks above hold.
+#[derive(Debug, Default)]
+pub(super) struct Chunk {
+    /// Vertex positions, world space.
+    pub positions: Vec<Vec3>,
+    /// 0-based position index of every face corner: absolute, except those
+    /// listed in `relative` and `pending`.
+    pub corners: Vec<u32>,
+    /// Face `f` has corners `face_starts[f]..face_starts[f + 1]`.
+    pub face_starts: Vec<u32>,
+    /// Chunk line of each face.
+    pub face_lines: Vec<u32>,
+    /// Positions in `corners` holding a relative index resolved within the
+    /// chunk: an index into this chunk's `positions`.
+    pub relative: Vec<u32>,
+    /// Relative indices reaching above the chunk's first line, in file order.
+    pub pending: Vec<Pending>,
+    /// `o` / `g` statements, with the number of faces above them in the chunk.
+    pub names: Vec<(u32, NameStatement)>,
+    /// `vt` statements.
+    pub texcoords: u64,
+    /// `vn` statements.
+    pub normals: u64,
+    /// Largest absolute 1-based `vt` / `vn` index used, and the first chunk
+    /// line using it. (A relative index never points past the last `vt` /
+    /// `vn` above it, so it can never be the one a dangling-index warning
+    /// names: it is only checked.)
+    pub max_texcoord_ref: (u64, usize),
+    /// As `max_texcoord_ref`, for normals.
+    pub max_normal_ref: (u64, usize),
+    /// `l` statements.
+    pub lines_ignored: usize,
+    /// `p` statements.
+    pub points_ignored: usize,
+    /// `mtllib` / `usemtl` statements.
+    pub material_statements_ignored: usize,
+    /// Recoverable problems, with chunk lines.
+    pub warnings: Warnings,
+    /// Physical lines read.
+    pub lines: usize,
+    /// The first error: chunk line and message. Nothing after it was read.
+    pub error: Option<(usize, String)>,
+}
+
+/// An `o` or `g` statement and the name it gives (`None` when blank).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum NameStatement {
+    Object(Option<String>),
+    Group(Option<String>),
+}
+
+/// A relative index `-magnitude` on chunk line `line`, where only `defined`
+/// elements of its kind precede it in the chunk: valid or not depending on
+/// the chunks above.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pending {
+    pub line: usize,
+    pub kind: RefKind,
+    pub magnitude: u64,
+    pub defined: u64,
+    /// For a vertex index, its position in [`Chunk::corners`].
+    pub corner: u32,
+}
+
+/// What an index refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RefKind {
+    Vertex,
+    Texture,
+    Normal,
+}
+
+impl RefKind {
+    /// The noun and the statement keyword, for messages.
+    fn describe(self) -> (&'static str, &'static str) {
+        match self {
+            RefKind::Vertex => ("vertex", "v"),
+            RefKind::Texture => ("texture", "vt"),
+            RefKind::Normal => ("normal", "vn"),
+        }
+    }
+}
+
+/// Parses one chunk: `text` starts at the beginning of a statement, and
+/// ends at the end of one (after its newline, unless it is the end of the
+/// file). `exact` when nothing precedes it (the first chunk): relative
+/// indices reaching above it are then errors at once. `report(bytes)` is
+/// called as bytes are read, about every [`REPORT_EVERY`], and on
+/// returning, for every byte.
+pub(super) fn parse_chunk(
+    text: &[u8],
+    ctx: &Ctx,
+    exact: bool,
+    report: &mut dyn FnMut(usize),
+) -> Chunk {
+    let mut parser = Parser::new(ctx, exact, text.len());
     let mut start = 0;
-    let mut next_report = REPORT_EVERY;
+    let mut reported = 0;
     let mut physical_line = 0;
     // A statement continued over lines ending in a backslash, and its first line.
     let mut continued: Vec<u8> = Vec::new();
@@ -97,15 +212,18 @@ pub(super) fn parse(text: &[u8], ctx: &Ctx, progress: &dyn Fn(f32)) -> Result<Pa
             } else {
                 ""
             };
-            return Err(ctx.syntax(parser.line, format!("{}{hint}", e.message)));
+            parser.out.error = Some((parser.line, format!("{}{hint}", e.message)));
+            break;
         }
         continued.clear();
-        if start >= next_report {
-            next_report = start + REPORT_EVERY;
-            progress(start as f32 / text.len() as f32 * 0.999);
+        if start >= reported + REPORT_EVERY {
+            report(start - reported);
+            reported = start;
         }
     }
-    Ok(parser.finish())
+    report(text.len() - reported);
+    parser.out.lines = physical_line;
+    parser.out
 }
 
 /// For a statement line ending in a backslash (the OBJ line continuation),
@@ -116,22 +234,14 @@ fn continuation(line: &[u8]) -> Option<&[u8]> {
     (line.trim_ascii_start().first() != Some(&b'#')).then_some(head)
 }
 
-/// Parser state between lines. Errors inside are plain messages; `parse`
-/// adds the file and line.
+/// Parser state between lines. Errors inside are plain messages;
+/// `parse_chunk` adds the line.
 struct Parser<'a> {
     ctx: &'a Ctx<'a>,
-    out: Parsed,
+    /// Relative indices reaching above the chunk are errors (nothing is above).
+    exact: bool,
+    out: Chunk,
     line: usize,
-    texcoords: u64,
-    normals: u64,
-    /// Largest 1-based `vt` / `vn` index used, and the first line using it.
-    max_texcoord_ref: (u64, usize),
-    max_normal_ref: (u64, usize),
-    object_name: Option<String>,
-    group_name: Option<String>,
-    name_changed: bool,
-    current_object: Option<u32>,
-    object_ids: HashMap<String, u32>,
 }
 
 /// What is wrong with one line.
@@ -161,8 +271,8 @@ fn incomplete(message: String) -> LineError {
 type LineResult = Result<(), LineError>;
 
 impl<'a> Parser<'a> {
-    fn new(ctx: &'a Ctx<'a>, text_len: usize) -> Self {
-        let mut out = Parsed::default();
+    fn new(ctx: &'a Ctx<'a>, exact: bool, text_len: usize) -> Self {
+        let mut out = Chunk::default();
         // Dense triangle files spend ~35 bytes per vertex and per face.
         out.positions.reserve(text_len / 80);
         out.face_lines.reserve(text_len / 60);
@@ -171,17 +281,9 @@ impl<'a> Parser<'a> {
         out.face_starts.push(0);
         Parser {
             ctx,
+            exact,
             out,
             line: 0,
-            texcoords: 0,
-            normals: 0,
-            max_texcoord_ref: (0, 0),
-            max_normal_ref: (0, 0),
-            object_name: None,
-            group_name: None,
-            name_changed: true,
-            current_object: None,
-            object_ids: HashMap::new(),
         }
     }
 
@@ -192,18 +294,11 @@ impl<'a> Parser<'a> {
         };
         match keyword {
             b"v" => self.vertex(tokens)?,
-            b"vt" => self.texcoords += 1,
-            b"vn" => self.normals += 1,
+            b"vt" => self.out.texcoords += 1,
+            b"vn" => self.out.normals += 1,
             b"f" | b"fo" => self.face(tokens)?,
-            b"o" => {
-                self.object_name = rest_of_line(line);
-                self.group_name = None;
-                self.name_changed = true;
-            }
-            b"g" => {
-                self.group_name = rest_of_line(line);
-                self.name_changed = true;
-            }
+            b"o" => self.name(NameStatement::Object(rest_of_line(line))),
+            b"g" => self.name(NameStatement::Group(rest_of_line(line))),
             b"l" => self.out.lines_ignored += 1,
             b"p" => self.out.points_ignored += 1,
             b"mtllib" | b"usemtl" => self.out.material_statements_ignored += 1,
@@ -280,7 +375,6 @@ impl<'a> Parser<'a> {
         if self.out.corners.len() > u32::MAX as usize {
             return Err(String::from("more than 4 294 967 295 face corners").into());
         }
-        self.enter_object();
         self.out.face_starts.push(self.out.corners.len() as u32);
         self.out
             .face_lines
@@ -305,15 +399,21 @@ impl<'a> Parser<'a> {
         {
             return Err(malformed());
         }
-        let count = self.out.positions.len() as u64;
-        let pos = resolve(pos, count, "vertex", "v")?;
+        let pos = match parse_ref(pos, "vertex")? {
+            Ref::Absolute(pos) => pos,
+            Ref::Relative(magnitude) => self.relative(RefKind::Vertex, magnitude)?,
+        };
         if let Some(t) = texcoord.filter(|t| !t.is_empty()) {
-            let t = resolve(t, self.texcoords, "texture", "vt")?;
-            note_max(&mut self.max_texcoord_ref, t + 1, self.line);
+            match parse_ref(t, "texture")? {
+                Ref::Absolute(t) => note_max(&mut self.out.max_texcoord_ref, t + 1, self.line),
+                Ref::Relative(magnitude) => _ = self.relative(RefKind::Texture, magnitude)?,
+            }
         }
         if let Some(n) = normal {
-            let n = resolve(n, self.normals, "normal", "vn")?;
-            note_max(&mut self.max_normal_ref, n + 1, self.line);
+            match parse_ref(n, "normal")? {
+                Ref::Absolute(n) => note_max(&mut self.out.max_normal_ref, n + 1, self.line),
+                Ref::Relative(magnitude) => _ = self.relative(RefKind::Normal, magnitude)?,
+            }
         }
         u32::try_from(pos)
             .ok()
@@ -321,46 +421,43 @@ impl<'a> Parser<'a> {
             .ok_or_else(|| format!("vertex index {} is too large", pos + 1).into())
     }
 
-    /// Starts a new run when the object changed since the last face. Names
-    /// are resolved here, not at `o` / `g`, so that empty groups cost nothing.
-    fn enter_object(&mut self) {
-        if !self.name_changed && self.current_object.is_some() {
-            return;
-        }
-        self.name_changed = false;
-        let name = object_name(self.object_name.as_deref(), self.group_name.as_deref());
-        let next_id = self.out.object_names.len() as u32;
-        let id = *self.object_ids.entry(name).or_insert_with_key(|name| {
-            self.out.object_names.push(name.clone());
-            next_id
-        });
-        if self.current_object != Some(id) {
-            self.current_object = Some(id);
-            self.out.runs.push(Run {
-                object: id,
-                first_face: self.out.face_lines.len() as u32,
-            });
+    /// Resolves the relative index `-magnitude` of a `kind` element against
+    /// the chunk's elements above this line. One reaching above the chunk is
+    /// an error in the first chunk, and otherwise left [`Pending`] (0 for now).
+    /// A vertex index resolved here is listed in `relative`: it counts from
+    /// the chunk's first vertex.
+    fn relative(&mut self, kind: RefKind, magnitude: u64) -> Result<u64, LineError> {
+        let defined = match kind {
+            RefKind::Vertex => self.out.positions.len() as u64,
+            RefKind::Texture => self.out.texcoords,
+            RefKind::Normal => self.out.normals,
+        };
+        let corner = self.out.corners.len() as u32;
+        match resolve_relative(magnitude, defined, kind) {
+            Ok(index) => {
+                if kind == RefKind::Vertex {
+                    self.out.relative.push(corner);
+                }
+                Ok(index)
+            }
+            Err(message) if self.exact => Err(message.into()),
+            Err(_) => {
+                self.out.pending.push(Pending {
+                    line: self.line,
+                    kind,
+                    magnitude,
+                    defined,
+                    corner,
+                });
+                Ok(0)
+            }
         }
     }
 
-    fn finish(mut self) -> Parsed {
-        let dangling = [
-            (self.max_texcoord_ref, self.texcoords, "texture", "vt"),
-            (self.max_normal_ref, self.normals, "normal", "vn"),
-        ];
-        for ((max, line), defined, what, keyword) in dangling {
-            if max > defined {
-                self.out
-                    .warnings
-                    .push(WarningKind::AttributeIndex, Some(line), || {
-                        format!(
-                            "{what} index {max} refers past the last `{keyword}` \
-                             ({defined} in the file); ignored, collision uses positions only"
-                        )
-                    });
-            }
-        }
-        self.out
+    /// Records an `o` / `g` statement; the merge resolves the names.
+    fn name(&mut self, statement: NameStatement) {
+        let faces = self.out.face_lines.len() as u32;
+        self.out.names.push((faces, statement));
     }
 }
 
@@ -383,19 +480,51 @@ fn note_max(max: &mut (u64, usize), index: u64, line: usize) {
 /// Turns a 1-based or negative (relative) OBJ index into a 0-based one.
 /// `defined` is how many elements precede this line. Positive indices past
 /// `defined` are accepted here: the caller checks them against the file.
+/// (The parser does this in two steps, [`parse_ref`] then, for a relative
+/// index, [`resolve_relative`] or a pending check; this joins them for tests.)
+#[cfg(test)]
 fn resolve(token: &[u8], defined: u64, what: &str, keyword: &str) -> Result<u64, String> {
+    let kind = match keyword {
+        "v" => RefKind::Vertex,
+        "vt" => RefKind::Texture,
+        _ => RefKind::Normal,
+    };
+    debug_assert_eq!(kind.describe(), (what, keyword));
+    match parse_ref(token, what)? {
+        Ref::Absolute(index) => Ok(index),
+        Ref::Relative(magnitude) => resolve_relative(magnitude, defined, kind),
+    }
+}
+
+/// An OBJ index: 1-based (stored 0-based here) or relative (`-magnitude`).
+enum Ref {
+    Absolute(u64),
+    Relative(u64),
+}
+
+/// Reads an index token; `what` names it in errors.
+fn parse_ref(token: &[u8], what: &str) -> Result<Ref, String> {
     let raw = parse_index(token).ok_or_else(|| format!("bad {what} index `{}`", lossy(token)))?;
     match raw {
         0 => Err(format!(
             "{what} index 0 is invalid (OBJ indices start at 1)"
         )),
-        1.. => Ok(raw as u64 - 1),
-        _ if raw.unsigned_abs() <= defined => Ok(defined - raw.unsigned_abs()),
-        _ => Err(format!(
-            "relative {what} index {raw} reaches before the first `{keyword}` \
-             (only {defined} defined above this line)"
-        )),
+        1.. => Ok(Ref::Absolute(raw as u64 - 1)),
+        _ => Ok(Ref::Relative(raw.unsigned_abs())),
     }
+}
+
+/// The 0-based index of the relative index `-magnitude` when `defined`
+/// elements of `kind` precede its line, or the error naming it.
+fn resolve_relative(magnitude: u64, defined: u64, kind: RefKind) -> Result<u64, String> {
+    if magnitude <= defined {
+        return Ok(defined - magnitude);
+    }
+    let (what, keyword) = kind.describe();
+    Err(format!(
+        "relative {what} index -{magnitude} reaches before the first `{keyword}` \
+         (only {defined} defined above this line)"
+    ))
 }
 
 /// A decimal integer with an optional sign; `None` if malformed or huge.

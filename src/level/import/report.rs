@@ -38,7 +38,7 @@ fn slot(kind: WarningKind) -> usize {
 #[derive(Debug, Default)]
 pub(super) struct Warnings {
     counts: [usize; KINDS.len()],
-    listed: Vec<ImportWarning>,
+    listed: Vec<(WarningKind, ImportWarning)>,
 }
 
 impl Warnings {
@@ -52,10 +52,28 @@ impl Warnings {
         let count = &mut self.counts[slot(kind)];
         *count += 1;
         if *count <= LISTED_PER_KIND {
-            self.listed.push(ImportWarning {
-                line,
-                message: message(),
-            });
+            let message = message();
+            self.listed.push((kind, ImportWarning { line, message }));
+        }
+    }
+
+    /// Adds the warnings of the next part of the file, whose line numbers
+    /// start after `line_offset`, as if they had been pushed here one by one
+    /// (the parallel parse merges its chunks' warnings so).
+    pub(super) fn append(&mut self, other: Warnings, line_offset: usize) {
+        // `other` lists the first of each of its kinds; here they are listed
+        // while this list has room for their kind.
+        let mut seen = self.counts;
+        for (kind, mut warning) in other.listed {
+            let seen = &mut seen[slot(kind)];
+            if *seen < LISTED_PER_KIND {
+                warning.line = warning.line.map(|line| line + line_offset);
+                self.listed.push((kind, warning));
+            }
+            *seen += 1;
+        }
+        for (count, more) in self.counts.iter_mut().zip(other.counts) {
+            *count += more;
         }
     }
 
@@ -67,12 +85,13 @@ impl Warnings {
 
     /// The listed warnings in file order (parsing and triangulation find
     /// them in separate passes), then one summary per kind over the cap.
-    pub(super) fn finish(mut self) -> Vec<ImportWarning> {
-        self.listed.sort_by_key(|w| w.line.unwrap_or(usize::MAX));
+    pub(super) fn finish(self) -> Vec<ImportWarning> {
+        let mut listed: Vec<ImportWarning> = self.listed.into_iter().map(|(_, w)| w).collect();
+        listed.sort_by_key(|w| w.line.unwrap_or(usize::MAX));
         for (kind, what) in KINDS {
             let count = self.counts[slot(kind)];
             if count > LISTED_PER_KIND {
-                self.listed.push(ImportWarning {
+                listed.push(ImportWarning {
                     line: None,
                     message: format!(
                         "{} more {what} warnings not listed ({count} in all)",
@@ -81,7 +100,7 @@ impl Warnings {
                 });
             }
         }
-        self.listed
+        listed
     }
 }
 
