@@ -416,6 +416,7 @@ fn node_bits(bvh: &Bvh) -> Vec<([u32; 3], u32, [u32; 3], u32)> {
 fn assert_parallel_build_is_identical(boxes: &[Aabb], max_leaf: usize, grain: usize) -> Bvh {
     let seq = Bvh::build_single_threaded(boxes, max_leaf);
     let par = build::parallel::build(boxes, max_leaf, grain);
+    let par = Bvh::from_parts(par.nodes, par.tri_indices, boxes);
     assert_eq!(par.tri_indices, seq.tri_indices, "grain {grain}");
     assert!(
         node_bits(&par) == node_bits(&seq),
