@@ -1,9 +1,10 @@
 //! The eframe application: owns the editor state, the scene renderer and
 //! the background loader, lays out the panels each frame and applies the
-//! commands they push. File dialogs (rfd) run here, in the handler, never
-//! inside a panel.
+//! commands they push. File dialogs (rfd) are started here, in the
+//! handler, never inside a panel, and run on their own thread (`dialogs`).
 
 mod bottom;
+mod dialogs;
 mod inspector;
 mod keys;
 mod left;
@@ -19,6 +20,7 @@ use crate::app::pick::PickInfo;
 use crate::app::state::EditorState;
 use crate::level::{ImportOptions, Level, import};
 use crate::render::SceneRenderer;
+use dialogs::{DialogJob, DialogPoll};
 use eframe::egui;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -63,6 +65,7 @@ pub struct CollidoscopeApp {
     renderer: Option<Arc<Mutex<SceneRenderer>>>,
     load: Option<LoadJob>,
     load_progress: f32,
+    dialog: Option<DialogJob>,
     queue: Vec<Command>,
     hover: Option<PickInfo>,
     tool: Tool,
@@ -89,6 +92,7 @@ impl CollidoscopeApp {
             state: EditorState::default(),
             renderer,
             load: None,
+            dialog: None,
             load_progress: 0.0,
             queue: Vec::new(),
             hover: None,
@@ -223,34 +227,24 @@ impl CollidoscopeApp {
     fn carry_out(&mut self, ctx: &egui::Context, effect: Effect) {
         match effect {
             Effect::Load(path, _) => self.start_load(ctx, path),
-            Effect::OpenDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title("Open level")
-                    .add_filter("OBJ level", &["obj", "gz"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.queue.push(Command::OpenLevel(path));
+            dialog => {
+                if self.dialog.is_some() {
+                    self.state.info("A file dialog is already open");
+                } else {
+                    self.dialog = Some(DialogJob::start(ctx, dialog));
                 }
             }
-            Effect::ExportSettingsDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title("Export settings")
-                    .add_filter("Settings", &["toml", "json"])
-                    .set_file_name("collidoscope_settings.toml")
-                    .save_file();
-                if let Some(path) = picked {
-                    self.queue.push(Command::ExportSettings(path));
-                }
-            }
-            Effect::ImportSettingsDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title("Import settings")
-                    .add_filter("Settings", &["toml", "json"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.queue.push(Command::ImportSettings(path));
-                }
-            }
+        }
+    }
+
+    /// Runs the command of a dialog that has closed.
+    fn poll_dialog(&mut self) {
+        let Some(job) = &self.dialog else {
+            return;
+        };
+        if let DialogPoll::Closed(command) = job.poll() {
+            self.dialog = None;
+            self.queue.extend(command);
         }
     }
 
@@ -273,6 +267,7 @@ impl eframe::App for CollidoscopeApp {
         let start = Instant::now();
         let ctx = ui.ctx().clone();
         self.poll_load();
+        self.poll_dialog();
         self.handle_dropped_files(&ctx);
         self.flush(&ctx);
         keys::handle(&ctx, self);

@@ -1,0 +1,74 @@
+//! Native file dialogs (rfd) on their own thread.
+//!
+//! rfd's blocking dialogs wait for the desktop portal's answer; run on the
+//! UI thread, they froze the window for as long as the dialog was open (no
+//! repaint, no input), and for good if the portal never answered. Here each
+//! dialog runs on a short-lived thread (rfd's xdg-portal backend has no
+//! main-thread requirement) that hands back the command to run and asks
+//! egui for a repaint, so the window keeps drawing while the user picks.
+
+use crate::app::command::{Command, Effect};
+use eframe::egui;
+use std::sync::mpsc;
+
+/// A dialog that is open.
+pub struct DialogJob {
+    answer: mpsc::Receiver<Option<Command>>,
+}
+
+/// What [`DialogJob::poll`] found.
+pub enum DialogPoll {
+    /// The dialog is still open.
+    Open,
+    /// It closed: the command to run, or `None` when the user cancelled.
+    Closed(Option<Command>),
+}
+
+impl DialogJob {
+    /// Opens the dialog `effect` asks for (one of the three dialog effects;
+    /// any other effect yields a dialog that closes with nothing).
+    pub fn start(ctx: &egui::Context, effect: Effect) -> DialogJob {
+        let (tx, answer) = mpsc::channel();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let command = run(effect);
+            // The window may be gone already: then nobody is listening.
+            let _ = tx.send(command);
+            ctx.request_repaint();
+        });
+        DialogJob { answer }
+    }
+
+    /// Whether the dialog has closed, and with what.
+    pub fn poll(&self) -> DialogPoll {
+        match self.answer.try_recv() {
+            Ok(command) => DialogPoll::Closed(command),
+            Err(mpsc::TryRecvError::Empty) => DialogPoll::Open,
+            // The thread died without an answer: treat it as cancelled.
+            Err(mpsc::TryRecvError::Disconnected) => DialogPoll::Closed(None),
+        }
+    }
+}
+
+/// Shows the dialog and turns the picked path into a command (blocking).
+fn run(effect: Effect) -> Option<Command> {
+    match effect {
+        Effect::OpenDialog => rfd::FileDialog::new()
+            .set_title("Open level")
+            .add_filter("OBJ level", &["obj", "gz"])
+            .pick_file()
+            .map(Command::OpenLevel),
+        Effect::ExportSettingsDialog => rfd::FileDialog::new()
+            .set_title("Export settings")
+            .add_filter("Settings", &["toml", "json"])
+            .set_file_name("collidoscope_settings.toml")
+            .save_file()
+            .map(Command::ExportSettings),
+        Effect::ImportSettingsDialog => rfd::FileDialog::new()
+            .set_title("Import settings")
+            .add_filter("Settings", &["toml", "json"])
+            .pick_file()
+            .map(Command::ImportSettings),
+        Effect::Load(..) => None,
+    }
+}
