@@ -99,9 +99,14 @@ fn fly(ctx: &egui::Context, app: &mut CollidoscopeApp) {
     if right == 0.0 && forward == 0.0 && up == 0.0 {
         return;
     }
+    // Half the distance to the orbit target per second (Shift: three times
+    // that): a framed level is crossed in a few seconds, a close-up slowly.
     let dist = (app.state.camera.eye - app.state.camera.target).length();
-    let speed = dist.clamp(1.0, 200.0) * if fast { 3.0 } else { 1.0 };
+    let speed = 0.5 * dist.clamp(1.0, 200.0) * if fast { 3.0 } else { 1.0 };
     let step = speed * dt.min(0.1);
+    // Keep frames coming while a key is held, so the motion is smooth
+    // rather than tied to the keyboard's repeat rate.
+    ctx.request_repaint();
     camera_ctl::fly_move(
         &mut app.state.camera,
         right * step,
