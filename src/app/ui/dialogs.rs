@@ -72,3 +72,36 @@ fn run(effect: Effect) -> Option<Command> {
         Effect::Load(..) => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::ImportOptions;
+    use std::time::{Duration, Instant};
+
+    /// The thread hands its answer back and wakes the window; a job whose
+    /// effect shows no dialog closes with nothing to run.
+    #[test]
+    fn a_closed_dialog_is_reported_once_with_its_command() {
+        let ctx = egui::Context::default();
+        let job = DialogJob::start(&ctx, Effect::Load("x.obj".into(), ImportOptions::default()));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match job.poll() {
+                DialogPoll::Closed(command) => {
+                    assert!(command.is_none());
+                    break;
+                }
+                DialogPoll::Open => {
+                    assert!(
+                        Instant::now() < deadline,
+                        "the dialog thread never answered"
+                    );
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+        }
+        // The sender is gone now: later polls say closed, never open again.
+        assert!(matches!(job.poll(), DialogPoll::Closed(None)));
+    }
+}
