@@ -132,19 +132,29 @@ fn distinct_colours(img: &image::RgbaImage, x0: u32, y0: u32, x1: u32, y1: u32) 
     seen.len()
 }
 
-#[test]
-fn the_window_renders_the_level_and_the_stepped_probe() {
+/// The real app on a headless GL renderer, or `None` (with a message) where
+/// EGL gives no context.
+fn gl_window() -> Option<Harness<'static, CollidoscopeApp>> {
     let renderer = match GlowTestRenderer::new() {
         Ok(r) => r,
         Err(e) => {
             println!("skipping: no headless GL here ({e})");
-            return;
+            return None;
         }
     };
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(SIZE[0] as f32, SIZE[1] as f32))
-        .renderer(renderer)
-        .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()));
+    Some(
+        Harness::builder()
+            .with_size(egui::vec2(SIZE[0] as f32, SIZE[1] as f32))
+            .renderer(renderer)
+            .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default())),
+    )
+}
+
+#[test]
+fn the_window_renders_the_level_and_the_stepped_probe() {
+    let Some(mut h) = gl_window() else {
+        return;
+    };
     h.run_steps(2);
     h.state_mut().push(Command::PlaceProbe {
         point: DVec3::new(5.0, 0.0, 0.0),
@@ -190,17 +200,9 @@ fn step_frame_cpu_on_the_conference_level() {
         println!("skipping: {} not found", level.display());
         return;
     }
-    let renderer = match GlowTestRenderer::new() {
-        Ok(r) => r,
-        Err(e) => {
-            println!("skipping: no headless GL here ({e})");
-            return;
-        }
+    let Some(mut h) = gl_window() else {
+        return;
     };
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(SIZE[0] as f32, SIZE[1] as f32))
-        .renderer(renderer)
-        .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()));
     h.run_steps(2);
     h.state_mut().push(Command::SetImportOptions(
         collidoscope::level::ImportOptions {

@@ -148,23 +148,21 @@ impl Bvh {
             tri_indices,
             leaf_aabbs: Vec::new(),
         }
-        .with_leaf_aabbs(tri_aabbs)
+        .with_leaf_aabbs(tri_aabbs, false)
     }
 
     /// Fills [`Bvh::leaf_aabbs`] from the boxes the tree was built over
-    /// (an index out of range gets an empty box; `validate` reports it).
-    fn with_leaf_aabbs(mut self, tri_aabbs: &[Aabb]) -> Bvh {
-        let copy = |&t: &u32| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY);
-        self.leaf_aabbs = self.tri_indices.iter().map(copy).collect();
-        self
-    }
-
-    /// [`Bvh::with_leaf_aabbs`] on rayon's threads (the gather is a random
-    /// read per triangle: worth sharing on big levels).
-    fn with_leaf_aabbs_parallel(mut self, tri_aabbs: &[Aabb]) -> Bvh {
+    /// (an index out of range gets an empty box; `validate` reports it), on
+    /// rayon's threads when `parallel` (a random read per triangle: worth
+    /// sharing on big levels).
+    fn with_leaf_aabbs(mut self, tri_aabbs: &[Aabb], parallel: bool) -> Bvh {
         use rayon::prelude::*;
         let copy = |&t: &u32| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY);
-        self.leaf_aabbs = self.tri_indices.par_iter().map(copy).collect();
+        self.leaf_aabbs = if parallel {
+            self.tri_indices.par_iter().map(copy).collect()
+        } else {
+            self.tri_indices.iter().map(copy).collect()
+        };
         self
     }
 
@@ -175,17 +173,17 @@ impl Bvh {
         if rayon::current_num_threads() == 1 {
             // Nothing to share the work with: skip the parallel build's
             // bookkeeping (one copy of the nodes). The tree is the same.
-            return build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs);
+            return build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs, false);
         }
         build::parallel::build(tri_aabbs, max_leaf, build::parallel::GRAIN)
-            .with_leaf_aabbs_parallel(tri_aabbs)
+            .with_leaf_aabbs(tri_aabbs, true)
     }
 
     /// [`Bvh::build_with_leaf_size`] on the calling thread only, with no
     /// rayon involved: the reference the parallel build is tested against,
     /// and a fair single-core comparison.
     pub fn build_single_threaded(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
-        build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs)
+        build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs, false)
     }
 
     /// Checks every invariant: children inside parents, every triangle in exactly one leaf, leaf boxes contain their triangles' boxes.
