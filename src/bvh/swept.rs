@@ -10,30 +10,54 @@
 //! sum), which is a slab test on the segment, `t` in `[0, 1]`.
 
 use super::{Bvh, BvhNode, BvhScratch, QueryStats};
-use crate::math::{Aabb, Vec3};
-use glam::{BVec3A, Vec3A};
+use crate::math::{Aabb, Vec3, prefetch};
+use glam::Vec3A;
 
-/// Relative widening of every slab, so that rounding never drops a box the
-/// exact moving box touches (a query may return a few boxes it only grazes).
-const PAD: f32 = 1.0 / 65_536.0;
+/// Widening of every slab, relative to the largest coordinate involved, so
+/// that rounding never drops a box the exact moving box touches (a query may
+/// return a few boxes it only grazes). A slab time takes about eight `f32`
+/// roundings of at most `2^-24` of that coordinate each: this is 8 times that.
+const PAD: f32 = 1.0 / 262_144.0;
+/// Largest magnitude of a reciprocal velocity component: an axis the box does
+/// not move along gets this instead of infinity, which keeps every slab time
+/// free of `0 * inf` (a NaN) and only ever makes the slab longer.
+const MAX_INV_DELTA: f32 = 1e30;
 
 /// A box moving along a segment, prepared for slab tests.
+///
+/// The per-box work is two subtractions, two products and the min/max: the
+/// padding is one constant per query, sized for the largest coordinate in the
+/// tree (its root box), so it covers the rounding of every slab.
 struct MovingBox {
-    center: Vec3A,
-    half: Vec3A,
+    /// Centre plus half-extent plus padding: a box's `lo` minus this is where
+    /// its grown slab begins, relative to the start.
+    lo_shift: Vec3A,
+    /// Centre minus half-extent minus padding (for the slab's far side).
+    hi_shift: Vec3A,
+    /// `1 / delta`, finite: see [`MAX_INV_DELTA`].
     inv_delta: Vec3A,
-    /// Axes the motion is parallel to (no slab entry/exit there).
-    parallel: BVec3A,
+    /// Some input was not finite: every box counts as touched at `t = 0`
+    /// (slow, never wrong).
+    unbounded: bool,
 }
 
 impl MovingBox {
-    fn new(start: &Aabb, delta: Vec3) -> Self {
+    /// The box `start` moving by `delta`, among boxes inside `scene`.
+    fn new(start: &Aabb, delta: Vec3, scene: &Aabb) -> Self {
+        let center = Vec3A::from(start.center());
+        let half = Vec3A::from(start.extent() * 0.5);
+        let largest = Vec3A::from(scene.min.abs().max(scene.max.abs())).max_element();
+        let grow = half + (Vec3A::splat(largest) + center.abs() + half) * PAD;
         let delta = Vec3A::from(delta);
+        let magnitude = delta.abs().recip().min(Vec3A::splat(MAX_INV_DELTA));
+        let inv_delta = Vec3A::select(delta.cmplt(Vec3A::ZERO), -magnitude, magnitude);
+        let (lo_shift, hi_shift) = (center + grow, center - grow);
+        let finite = |v: Vec3A| v.is_finite();
         MovingBox {
-            center: Vec3A::from(start.center()),
-            half: Vec3A::from(start.extent() * 0.5),
-            inv_delta: delta.recip(),
-            parallel: delta.cmpeq(Vec3A::ZERO),
+            lo_shift,
+            hi_shift,
+            inv_delta,
+            unbounded: !(finite(delta) && finite(lo_shift) && finite(hi_shift)),
         }
     }
 
@@ -47,20 +71,13 @@ impl MovingBox {
     /// (a hair early, never late), or `None` when it never does.
     #[inline]
     fn entry(&self, lo: Vec3, hi: Vec3) -> Option<f32> {
-        let (lo, hi) = (Vec3A::from(lo), Vec3A::from(hi));
-        let pad = (lo.abs().max(hi.abs()) + self.center.abs() + self.half) * PAD;
-        let lo = lo - self.half - pad;
-        let hi = hi + self.half + pad;
-        let outside = self.center.cmplt(lo) | self.center.cmpgt(hi);
-        if (self.parallel & outside).any() {
-            return None;
+        if self.unbounded {
+            return Some(0.0);
         }
-        let t0 = (lo - self.center) * self.inv_delta;
-        let t1 = (hi - self.center) * self.inv_delta;
-        let near = Vec3A::select(self.parallel, Vec3A::NEG_INFINITY, t0.min(t1));
-        let far = Vec3A::select(self.parallel, Vec3A::INFINITY, t0.max(t1));
-        let t_near = near.max_element().max(0.0);
-        let t_far = far.min_element().min(1.0);
+        let t0 = (Vec3A::from(lo) - self.lo_shift) * self.inv_delta;
+        let t1 = (Vec3A::from(hi) - self.hi_shift) * self.inv_delta;
+        let t_near = t0.min(t1).max_element().max(0.0);
+        let t_far = t0.max(t1).min_element().min(1.0);
         (t_near <= t_far).then_some(t_near)
     }
 
@@ -72,6 +89,22 @@ impl MovingBox {
     #[inline]
     fn entry_node(&self, node: &BvhNode) -> Option<f32> {
         self.entry(node.aabb_min, node.aabb_max)
+    }
+}
+
+/// Asks the cache for what visiting `node` will read first (its children,
+/// or its leaf's boxes), so the fetch overlaps the search of its sibling.
+/// The search is bound by these fetches on large levels: each node's
+/// children sit in memory far from it.
+#[inline]
+fn prefetch_below(bvh: &Bvh, node: &BvhNode) {
+    let first = node.first as usize;
+    if node.is_leaf() {
+        if let Some(b) = bvh.leaf_aabbs.get(first) {
+            prefetch(b);
+        }
+    } else if let Some(n) = bvh.nodes.get(first) {
+        prefetch(n);
     }
 }
 
@@ -100,7 +133,7 @@ pub(super) fn sweep_front_to_back(
     let Some(root) = bvh.nodes.first() else {
         return;
     };
-    let mover = MovingBox::new(start, delta);
+    let mover = MovingBox::new(start, delta, &root.aabb());
     stats.nodes_visited += 1;
     let Some(t_root) = mover.entry_node(root) else {
         return;
@@ -139,10 +172,10 @@ pub(super) fn sweep_front_to_back(
         }
         stats.nodes_visited += 2;
         let entry = |c: u32| {
-            mover
-                .entry_node(&bvh.nodes[c as usize])
-                .filter(|&t| t <= cutoff)
-                .map(|t| (c, t))
+            let child = &bvh.nodes[c as usize];
+            let t = mover.entry_node(child).filter(|&t| t <= cutoff)?;
+            prefetch_below(bvh, child);
+            Some((c, t))
         };
         // The nearer child goes on top, so it is searched first.
         match (entry(node.first), entry(node.first + 1)) {
@@ -169,7 +202,7 @@ pub(super) fn query_swept_aabb(
     let Some(root) = bvh.nodes.first() else {
         return;
     };
-    let mover = MovingBox::new(start, delta);
+    let mover = MovingBox::new(start, delta, &root.aabb());
     stats.nodes_visited += 1;
     if !mover.touches_node(root) {
         return;

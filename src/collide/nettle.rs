@@ -130,7 +130,7 @@ fn collide_polygon(
     }
     let v_dir = vel_w.normalize();
     let p_dist = (source_w - p_origin).dot(p_normal);
-    let radius = (-p_normal * ctx.es.radii).length();
+    let radius = (-p_normal * ctx.es.radii()).length();
     let plane_point = if p_dist.abs() <= radius {
         source_w - p_normal * p_dist
     } else {
@@ -143,7 +143,7 @@ fn collide_polygon(
         ellipsoid_point + v_dir * t
     };
     let polygon_point = closest_point_on_triangle(corners, plane_point);
-    let t = intersect_ellipsoid(source_w, ctx.es.radii, polygon_point, -v_dir);
+    let t = intersect_ellipsoid(source_w, ctx.es.radii(), polygon_point, -v_dir);
     if !(t >= 0.0 && t <= vel_w.length()) {
         return Err(MissReason::NoFeatureHit);
     }

@@ -227,8 +227,11 @@ fn clip_to_planes(
         crease = Some(dir);
     }
     // Quake's rule: never slide back against the pass's original direction
-    // (that is how a probe jitters in a sloped corner).
-    if ctx.pass_dir_e != DVec3::ZERO && slide.dot(ctx.pass_dir_e) <= 0.0 && slide != DVec3::ZERO {
+    // (that is how a probe jitters in a sloped corner). A slide shorter than
+    // the minimum move is left to end the pass as too short: its direction
+    // is rounding noise.
+    let real_slide = ctx.es.world_from_espace(slide).length() >= ctx.settings.min_move;
+    if ctx.pass_dir_e != DVec3::ZERO && slide.dot(ctx.pass_dir_e) <= 0.0 && real_slide {
         return Err(EndReason::Blocked);
     }
     Ok((slide, crease))

@@ -87,15 +87,15 @@ impl StepContext<'_, '_> {
     /// Very-close distance in ellipsoid space: the world skin divided by the
     /// smallest radius, so the world clearance is at least `skin` on every axis.
     pub fn skin_e(&self) -> f64 {
-        self.settings.skin / self.es.radii.min_element()
+        self.settings.skin / self.es.radii().min_element()
     }
 
     /// The probe's box at `center_w` (radii grown by twice the skin, a hair
     /// and `slack`), world space, rounded outwards to `f32`.
     fn probe_box(&self, center_w: DVec3, slack: f64) -> Aabb {
-        let margin = self.es.radii + DVec3::splat(self.settings.skin * 2.0 + 1e-9 + slack);
+        let margin = self.es.radii() + DVec3::splat(self.settings.skin * 2.0 + 1e-9 + slack);
         let pad = center_w.abs().max_element() * 1e-12;
-        Aabb::from_f64_outward(center_w - margin - pad, center_w + margin + pad)
+        Aabb::from_f64_covering(center_w - margin - pad, center_w + margin + pad)
     }
 
     /// The probe's box at `start_w` and the box around the whole move by

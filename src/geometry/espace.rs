@@ -1,30 +1,41 @@
 //! Ellipsoid space: world coordinates divided component-wise by the probe's
 //! radii, so the probe is a unit sphere there.
 //!
-//! Points and displacement vectors scale by `1 / radii`. A plane's normal
+//! Points and displacement vectors scale by `1 / radii` (multiplied by the
+//! reciprocal, kept with the radii). A plane's normal
 //! does not: a world normal `n_w` becomes `n_w * radii` (then normalised),
 //! and back again `n_e / radii`.
 
 use glam::DVec3;
-use serde::{Deserialize, Serialize};
 
 /// The linear map between world space and the ellipsoid space of one probe.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EllipsoidSpace {
     /// Probe radii along world x, y, z (metres, all > 0).
-    pub radii: DVec3,
+    radii: DVec3,
+    /// `1 / radii`: the solver maps every candidate triangle into ellipsoid
+    /// space, and a product is several times cheaper than a division.
+    inv_radii: DVec3,
 }
 
 impl EllipsoidSpace {
     /// The space of a probe with these radii; `None` unless all are finite and > 0.
     pub fn new(radii: DVec3) -> Option<Self> {
-        (radii.is_finite() && radii.min_element() > 0.0).then_some(EllipsoidSpace { radii })
+        let inv_radii = radii.recip();
+        (radii.is_finite() && radii.min_element() > 0.0 && inv_radii.is_finite())
+            .then_some(EllipsoidSpace { radii, inv_radii })
+    }
+
+    /// Probe radii along world x, y, z (metres).
+    #[inline]
+    pub fn radii(&self) -> DVec3 {
+        self.radii
     }
 
     /// A world point or displacement in ellipsoid space.
     #[inline]
     pub fn espace_from_world(&self, v_world: DVec3) -> DVec3 {
-        v_world / self.radii
+        v_world * self.inv_radii
     }
 
     /// An ellipsoid-space point or displacement in world space.

@@ -59,6 +59,26 @@ impl Aabb {
         }
     }
 
+    /// A box from `f64` corners that contains the exact `f64` box, a few
+    /// `f32` ulps looser than [`Aabb::from_f64_outward`]: vector arithmetic
+    /// with no branch per coordinate, for boxes built once per solver step.
+    pub fn from_f64_covering(min: DVec3, max: DVec3) -> Self {
+        // Rounding to nearest is off by at most half an ulp, itself at most
+        // 2^-24 of the value (or half the smallest subnormal); moving by
+        // 2^-22 of the value plus the smallest normal clears that, and the
+        // rounding of this step too.
+        const REL: f32 = 1.0 / 4_194_304.0;
+        let widen = |v: Vec3| v.abs() * REL + Vec3::splat(f32::MIN_POSITIVE);
+        // Beyond f32's range a corner rounds to an infinity: keep the ones
+        // on the outer side, clamp the others (an infinity minus itself is NaN).
+        let lo = min.as_vec3().min(Vec3::splat(f32::MAX));
+        let hi = max.as_vec3().max(Vec3::splat(-f32::MAX));
+        Aabb {
+            min: lo - widen(lo),
+            max: hi + widen(hi),
+        }
+    }
+
     /// `true` when the box contains no point.
     pub fn is_empty(&self) -> bool {
         self.min.x > self.max.x || self.min.y > self.max.y || self.min.z > self.max.z
@@ -163,6 +183,36 @@ mod tests {
         assert!(a.overlaps(&b));
         let c = Aabb::from_corners(Vec3::new(1.01, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0));
         assert!(!a.overlaps(&c));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn covering_box_contains_the_f64_box(
+            a in proptest::array::uniform3(-1e30f64..1e30),
+            d in proptest::array::uniform3(0.0f64..1e3),
+            scale in -40i32..40,
+        ) {
+            let k = 2f64.powi(scale);
+            let min = DVec3::from(a) * 1e-30 * k;
+            let max = min + DVec3::from(d) * k;
+            let b = Aabb::from_f64_covering(min, max);
+            proptest::prop_assert!(b.min.as_dvec3().cmple(min).all(), "{b:?} {min}");
+            proptest::prop_assert!(b.max.as_dvec3().cmpge(max).all(), "{b:?} {max}");
+            // Looser than the tightest box by a few ulps only.
+            let tight = Aabb::from_f64_outward(min, max);
+            let slack = tight.min.abs().max(tight.max.abs()) * 1e-6 + 1e-37;
+            proptest::prop_assert!((tight.min - b.min).cmple(slack).all());
+            proptest::prop_assert!((b.max - tight.max).cmple(slack).all());
+        }
+    }
+
+    #[test]
+    fn covering_box_beyond_f32_range_has_no_nan() {
+        for (min, max) in [(1e300, 2e300), (-2e300, -1e300), (-1e300, 1e300)] {
+            let b = Aabb::from_f64_covering(DVec3::splat(min), DVec3::splat(max));
+            assert!(!b.min.is_nan() && !b.max.is_nan(), "{b:?}");
+            assert!(b.min.x as f64 <= min && b.max.x >= -f32::MAX, "{b:?}");
+        }
     }
 
     #[test]

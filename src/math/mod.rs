@@ -18,6 +18,21 @@ pub use glam::{DVec3, Vec3};
 /// are treated as zero when normalising vectors.
 pub const EPS_LENGTH: f64 = 1e-12;
 
+/// Asks the CPU to start loading the cache line holding `item`, without
+/// waiting for it: for data a search will read soon but not yet (a no-op on
+/// targets other than x86-64).
+#[inline(always)]
+pub fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // A prefetch reads nothing and cannot fault; the address is valid anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 /// Converts a world-space `f32` point to `f64`.
 #[inline]
 pub fn to_f64(v: Vec3) -> DVec3 {
