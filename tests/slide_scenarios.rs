@@ -217,6 +217,49 @@ fn an_acute_crease_stops_the_probe_without_jitter() {
     }
 }
 
+/// A wall along x (its face at z = 0, facing -z) from x = `wall_start` to
+/// 10, and a post whose corner edge stands at x = -0.8, z = -0.6: a probe
+/// sliding along the wall towards -x meets the post's edge.
+fn wall_and_post_level(wall_start: f32) -> collidoscope::level::Level {
+    let mut b = MeshBuilder::new();
+    floor(&mut b);
+    b.object("wall")
+        .cuboid(Vec3::new(wall_start, 0.0, 0.0), Vec3::new(10.0, 3.0, 0.2));
+    b.object("post")
+        .cuboid(Vec3::new(-3.0, 0.0, -3.0), Vec3::new(-0.8, 3.0, -0.6));
+    level(&b)
+}
+
+#[test]
+fn a_probe_rounds_the_end_of_a_wall_instead_of_snagging_on_it() {
+    let s = settings(RADII);
+    // Obliquely into the wall, then sliding along it towards -x.
+    let start = on_floor(2.0, -0.6);
+    let vel = DVec3::new(-3.0, 0.0, 0.4);
+    // The wall ends at x = 0: when the probe meets the post's edge it has
+    // left the wall (its centre is 0.45 m past the end), so the wall's plane
+    // must not turn the post into a crease: the slide along the post carries
+    // the probe round it, past the line of the wall. (Keeping every plane of
+    // the pass, as Quake's clip list does, stops it dead there.)
+    let open = wall_and_post_level(0.0);
+    let r = run(&open, &s, start, vel);
+    let end = r.final_position;
+    assert!(end.z > -0.3 && end.x < -0.45, "snagged at {end}: {r:#?}");
+    assert!(r.iterations.iter().all(|i| i.crease_direction.is_none()));
+    assert!(espace_clearance(&open.mesh, DVec3::from(RADII), end) >= 1.0 - 1e-9);
+    // The same move with the wall running on past the post: now the probe is
+    // wedged between the wall and the post's edge, a real crease, and stops.
+    let closed = wall_and_post_level(-10.0);
+    let r = run(&closed, &s, start, vel);
+    let end = r.final_position;
+    assert!(
+        (end.z + 0.405).abs() < 0.01 && (end.x + 0.45).abs() < 0.02,
+        "{end}"
+    );
+    assert!(r.iterations.iter().any(|i| i.crease_direction.is_some()));
+    assert!(espace_clearance(&closed.mesh, DVec3::from(RADII), end) >= 1.0 - 1e-9);
+}
+
 #[test]
 fn thin_walls_stop_fast_moves_from_both_sides() {
     let mut b = MeshBuilder::new();

@@ -10,13 +10,16 @@
 //! - the remaining motion is projected onto the contact plane; if that runs
 //!   into a plane met earlier in the pass, it is projected onto the crease of
 //!   the two planes, and a third plane stops the pass (Quake III's
-//!   `PM_SlideMode` clip-plane list).
+//!   `PM_SlideMove` clip-plane list); unlike Quake's list, a plane leaves it
+//!   once the probe no longer touches its triangle, so rounding the end of a
+//!   wall or a door jamb is not mistaken for a crease.
 
 use super::nettle_points::nettle_points_espace;
-use super::solver::{StepContext, StepDecision};
+use super::solver::{ContactPlane, StepContext, StepDecision};
 use crate::collide::{
     CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane,
 };
+use crate::geometry::closest::closest_point_on_triangle;
 use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
 use glam::DVec3;
 
@@ -26,6 +29,9 @@ const PENETRATION_TOLERANCE: f64 = 1e-7;
 const MAX_RECOVERY_ROUNDS: usize = 4;
 /// Two contact normals this close (cosine) are the same plane.
 const SAME_PLANE_COS: f64 = 0.9999;
+/// Rounding allowance (ellipsoid space) when deciding whether the probe
+/// still touches an earlier contact's triangle.
+const TOUCH_SLACK: f64 = 1e-9;
 
 /// The blocking contact chosen in one iteration.
 struct Blocking {
@@ -105,7 +111,7 @@ pub(super) fn step(
 
     // Phase 4: slide the rest of the motion along the contact plane(s).
     let end_w = es.world_from_espace(end_e);
-    let slide = clip_to_planes(ctx, hit.normal_espace, dest_e - end_e);
+    let slide = clip_to_planes(ctx, hit.normal_espace, tri, end_e, dest_e - end_e);
     let slide_e = match slide {
         Err(reason) => {
             return (rec, StepDecision::stop(end_w, reason));
@@ -202,24 +208,43 @@ fn classify_hit(
     }
 }
 
-/// Projects `rem_e` onto the new contact plane `n_e` and the planes met
-/// earlier in the pass. `Ok((slide, crease))` or why the pass must stop.
+/// Projects `rem_e` onto the new contact plane `n_e` (of triangle `tri`,
+/// met with the probe centred at `center_e`) and the planes met earlier in
+/// the pass that the probe still touches. `Ok((slide, crease))` or why the
+/// pass must stop.
+///
+/// An earlier plane the probe has slid off (the end of a wall, a door jamb
+/// it has rounded) no longer constrains it: keeping it would turn the
+/// corner into a crease and stop the probe dead at the frame, the snag
+/// players report. "Still touches" is within twice the skin of its
+/// triangle: sliding along a plane keeps the skin to it, so a real crease
+/// keeps both planes.
 fn clip_to_planes(
     ctx: &mut StepContext<'_, '_>,
     n_e: DVec3,
+    tri: u32,
+    center_e: DVec3,
     rem_e: DVec3,
 ) -> Result<(DVec3, Option<DVec3>), EndReason> {
-    let planes = &mut *ctx.planes_e;
-    planes.retain(|p| p.dot(n_e) < SAME_PLANE_COS);
-    planes.push(n_e);
-    if planes.len() >= 3 {
+    let reach = 1.0 + 2.0 * ctx.skin_e() + TOUCH_SLACK;
+    let mut planes = std::mem::take(&mut *ctx.planes_e);
+    planes.retain(|p| {
+        let closest = closest_point_on_triangle(ctx.triangle_e(p.triangle), center_e);
+        p.normal_e.dot(n_e) < SAME_PLANE_COS && closest.distance(center_e) <= reach
+    });
+    planes.push(ContactPlane {
+        normal_e: n_e,
+        triangle: tri,
+    });
+    let count = planes.len();
+    let first = planes[0].normal_e;
+    *ctx.planes_e = planes;
+    if count >= 3 {
         return Err(EndReason::CreaseStop);
     }
     let mut slide = rem_e - n_e * rem_e.dot(n_e).min(0.0);
     let mut crease = None;
-    if let [first, _] = planes[..]
-        && slide.dot(first) < 0.0
-    {
+    if count == 2 && slide.dot(first) < 0.0 {
         let Some(dir) = n_e.cross(first).try_normalize() else {
             return Err(EndReason::Blocked);
         };

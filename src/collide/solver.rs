@@ -68,6 +68,15 @@ impl StepDecision {
     }
 }
 
+/// A contact plane met earlier in a pass (robust mode).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ContactPlane {
+    /// Unit normal, ellipsoid space.
+    pub normal_e: DVec3,
+    /// The triangle it was met on.
+    pub triangle: u32,
+}
+
 /// Buffers and read-only inputs an iteration body works with.
 pub(super) struct StepContext<'s, 'w> {
     pub world: &'s CollisionWorld<'w>,
@@ -77,8 +86,8 @@ pub(super) struct StepContext<'s, 'w> {
     pub scratch: &'s mut BvhScratch,
     pub tris: &'s mut Vec<u32>,
     pub visited: &'s mut Vec<u32>,
-    /// Robust mode: unit contact-plane normals (ellipsoid space) met in this pass.
-    pub planes_e: &'s mut Vec<DVec3>,
+    /// Robust mode: the contact planes met in this pass.
+    pub planes_e: &'s mut Vec<ContactPlane>,
     /// Robust mode: direction of the pass's original velocity, ellipsoid space.
     pub pass_dir_e: DVec3,
 }
@@ -259,7 +268,7 @@ pub struct SlideSolver<'w> {
     gravity_pending_w: Option<DVec3>,
     depth: u32,
     index: u32,
-    planes_e: Vec<DVec3>,
+    planes_e: Vec<ContactPlane>,
     pass_dir_e: DVec3,
     scratch: BvhScratch,
     tris: Vec<u32>,
