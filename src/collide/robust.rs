@@ -226,12 +226,18 @@ fn clip_to_planes(
     center_e: DVec3,
     rem_e: DVec3,
 ) -> Result<(DVec3, Option<DVec3>), EndReason> {
-    let reach = 1.0 + 2.0 * ctx.skin_e() + TOUCH_SLACK;
+    let mut slide = rem_e - n_e * rem_e.dot(n_e).min(0.0);
     let mut planes = std::mem::take(&mut *ctx.planes_e);
-    planes.retain(|p| {
-        let closest = closest_point_on_triangle(ctx.triangle_e(p.triangle), center_e);
-        p.normal_e.dot(n_e) < SAME_PLANE_COS && closest.distance(center_e) <= reach
-    });
+    planes.retain(|p| p.normal_e.dot(n_e) < SAME_PLANE_COS);
+    // Whether the probe still touches an earlier plane only matters when
+    // that plane would make a crease or a stop: test it only then.
+    if planes.len() >= 2 || planes.iter().any(|p| slide.dot(p.normal_e) < 0.0) {
+        let reach = 1.0 + 2.0 * ctx.skin_e() + TOUCH_SLACK;
+        planes.retain(|p| {
+            let closest = closest_point_on_triangle(ctx.triangle_e(p.triangle), center_e);
+            closest.distance(center_e) <= reach
+        });
+    }
     planes.push(ContactPlane {
         normal_e: n_e,
         triangle: tri,
@@ -242,7 +248,6 @@ fn clip_to_planes(
     if count >= 3 {
         return Err(EndReason::CreaseStop);
     }
-    let mut slide = rem_e - n_e * rem_e.dot(n_e).min(0.0);
     let mut crease = None;
     if count == 2 && slide.dot(first) < 0.0 {
         let Some(dir) = n_e.cross(first).try_normalize() else {
