@@ -227,6 +227,21 @@ fn hidden_objects_disappear_and_come_back() {
     };
     assert!(is_background(pixel(&hidden, floor_at)));
     assert!(!is_background(pixel(&hidden, crate_at)));
+    // The wireframe view is a separate mesh: it hides the same objects.
+    let wire = RenderOptions {
+        wireframe: true,
+        ..NO_EXTRAS
+    };
+    let hidden_wire = render(
+        |r| {
+            full_scene(r);
+            r.set_object_visibility(&[false, true]);
+        },
+        wire,
+    )
+    .unwrap();
+    assert!(is_background(pixel(&hidden_wire, floor_at)));
+    assert!(!is_background(pixel(&hidden_wire, crate_at)));
     let shown = render(
         |r| {
             full_scene(r);

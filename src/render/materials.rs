@@ -30,53 +30,61 @@ vec3 shade(vec3 base, vec3 n, vec3 p) {
 ";
 
 /// The level: per-vertex (per-object) colour, flat normals from screen-space
-/// derivatives (no normal buffer for a 331k-triangle level), hidden objects
-/// discarded by colour alpha, wireframe from barycentrics stored as uvs.
+/// derivatives (no normal buffer for a 331k-triangle level). The wireframe
+/// variant draws edges from barycentrics stored as uvs (so only the
+/// unindexed mesh can use it) and discards hidden objects by colour alpha;
+/// the shaded variant never discards (hidden objects are left out of its
+/// index buffer), which lets the rasteriser test depth before shading.
 pub(super) struct LevelMaterial {
     pub wireframe: bool,
 }
 
 const LEVEL_FRAG: &str = "
-uniform float wireframe;
 in vec3 pos;
 in vec4 col;
-in vec2 uvs;
 layout (location = 0) out vec4 outColor;
 
 void main() {
+#ifdef WIREFRAME
     if (col.a < 0.5) { discard; }
+#endif
     vec3 n = normalize(cross(dFdx(pos), dFdy(pos)));
     vec3 c = shade(col.rgb, n, pos);
-    if (wireframe > 0.5) {
-        vec3 bary = vec3(uvs, 1.0 - uvs.x - uvs.y);
-        vec3 w = fwidth(bary);
-        // About one pixel fully dark, then half a pixel of anti-aliasing.
-        vec3 edge = smoothstep(w * 0.5, w * 1.5, bary);
-        float line = 1.0 - min(min(edge.x, edge.y), edge.z);
-        c = mix(c, vec3(0.01), line * 0.9);
-    }
+#ifdef WIREFRAME
+    vec3 bary = vec3(uvs, 1.0 - uvs.x - uvs.y);
+    vec3 w = fwidth(bary);
+    // About one pixel fully dark, then half a pixel of anti-aliasing.
+    vec3 edge = smoothstep(w * 0.5, w * 1.5, bary);
+    float line = 1.0 - min(min(edge.x, edge.y), edge.z);
+    c = mix(c, vec3(0.01), line * 0.9);
+#endif
     outColor = vec4(color_mapping(c), 1.0);
 }
 ";
 
 impl Material for LevelMaterial {
     fn fragment_shader_source(&self, _lights: &[&dyn Light]) -> String {
+        let wireframe = if self.wireframe {
+            "#define WIREFRAME\nin vec2 uvs;\n"
+        } else {
+            ""
+        };
         format!(
-            "{}{}{}",
+            "{}{}{}{}",
             ColorMapping::fragment_shader_source(),
             LIGHTING,
+            wireframe,
             LEVEL_FRAG
         )
     }
 
     fn id(&self) -> EffectMaterialId {
-        EffectMaterialId(0x0C10)
+        EffectMaterialId(0x0C10 + u16::from(self.wireframe))
     }
 
     fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, _lights: &[&dyn Light]) {
         viewer.color_mapping().use_uniforms(program);
         program.use_uniform_if_required("eyePos", viewer.position());
-        program.use_uniform_if_required("wireframe", if self.wireframe { 1.0f32 } else { 0.0 });
     }
 
     fn render_states(&self) -> RenderStates {

@@ -7,6 +7,7 @@
 
 mod camera;
 mod convert;
+mod level_gpu;
 mod materials;
 mod overlays;
 mod scene;

@@ -7,8 +7,9 @@
 //! draws, so a frame costs no allocation proportional to the level.
 
 use super::camera::CameraView;
-use super::convert::{srgba, v3};
-use super::materials::{GridMaterial, LevelMaterial};
+use super::convert::v3;
+use super::level_gpu::LevelGpu;
+use super::materials::GridMaterial;
 use super::overlays::{BaseShapes, OverlayMeshes, StrokeSizes, build_instances};
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
 use crate::math::Aabb;
@@ -19,8 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use three_d::{
     Axes, Camera, ClearState, Context, CoreError, CpuMesh, DepthTexture2D, Gm, Interpolation, Mesh,
-    Object, Positions, RenderTarget, ScissorBox, Srgba, Texture2D, Vec2, Vec4, Viewport, Wrapping,
-    degrees,
+    Object, RenderTarget, ScissorBox, Texture2D, Viewport, Wrapping, degrees,
 };
 
 /// What the viewport shows besides the level and the overlays.
@@ -65,16 +65,6 @@ pub fn default_object_color(i: usize) -> [f32; 3] {
         [0.80, 0.58, 0.62],
     ];
     PALETTE[i % PALETTE.len()]
-}
-
-/// The level on the GPU and what is needed to hide and show its objects.
-struct LevelGpu {
-    model: Gm<Mesh, LevelMaterial>,
-    /// Per object: first vertex and vertex count in the unindexed mesh.
-    ranges: Vec<(u32, u32)>,
-    /// Per object: colour, linear RGB (what the colour buffer holds).
-    linear: Vec<Vec4>,
-    visible: Vec<bool>,
 }
 
 /// Level, probes and overlays on the GPU, drawn with three-d on a GL
@@ -133,38 +123,22 @@ impl SceneRenderer {
         };
         self.grid = grid_for(&self.ctx, &self.bounds);
         self.axes = axes_for(&self.ctx, &self.bounds);
-        self.level =
-            (mesh.triangle_count() > 0).then(|| upload_level(&self.ctx, mesh, object_colors));
+        self.level = (mesh.triangle_count() > 0).then(|| {
+            LevelGpu::upload(&self.ctx, mesh, |i| {
+                object_colors
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| default_object_color(i))
+            })
+        });
     }
 
     /// Shows (`true`) or hides each object; missing flags mean visible.
     /// Re-uploads the level's colours only when a flag changed.
     pub fn set_object_visibility(&mut self, visible: &[bool]) {
-        let Some(level) = &mut self.level else {
-            return;
-        };
-        let wanted: Vec<bool> = (0..level.ranges.len())
-            .map(|i| visible.get(i).copied().unwrap_or(true))
-            .collect();
-        if wanted == level.visible {
-            return;
+        if let Some(level) = &mut self.level {
+            level.set_visibility(visible);
         }
-        level.visible = wanted;
-        // One full upload: three-d 0.19's `set_colors_partially` passes its
-        // element offset to GL as a byte offset, so partial updates of any
-        // object but the first would land in the wrong place.
-        let total = level.ranges.iter().map(|r| r.1 as usize).sum();
-        let mut colors = Vec::with_capacity(total);
-        for ((&(_, count), &c), &show) in level.ranges.iter().zip(&level.linear).zip(&level.visible)
-        {
-            let alpha = if show { 1.0 } else { 0.0 };
-            colors.extend(std::iter::repeat_n(
-                Vec4::new(c.x, c.y, c.z, alpha),
-                count as usize,
-            ));
-        }
-        // The length is the mesh's own vertex count, so this cannot fail.
-        let _ = level.model.geometry.set_colors(&colors);
     }
 
     /// Replaces the overlays with `prims` (instanced geometry rebuilt here,
@@ -308,12 +282,9 @@ impl SceneRenderer {
         unsafe { self.ctx.depth_mask(true) };
         let [r, g, b] = BACKGROUND;
         target.clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0));
-        if let Some(level) = &mut self.level {
-            level.model.material.wireframe = opts.wireframe;
-        }
         let mut objects: Vec<&dyn Object> = Vec::new();
         if let Some(level) = &self.level {
-            objects.push(&level.model);
+            objects.push(level.model(opts.wireframe));
         }
         objects.extend(self.probes.iter().flat_map(|m| m.objects()));
         objects.extend(self.overlays.iter().flat_map(|m| m.objects()));
@@ -331,51 +302,6 @@ impl SceneRenderer {
     /// still be drawing: on a software driver its rasterisation comes on top).
     pub fn last_render_time(&self) -> Duration {
         self.last_render
-    }
-}
-
-/// The level as one unindexed mesh: per-corner object colour and
-/// barycentric coordinates (stored as uvs) for the wireframe.
-fn upload_level(ctx: &Context, mesh: &TriMesh, object_colors: &[[f32; 3]]) -> LevelGpu {
-    let n = mesh.triangle_count() * 3;
-    let mut positions = Vec::with_capacity(n);
-    let mut colors = Vec::with_capacity(n);
-    let mut uvs = Vec::with_capacity(n);
-    let mut ranges = Vec::with_capacity(mesh.objects.len());
-    let mut linear = Vec::with_capacity(mesh.objects.len());
-    // three-d flips v on upload; these arrive as (1,0), (0,1), (0,0).
-    let corner_uvs = [
-        Vec2::new(1.0, 1.0),
-        Vec2::new(0.0, 0.0),
-        Vec2::new(0.0, 1.0),
-    ];
-    for (i, obj) in mesh.objects.iter().enumerate() {
-        let [r, g, b] = object_colors
-            .get(i)
-            .copied()
-            .unwrap_or_else(|| default_object_color(i));
-        let color: Srgba = srgba([r, g, b, 1.0]);
-        linear.push(color.to_linear_srgb());
-        ranges.push((obj.first_triangle * 3, obj.triangle_count * 3));
-        for tri in obj.first_triangle..obj.first_triangle + obj.triangle_count {
-            for (corner, uv) in mesh.triangle(tri).into_iter().zip(corner_uvs) {
-                positions.push(v3(corner));
-                colors.push(color);
-                uvs.push(uv);
-            }
-        }
-    }
-    let cpu = CpuMesh {
-        positions: Positions::F32(positions),
-        colors: Some(colors),
-        uvs: Some(uvs),
-        ..Default::default()
-    };
-    LevelGpu {
-        model: Gm::new(Mesh::new(ctx, &cpu), LevelMaterial { wireframe: false }),
-        visible: vec![true; ranges.len()],
-        ranges,
-        linear,
     }
 }
 
