@@ -1,7 +1,6 @@
-//! The scene on the GPU and one frame of it, world space: the level as one
-//! unindexed mesh (flat-lit, per-object colours, objects hidden through
-//! their colour alpha), probes as lit ellipsoids, overlays as instanced
-//! shapes, a ground grid and axes.
+//! The scene on the GPU and one frame of it, world space: the level
+//! (flat-lit, per-object colours, see [`super::level_gpu`]), probes as lit
+//! ellipsoids, overlays as instanced shapes, a ground grid and axes.
 //!
 //! Uploads happen only in the `set_*` calls; [`SceneRenderer::render`] only
 //! draws, so a frame costs no allocation proportional to the level.
