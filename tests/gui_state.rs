@@ -279,9 +279,19 @@ fn dialogs_and_loads_are_effects_for_the_window() {
         s.apply(Command::OpenLevel(path.clone())),
         Some(Effect::Load(path, ImportOptions::default()))
     );
+    // Settings dialogs need a probe to export from or import into.
+    assert_eq!(s.apply(Command::ExportSettingsDialog), None);
+    assert!(s.status.as_ref().unwrap().text.contains("Select a probe"));
+    assert_eq!(s.apply(Command::ImportSettingsDialog), None);
+    let mut s = state_with_room();
+    place(&mut s, 0.0, 0.0, DVec3::X);
     assert_eq!(
         s.apply(Command::ExportSettingsDialog),
         Some(Effect::ExportSettingsDialog)
+    );
+    assert_eq!(
+        s.apply(Command::ImportSettingsDialog),
+        Some(Effect::ImportSettingsDialog)
     );
 }
 

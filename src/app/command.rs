@@ -150,6 +150,14 @@ impl EditorState {
             Command::SetView(v) => self.view = v,
             Command::SetCamera(c) => self.camera = c,
             Command::FrameSelection => self.frame_selection(),
+            // Settings belong to a probe: with none selected, say so rather
+            // than open a dialog whose answer would be thrown away.
+            Command::ExportSettingsDialog if self.selected_probe().is_none() => {
+                self.info("Select a probe whose settings to export");
+            }
+            Command::ImportSettingsDialog if self.selected_probe().is_none() => {
+                self.info("Select a probe to import settings into");
+            }
             Command::ExportSettingsDialog => return Some(Effect::ExportSettingsDialog),
             Command::ImportSettingsDialog => return Some(Effect::ImportSettingsDialog),
             Command::ExportSettings(path) => probes::export_settings(self, &path),

@@ -62,10 +62,20 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         }
     });
     ui.separator();
-    if ui.button("Export settings…").clicked() {
+    let has_probe = app.state.selected_probe().is_some();
+    let no_probe = "Settings belong to a probe: select one first";
+    if ui
+        .add_enabled(has_probe, egui::Button::new("Export settings…"))
+        .on_disabled_hover_text(no_probe)
+        .clicked()
+    {
         q.push(Command::ExportSettingsDialog);
     }
-    if ui.button("Import settings…").clicked() {
+    if ui
+        .add_enabled(has_probe, egui::Button::new("Import settings…"))
+        .on_disabled_hover_text(no_probe)
+        .clicked()
+    {
         q.push(Command::ImportSettingsDialog);
     }
     ui.separator();
