@@ -153,10 +153,10 @@ impl EditorState {
             // Settings belong to a probe: with none selected, say so rather
             // than open a dialog whose answer would be thrown away.
             Command::ExportSettingsDialog if self.selected_probe().is_none() => {
-                self.info("Select a probe whose settings to export");
+                self.info(probes::NO_PROBE_TO_EXPORT);
             }
             Command::ImportSettingsDialog if self.selected_probe().is_none() => {
-                self.info("Select a probe to import settings into");
+                self.info(probes::NO_PROBE_TO_IMPORT);
             }
             Command::ExportSettingsDialog => return Some(Effect::ExportSettingsDialog),
             Command::ImportSettingsDialog => return Some(Effect::ImportSettingsDialog),

@@ -136,10 +136,15 @@ pub fn params_of(p: &Probe) -> ProbeParams {
     }
 }
 
+/// Shown when settings are exported with no probe selected.
+pub const NO_PROBE_TO_EXPORT: &str = "Select a probe whose settings to export";
+/// Shown when settings are imported with no probe selected.
+pub const NO_PROBE_TO_IMPORT: &str = "Select a probe to import settings into";
+
 /// Writes the selected probe's settings (TOML or JSON by extension).
 pub fn export_settings(state: &mut EditorState, path: &Path) {
     let Some(p) = state.selected_probe() else {
-        state.info("Select a probe whose settings to export");
+        state.info(NO_PROBE_TO_EXPORT);
         return;
     };
     match p.settings.save(path) {
@@ -151,7 +156,7 @@ pub fn export_settings(state: &mut EditorState, path: &Path) {
 /// Reads settings into the selected probe; a bad file changes nothing.
 pub fn import_settings(state: &mut EditorState, path: &Path) {
     let Some(i) = state.selected.filter(|&i| i < state.probes.len()) else {
-        state.info("Select a probe to import settings into");
+        state.info(NO_PROBE_TO_IMPORT);
         return;
     };
     match SlideSettings::load(path) {

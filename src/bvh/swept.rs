@@ -52,12 +52,11 @@ impl MovingBox {
         let magnitude = delta.abs().recip().min(Vec3A::splat(MAX_INV_DELTA));
         let inv_delta = Vec3A::select(delta.cmplt(Vec3A::ZERO), -magnitude, magnitude);
         let (lo_shift, hi_shift) = (center + grow, center - grow);
-        let finite = |v: Vec3A| v.is_finite();
         MovingBox {
             lo_shift,
             hi_shift,
             inv_delta,
-            unbounded: !(finite(delta) && finite(lo_shift) && finite(hi_shift)),
+            unbounded: !(delta.is_finite() && lo_shift.is_finite() && hi_shift.is_finite()),
         }
     }
 

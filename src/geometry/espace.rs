@@ -1,10 +1,10 @@
 //! Ellipsoid space: world coordinates divided component-wise by the probe's
 //! radii, so the probe is a unit sphere there.
 //!
-//! Points and displacement vectors scale by `1 / radii` (multiplied by the
-//! reciprocal, kept with the radii). A plane's normal
-//! does not: a world normal `n_w` becomes `n_w * radii` (then normalised),
-//! and back again `n_e / radii`.
+//! Points and displacement vectors scale by `1 / radii` (a product with the
+//! reciprocal, kept beside the radii). A plane's normal does not: a world
+//! normal `n_w` becomes `n_w * radii` (then normalised), and back again
+//! `n_e / radii`.
 
 use glam::DVec3;
 

@@ -22,7 +22,7 @@ pub const EPS_LENGTH: f64 = 1e-12;
 /// waiting for it: for data a search will read soon but not yet (a no-op on
 /// targets other than x86-64).
 #[inline(always)]
-pub fn prefetch<T>(item: &T) {
+pub(crate) fn prefetch<T>(item: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
