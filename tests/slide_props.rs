@@ -4,7 +4,7 @@
 
 mod common;
 
-use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail};
+use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail, slide};
 use collidoscope::geometry::espace::EllipsoidSpace;
 use collidoscope::level::Level;
 use collidoscope::mesh::{MeshBuilder, TriMesh};
@@ -26,6 +26,26 @@ fn soup() -> impl Strategy<Value = TriMesh> {
         for (a, e1, e2) in tris {
             let f = |v: DVec3| v.as_vec3();
             b.triangle(f(a), f(a + e1), f(a + e2));
+        }
+        b.build()
+    })
+}
+
+/// A floor at y = 0 of square tiles (two triangles each), 0.1-1 m, up to
+/// 4 m on a side.
+fn tiled_floor() -> impl Strategy<Value = TriMesh> {
+    (0.1..1.0f32, 2..40usize).prop_map(|(tile, n)| {
+        let mut b = MeshBuilder::new();
+        b.object("floor");
+        let half = tile * n as f32 / 2.0;
+        for i in 0..n {
+            for k in 0..n {
+                let x = i as f32 * tile - half;
+                let z = k as f32 * tile - half;
+                let p = |dx: f32, dz: f32| Vec3::new(x + dx, 0.0, z + dz);
+                b.triangle(p(0.0, 0.0), p(0.0, tile), p(tile, tile));
+                b.triangle(p(0.0, 0.0), p(tile, tile), p(tile, 0.0));
+            }
         }
         b.build()
     })
@@ -141,6 +161,31 @@ proptest! {
         if mode != SlideMode::Nettle2000 {
             let local = m.transpose() * end;
             prop_assert!(local.abs().cmple(half).all(), "{mode} left the room: {local} outside {half}");
+        }
+    }
+
+    /// A summary run stops each triangle's sweep at the nearest hit so far
+    /// (it lists no candidates); the slide must be the same, record for
+    /// record, as the full trace's. Tiled floors are where ties happen: a
+    /// probe landing on one meets its neighbours' plane at the same time.
+    #[test]
+    fn a_summary_run_slides_exactly_like_a_full_trace(
+        mesh in prop_oneof![soup(), tiled_floor()], radii in radii(), start in vec3(3.0),
+        vel in velocity(), g in vec3(0.5), mode_i in 0usize..3,
+    ) {
+        let level = Level::from_mesh("level", mesh);
+        let start = start + DVec3::Y * 1.6;
+        prop_assume!(espace_clearance(&level.mesh, DVec3::from(radii), start) >= 1.0);
+        let s = SlideSettings { mode: SlideMode::ALL[mode_i], ..robust(radii, g) };
+        let full = slide(level.world(), &s, start, vel, TraceDetail::Full).unwrap();
+        let summary = slide(level.world(), &s, start, vel, TraceDetail::Summary).unwrap();
+        prop_assert_eq!(full.final_position, summary.final_position);
+        prop_assert_eq!(full.end_reason, summary.end_reason);
+        prop_assert_eq!(full.iterations.len(), summary.iterations.len());
+        for (f, m) in full.iterations.iter().zip(&summary.iterations) {
+            prop_assert_eq!(f.end, m.end);
+            prop_assert_eq!(f.candidate_count, m.candidate_count);
+            prop_assert_eq!(f.nearest.as_ref().map(|n| (n.triangle, n.t)), m.nearest.as_ref().map(|n| (n.triangle, n.t)));
         }
     }
 

@@ -17,7 +17,7 @@
 use super::nettle_points::nettle_points_espace;
 use super::solver::{ContactPlane, StepContext, StepDecision};
 use crate::collide::{
-    CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane,
+    CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane, TraceDetail,
 };
 use crate::geometry::closest::closest_point_on_triangle;
 use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
@@ -157,13 +157,24 @@ fn search_candidates(
     };
     let mut count = 0;
     let start_w = ctx.es.world_from_espace(start_e);
+    // In full detail every candidate's own first contact is listed, so each
+    // is swept over the whole move. A summary lists none: there the sweep
+    // stops at the nearest hit so far, which skips most edge and vertex
+    // roots of the neighbours of the triangle hit (a floor's tessellation).
+    // The nearest hit is the same either way: a contact at or after the
+    // cutoff never replaces it, and an embedding is a contact at t = 0.
+    let stop_at_nearest = ctx.detail == TraceDetail::Summary;
     let (query, stats) = ctx.sweep_candidates(start_w, vel_w, &mut |ctx, tri| {
         count += 1;
         let outcome = if !ctx.world.triangle_collides(tri) {
             CandidateOutcome::NonColliding
         } else {
             let tri_e = ctx.triangle_e(tri);
-            match sweep_unit_sphere_triangle(start_e, vel_e, tri_e, 1.0, cull_back) {
+            let max_t = match &out.nearest {
+                Some(b) if stop_at_nearest => b.hit.t,
+                _ => 1.0,
+            };
+            match sweep_unit_sphere_triangle(start_e, vel_e, tri_e, max_t, cull_back) {
                 SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
                 SweepOutcome::Hit(hit) => classify_hit(ctx, &mut out, tri, hit, start_e, vel_e),
             }

@@ -312,7 +312,12 @@ impl<'w> SlideSolver<'w> {
             index: 0,
             planes_e: Vec::with_capacity(4),
             pass_dir_e: es.espace_from_world(velocity_w).normalize_or_zero(),
-            scratch: BvhScratch::default(),
+            // Room for a search's pending nodes on any level (two per level
+            // of the tree): one allocation per move instead of several.
+            scratch: BvhScratch {
+                stack: Vec::new(),
+                ordered: Vec::with_capacity(64),
+            },
             tris: Vec::new(),
             visited: Vec::new(),
             finished: None,
@@ -430,7 +435,10 @@ pub fn slide(
     detail: TraceDetail,
 ) -> Option<SlideResult> {
     let mut solver = SlideSolver::new(world, settings, start, velocity, detail)?;
-    let iterations: Vec<IterationRecord> = solver.by_ref().collect();
+    // Records are large: growing the list one by one copies them.
+    let passes = 1 + usize::from(solver.gravity_pending_w.is_some());
+    let mut iterations = Vec::with_capacity(passes * settings.max_iterations.clamp(1, 16) as usize);
+    iterations.extend(solver.by_ref());
     Some(SlideResult {
         mode: settings.mode,
         final_position: solver.position(),

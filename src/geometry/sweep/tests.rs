@@ -539,4 +539,50 @@ proptest! {
                           center in wild_vec(12.0), vel in wild_vec(12.0), cull in any::<bool>()) {
         check_finite([a, b, c], center, vel, 1.0, cull)?;
     }
+
+    /// The cheap separating test in front of the edge and vertex quadratics
+    /// never rejects a triangle the quadratics touch: spheres that dip a
+    /// little into a plane near the triangle's edges and corners (where the
+    /// test decides by a hair) and arbitrary ones. Over `[0, 1]` and over the
+    /// shorter intervals the sweep hands it.
+    #[test]
+    fn reach_test_never_rejects_a_boundary_contact(
+        a in coord(3.0), b in coord(3.0), c in coord(3.0),
+        kind in 0..3u8, u in -0.5..1.5f64, w in -0.5..1.5f64,
+        height in 0.9..1.1f64, center in coord(4.0), vel in coord(3.0),
+        dip in -0.3..0.3f64, t_max in 0.01..1.0f64, edge in 0..3usize,
+    ) {
+        let tri = [a, b, c];
+        let n = (b - a).cross(c - a).normalize_or_zero();
+        prop_assume!(n != DVec3::ZERO);
+        let (center, vel) = match kind {
+            // Above a point of the plane around the triangle, moving mostly
+            // along the plane.
+            0 => {
+                let foot = a + (b - a) * u + (c - a) * w * (1.0 - u.clamp(0.0, 1.0));
+                (foot + n * height, vel - n * vel.dot(n) + n * dip)
+            }
+            // Touching a point of an edge from outside exactly at `t_max`,
+            // at its lowest, after moving along the edge and down: the
+            // test's bound is tight there.
+            1 => {
+                let (p, q) = (tri[edge], tri[(edge + 1) % 3]);
+                let along = (q - p).normalize_or_zero();
+                let out = along.cross(n);
+                let h = (height - 0.9) * 4.9;
+                let touch = p + (q - p) * u.clamp(0.0, 1.0) + out * (1.0 - h * h).sqrt() + n * h;
+                let vel = along * vel.x - n * dip.abs();
+                (touch - vel * t_max, vel)
+            }
+            _ => (center, vel),
+        };
+        let Ok(rel) = Triangle::facing(center, vel, tri, false) else {
+            return Ok(());
+        };
+        for t in [1.0, t_max] {
+            if rel.boundary_roots(vel, t).is_some() {
+                prop_assert!(!rel.out_of_reach(vel, t), "rejected a contact within t <= {t}");
+            }
+        }
+    }
 }
