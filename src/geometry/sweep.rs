@@ -232,9 +232,6 @@ impl Triangle {
     /// grow back to 1 with the sphere over the face: it would overlap first).
     #[inline]
     fn sweep_from_plane(&self, vel: DVec3, max_t: f64) -> Result<RelHit, MissReason> {
-        if let Some(hit) = self.overlap_at_start() {
-            return Ok(hit);
-        }
         // Contacts are only possible until the sphere leaves the plane's slab.
         let t_leave = if self.nv > 0.0 {
             (1.0 - self.dist) / self.nv
@@ -243,7 +240,16 @@ impl Triangle {
         } else {
             f64::INFINITY
         };
-        self.boundary_contact(vel, t_leave.min(max_t))
+        let t_end = t_leave.min(max_t);
+        // Out of reach over the whole interval, the start included: neither
+        // an overlap now nor a later contact (and no closest-point search).
+        if self.out_of_reach(vel, t_end) {
+            return Err(MissReason::NoFeatureHit);
+        }
+        if let Some(hit) = self.overlap_at_start() {
+            return Ok(hit);
+        }
+        self.boundary_roots(vel, t_end)
             .ok_or(MissReason::NoFeatureHit)
     }
 

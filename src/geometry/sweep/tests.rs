@@ -541,14 +541,14 @@ proptest! {
     }
 
     /// The cheap separating test in front of the edge and vertex quadratics
-    /// never rejects a triangle the quadratics touch: spheres that dip a
+    /// (and of the overlap search) never rejects a triangle they touch: spheres that dip a
     /// little into a plane near the triangle's edges and corners (where the
     /// test decides by a hair) and arbitrary ones. Over `[0, 1]` and over the
     /// shorter intervals the sweep hands it.
     #[test]
     fn reach_test_never_rejects_a_boundary_contact(
         a in coord(3.0), b in coord(3.0), c in coord(3.0),
-        kind in 0..3u8, u in -0.5..1.5f64, w in -0.5..1.5f64,
+        kind in 0..4u8, u in -0.5..1.5f64, w in -0.5..1.5f64,
         height in 0.9..1.1f64, center in coord(4.0), vel in coord(3.0),
         dip in -0.3..0.3f64, t_max in 0.01..1.0f64, edge in 0..3usize,
     ) {
@@ -562,17 +562,18 @@ proptest! {
                 let foot = a + (b - a) * u + (c - a) * w * (1.0 - u.clamp(0.0, 1.0));
                 (foot + n * height, vel - n * vel.dot(n) + n * dip)
             }
-            // Touching a point of an edge from outside exactly at `t_max`,
-            // at its lowest, after moving along the edge and down: the
-            // test's bound is tight there.
-            1 => {
+            // Touching a point of an edge from outside exactly at `t_max`
+            // (kind 1), at its lowest, after moving along the edge and down,
+            // or right at the start (kind 2): the test's bound is tight there.
+            1 | 2 => {
                 let (p, q) = (tri[edge], tri[(edge + 1) % 3]);
                 let along = (q - p).normalize_or_zero();
                 let out = along.cross(n);
                 let h = (height - 0.9) * 4.9;
                 let touch = p + (q - p) * u.clamp(0.0, 1.0) + out * (1.0 - h * h).sqrt() + n * h;
                 let vel = along * vel.x - n * dip.abs();
-                (touch - vel * t_max, vel)
+                let start_t = if kind == 1 { t_max } else { 0.0 };
+                (touch - vel * start_t, vel)
             }
             _ => (center, vel),
         };
@@ -583,6 +584,9 @@ proptest! {
             if rel.boundary_roots(vel, t).is_some() {
                 prop_assert!(!rel.out_of_reach(vel, t), "rejected a contact within t <= {t}");
             }
+        }
+        if rel.overlap_at_start().is_some() {
+            prop_assert!(!rel.out_of_reach(vel, 0.0), "rejected an overlap at the start");
         }
     }
 }
