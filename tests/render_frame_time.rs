@@ -15,6 +15,7 @@ mod render_support;
 use collidoscope::collide::debug_draw::{OverlayOptions, OverlayToggles, primitives_for_trace};
 use collidoscope::collide::{SlideResult, SlideSettings, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
+use collidoscope::math::Aabb;
 use collidoscope::render::{
     CameraView, RenderOptions, SceneRenderer, StrokeSizes, build_instances,
 };
@@ -109,8 +110,30 @@ fn conference_level_frame_cost() {
     r.set_overlays(&prims);
     let upload_overlays = t.elapsed();
 
-    let camera = CameraView::framing(&level.mesh.bounds());
-    let frame = |r: &mut SceneRenderer, opts: RenderOptions| {
+    let whole_level = CameraView::framing(&level.mesh.bounds());
+    // What Frame selection (F) shows with the probe selected: its start,
+    // four radii around, seen from the whole-level view's direction.
+    let close_up = {
+        let c = trace[0].start.as_vec3();
+        let r = (radii * 4.0).as_vec3();
+        let framed = CameraView::framing(&Aabb::from_corners(c - r, c + r));
+        let dir = (whole_level.eye - whole_level.target).normalize();
+        let dist = (framed.eye - framed.target).length();
+        CameraView {
+            eye: framed.target + dir * dist,
+            ..framed
+        }
+    };
+    // A player's view: at the probe's eye height, looking level along +x.
+    let eye_level = {
+        let eye = trace[0].start.as_vec3() + glam::Vec3::Y * 0.5;
+        CameraView {
+            eye,
+            target: eye + glam::Vec3::X * 5.0,
+            ..close_up
+        }
+    };
+    let frame_from = |r: &mut SceneRenderer, camera: &CameraView, opts: RenderOptions| {
         // The first frame compiles the shaders: keep it out of the numbers.
         r.render_image(&camera, 1280, 720, &opts);
         let (mut cpu, mut wall) = (Vec::new(), Vec::new());
@@ -122,6 +145,7 @@ fn conference_level_frame_cost() {
         }
         (median(cpu), median(wall))
     };
+    let frame = |r: &mut SceneRenderer, opts: RenderOptions| frame_from(r, &whole_level, opts);
     let (cpu, wall) = frame(&mut r, RenderOptions::default());
     let wire = RenderOptions {
         wireframe: true,
@@ -180,8 +204,11 @@ fn conference_level_frame_cost() {
     .primitives;
     r.set_overlays(&default_prims);
     let (cpu_default, wall_default) = frame(&mut r, RenderOptions::default());
+    let (cpu_close, wall_close) = frame_from(&mut r, &close_up, RenderOptions::default());
     r.set_overlays(&[]);
     let (cpu_bare, wall_bare) = frame(&mut r, RenderOptions::default());
+    let (cpu_bare_close, wall_bare_close) = frame_from(&mut r, &close_up, RenderOptions::default());
+    let (cpu_bare_eye, wall_bare_eye) = frame_from(&mut r, &eye_level, RenderOptions::default());
 
     println!(
         "level: {} triangles, {} objects",
@@ -229,6 +256,21 @@ fn conference_level_frame_cost() {
         "frame, level only, CPU: {:.3} ms; wall: {:.1} ms",
         ms(cpu_bare),
         ms(wall_bare)
+    );
+    println!(
+        "close-up on the probe (F), default overlays, no box cap, CPU: {:.3} ms; wall: {:.1} ms",
+        ms(cpu_close),
+        ms(wall_close)
+    );
+    println!(
+        "close-up on the probe (F), level only, CPU: {:.3} ms; wall: {:.1} ms",
+        ms(cpu_bare_close),
+        ms(wall_bare_close)
+    );
+    println!(
+        "eye level at the probe, level only, CPU: {:.3} ms; wall: {:.1} ms",
+        ms(cpu_bare_eye),
+        ms(wall_bare_eye)
     );
     for (name, count, hidden, build_cpu, step_cpu, cpu, wall) in capped {
         println!(
