@@ -25,6 +25,10 @@
 //!   moving point to the origin in the edge's cross-product frame (no
 //!   cancelling products), and roots use the `c / q` form (Numerical
 //!   Recipes 5.6) so that no root suffers cancellation;
+//! - before the vertex and edge quadratics (and the overlap search), a
+//!   cheap separating test in the plane rejects triangles the sphere's
+//!   slice of the plane never reaches: the outcome is the same, and most
+//!   candidates of a real move end there;
 //! - a degenerate triangle, non-finite input or coordinates too large for the
 //!   closed form to stay finite are `Miss { Degenerate }`: no input yields NaN.
 

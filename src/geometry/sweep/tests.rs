@@ -541,10 +541,12 @@ proptest! {
     }
 
     /// The cheap separating test in front of the edge and vertex quadratics
-    /// (and of the overlap search) never rejects a triangle they touch: spheres that dip a
-    /// little into a plane near the triangle's edges and corners (where the
-    /// test decides by a hair) and arbitrary ones. Over `[0, 1]` and over the
-    /// shorter intervals the sweep hands it.
+    /// (and of the overlap search) never rejects a triangle they touch:
+    /// spheres that dip a little into a plane near the triangle's edges and
+    /// corners, spheres placed to touch an edge exactly at the end or the
+    /// start of the interval (where the test decides by a hair), and
+    /// arbitrary ones; over `[0, 1]` and over the shorter intervals the
+    /// sweep hands it.
     #[test]
     fn reach_test_never_rejects_a_boundary_contact(
         a in coord(3.0), b in coord(3.0), c in coord(3.0),
