@@ -135,11 +135,11 @@ fn conference_level_frame_cost() {
     };
     let frame_from = |r: &mut SceneRenderer, camera: &CameraView, opts: RenderOptions| {
         // The first frame compiles the shaders: keep it out of the numbers.
-        r.render_image(&camera, 1280, 720, &opts);
+        r.render_image(camera, 1280, 720, &opts);
         let (mut cpu, mut wall) = (Vec::new(), Vec::new());
         for _ in 0..5 {
             let t = Instant::now();
-            r.render_image(&camera, 1280, 720, &opts);
+            r.render_image(camera, 1280, 720, &opts);
             wall.push(t.elapsed());
             cpu.push(r.last_render_time());
         }
