@@ -116,13 +116,7 @@ fn conference_level_frame_cost() {
     let close_up = {
         let c = trace[0].start.as_vec3();
         let r = (radii * 4.0).as_vec3();
-        let framed = CameraView::framing(&Aabb::from_corners(c - r, c + r));
-        let dir = (whole_level.eye - whole_level.target).normalize();
-        let dist = (framed.eye - framed.target).length();
-        CameraView {
-            eye: framed.target + dir * dist,
-            ..framed
-        }
+        whole_level.reframed(&Aabb::from_corners(c - r, c + r))
     };
     // A player's view: at the probe's eye height, looking level along +x.
     let eye_level = {

@@ -261,14 +261,7 @@ impl EditorState {
             (None, Some(level)) => level.mesh.bounds(),
             (None, None) => return,
         };
-        let framed = CameraView::framing(&aabb);
-        // Keep the viewing direction the user chose; only re-aim and re-distance.
-        let dir = (self.camera.eye - self.camera.target).normalize_or(glam::Vec3::Z);
-        let dist = (framed.eye - framed.target).length();
-        self.camera = CameraView {
-            eye: framed.target + dir * dist,
-            ..framed
-        };
+        self.camera = self.camera.reframed(&aabb);
     }
 
     fn set_walk(&mut self, on: bool) {

@@ -167,6 +167,9 @@ struct Triangle {
     dist: f64,
     /// `n . vel`: negative when the sphere moves towards the plane.
     nv: f64,
+    /// Sum of the absolute coordinates of `p` and of the velocity: bounds
+    /// every coordinate involved, which sizes rounding margins.
+    magnitude: f64,
 }
 
 /// A contact relative to the start centre.
@@ -227,6 +230,7 @@ impl Triangle {
             n,
             dist,
             nv,
+            magnitude,
         })
     }
 
@@ -338,14 +342,7 @@ impl Triangle {
         // the interval, reaching 0 if the centre crosses the plane.
         let nearest_d = (self.dist + (self.nv * t_max).min(0.0)).max(0.0);
         let rho2 = (1.0 - nearest_d * nearest_d).max(0.0);
-        let scale = self.p[0]
-            .abs()
-            .max(self.p[1].abs())
-            .max(self.p[2].abs())
-            .max_element()
-            + vel.abs().max_element() * t_max;
-        let slack = 1e-9 * (1.0 + scale);
-        let band = rho2.sqrt() + slack;
+        let band = rho2.sqrt() + 1e-9 * (1.0 + self.magnitude);
         (0..3).any(|i| {
             let (a, b) = (self.p[i], self.p[(i + 1) % 3]);
             // Points outward from edge `i` in the plane (the triangle runs

@@ -128,6 +128,19 @@ impl CameraView {
         }
     }
 
+    /// [`CameraView::framing`] of `aabb`, but seen from this view's
+    /// direction (Frame selection keeps the angle the user chose and only
+    /// re-aims and re-distances).
+    pub fn reframed(&self, aabb: &Aabb) -> CameraView {
+        let framed = CameraView::framing(aabb);
+        let dir = (self.eye - self.target).normalize_or(Vec3::Z);
+        let dist = (framed.eye - framed.target).length();
+        CameraView {
+            eye: framed.target + dir * dist,
+            ..framed
+        }
+    }
+
     /// Turns the eye around the target by `yaw` (about world Y) and `pitch`
     /// (about the camera's right axis), radians; the pitch stops short of
     /// the poles so the view never flips.
@@ -263,6 +276,25 @@ mod tests {
         assert!(c.near > 0.0 && c.far > c.near * 1000.0);
         let empty = CameraView::framing(&Aabb::EMPTY);
         assert!(empty.eye.is_finite() && empty.near > 0.0);
+    }
+
+    #[test]
+    fn reframing_keeps_the_view_direction_and_shows_the_box() {
+        let view = cam();
+        let b = Aabb::from_corners(Vec3::new(3.0, 0.0, -2.0), Vec3::new(4.0, 2.0, -1.0));
+        let c = view.reframed(&b);
+        assert_eq!(c.target, b.center());
+        let dir = |v: &CameraView| (v.eye - v.target).normalize();
+        assert!(dir(&c).dot(dir(&view)) > 1.0 - 1e-5);
+        for corner in b.corners() {
+            let s = c
+                .world_to_screen(corner, [0.0, 0.0], [400.0, 400.0])
+                .unwrap();
+            assert!(
+                s.iter().all(|v| (0.0..=400.0).contains(v)),
+                "{corner} at {s:?}"
+            );
+        }
     }
 
     #[test]
