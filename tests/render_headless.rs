@@ -2,7 +2,8 @@
 //! display) and checks pixels found with `CameraView::world_to_screen`: the
 //! background where nothing is, the floor's colour, the probe, an arrow, a
 //! hit triangle lying in the floor's plane (it must win the depth test),
-//! object hiding, the wireframe, the grid and the axes.
+//! box edges drawn as lines (the bottom ones in the floor's plane), object
+//! hiding, the wireframe, the grid and the axes.
 //!
 //! Skips with a message when no EGL device can give a GL context.
 #![cfg(feature = "gui")]
@@ -10,7 +11,7 @@
 mod render_support;
 
 use collidoscope::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
-use collidoscope::math::Vec3;
+use collidoscope::math::{Aabb, Vec3};
 use collidoscope::mesh::TriMesh;
 use collidoscope::render::{CameraView, RenderOptions, SceneRenderer};
 use glam::DVec3;
@@ -210,6 +211,35 @@ fn background_floor_probe_arrow_and_hit_triangle_land_where_projected() {
     let yellow = |p: [u8; 4]| p[0] > 150 && p[1] > 150 && p[2] < 100;
     let all_yellow = (-3..=3).all(|d| yellow(pixel(&img, [centroid[0] + d as f32, centroid[1]])));
     assert!(all_yellow, "hit triangle: {:?}", pixel(&img, centroid));
+}
+
+#[test]
+fn box_edges_are_lines_drawn_over_the_floor_they_lie_on() {
+    let aabb = Aabb::from_corners(Vec3::new(-4.0, 0.0, -1.0), Vec3::new(-2.0, 1.0, 1.0));
+    let boxed = |r: &mut SceneRenderer| {
+        r.set_level(&level(), &[[0.25, 0.75, 0.3], [0.8, 0.25, 0.2]]);
+        r.set_overlays(&[prim(
+            OverlayKind::CandidateAabbs,
+            Shape::Box { aabb },
+            [0.0, 1.0, 1.0, 1.0],
+        )]);
+    };
+    let Some(img) = render(boxed, NO_EXTRAS) else {
+        return;
+    };
+    let cyan = |p: [u8; 4]| p[0] < 100 && p[1] > 150 && p[2] > 150;
+    // Midpoints of the near bottom edge (in the floor's plane: it must win
+    // the depth test), a near upright and the far top edge.
+    for mid in [
+        Vec3::new(-3.0, 0.0, 1.0),
+        Vec3::new(-4.0, 0.5, 1.0),
+        Vec3::new(-3.0, 1.0, -1.0),
+    ] {
+        assert!(near(&img, screen(mid), 1, cyan), "edge at {mid}");
+    }
+    // Only the edges: the middle of the near face shows the floor.
+    let face = pixel(&img, screen(Vec3::new(-3.0, 0.5, 1.0)));
+    assert!(is_floor_green(face), "inside the box: {face:?}");
 }
 
 #[test]

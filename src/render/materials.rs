@@ -1,7 +1,8 @@
-//! The three shaders of the viewport, as three-d materials: the level
+//! The shaders of the viewport, as three-d materials: the level
 //! (flat-lit faces, optional wireframe), overlays (lit, pulled towards the
-//! camera so they win the depth test against the surface they lie on) and
-//! the ground grid. All of them read world-space positions.
+//! camera so they win the depth test against the surface they lie on), box
+//! edges (unlit lines, pulled the same way) and the ground grid. All of
+//! them read world-space positions.
 //!
 //! Lighting is a fixed key light plus a headlight rather than three-d's PBR
 //! lights: it is cheap on software GL and keeps every face readable from any
@@ -145,22 +146,7 @@ impl Material for OverlayMaterial {
     }
 
     fn render_states(&self) -> RenderStates {
-        if self.transparent {
-            // Translucent shapes neither hide each other nor what is behind
-            // them, so they do not write depth.
-            RenderStates {
-                write_mask: WriteMask::COLOR,
-                blend: Blend::TRANSPARENCY,
-                depth_test: DepthTest::LessOrEqual,
-                cull: Cull::None,
-            }
-        } else {
-            RenderStates {
-                depth_test: DepthTest::LessOrEqual,
-                cull: Cull::None,
-                ..Default::default()
-            }
-        }
+        overlay_states(self.transparent)
     }
 
     fn material_type(&self) -> MaterialType {
@@ -168,6 +154,70 @@ impl Material for OverlayMaterial {
             MaterialType::Transparent
         } else {
             MaterialType::Opaque
+        }
+    }
+}
+
+/// Box edges ([`super::lines::LineSegments`]): the vertex colour as is,
+/// unlit (a one-pixel line has no side to light). `pull` is the overlay
+/// depth pull, applied by the line geometry's vertex shader.
+pub(super) struct LineMaterial {
+    pub transparent: bool,
+    pub pull: f32,
+}
+
+const LINE_FRAG: &str = "
+in vec4 col;
+layout (location = 0) out vec4 outColor;
+
+void main() {
+    outColor = vec4(color_mapping(col.rgb), col.a);
+}
+";
+
+impl Material for LineMaterial {
+    fn fragment_shader_source(&self, _lights: &[&dyn Light]) -> String {
+        format!("{}{}", ColorMapping::fragment_shader_source(), LINE_FRAG)
+    }
+
+    fn id(&self) -> EffectMaterialId {
+        EffectMaterialId(0x0C13)
+    }
+
+    fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, _lights: &[&dyn Light]) {
+        viewer.color_mapping().use_uniforms(program);
+        program.use_uniform_if_required("eyePos", viewer.position());
+        program.use_uniform_if_required("pull", self.pull);
+    }
+
+    fn render_states(&self) -> RenderStates {
+        overlay_states(self.transparent)
+    }
+
+    fn material_type(&self) -> MaterialType {
+        if self.transparent {
+            MaterialType::Transparent
+        } else {
+            MaterialType::Opaque
+        }
+    }
+}
+
+/// Depth-tested, two-sided; translucent shapes neither hide each other nor
+/// what is behind them, so they blend and do not write depth.
+fn overlay_states(transparent: bool) -> RenderStates {
+    if transparent {
+        RenderStates {
+            write_mask: WriteMask::COLOR,
+            blend: Blend::TRANSPARENCY,
+            depth_test: DepthTest::LessOrEqual,
+            cull: Cull::None,
+        }
+    } else {
+        RenderStates {
+            depth_test: DepthTest::LessOrEqual,
+            cull: Cull::None,
+            ..Default::default()
         }
     }
 }

@@ -8,6 +8,7 @@
 mod camera;
 mod convert;
 mod level_gpu;
+mod lines;
 mod materials;
 mod overlays;
 mod scene;

@@ -1,14 +1,16 @@
 //! Debug primitives to GPU geometry, world space: segments and arrow shafts
 //! are instances of a unit cylinder, arrow heads of a cone, points and
-//! ellipsoids of a unit sphere, plane patches of a unit square, box edges of
-//! the cylinder again; hit triangles are one small mesh. Everything is split
-//! into an opaque and a translucent (colour alpha < 1) batch.
+//! ellipsoids of a unit sphere, plane patches of a unit square; box edges
+//! are one-pixel lines ([`super::lines`]) and hit triangles one small mesh.
+//! Everything is split into an opaque and a translucent (colour alpha < 1)
+//! batch.
 //!
 //! The instance lists ([`OverlayInstances`]) are plain data built on the CPU
 //! and unit-tested; [`OverlayMeshes`] uploads them once per `set_overlays`.
 
 use super::convert::{srgba, v3};
-use super::materials::OverlayMaterial;
+use super::lines::LineSegments;
+use super::materials::{LineMaterial, OverlayMaterial};
 use crate::collide::debug_draw::{DebugPrimitive, Shape};
 use glam::{DVec3, Vec3};
 use three_d::{
@@ -24,8 +26,6 @@ pub struct StrokeSizes {
     pub line: f32,
     /// Radius of point markers.
     pub point: f32,
-    /// Radius of box edges (before the per-box growth with box size).
-    pub box_edge: f32,
 }
 
 impl StrokeSizes {
@@ -35,7 +35,6 @@ impl StrokeSizes {
         StrokeSizes {
             line: r * 0.05,
             point: r * 0.1,
-            box_edge: r * 0.03,
         }
     }
 
@@ -62,9 +61,9 @@ impl StrokeSizes {
 pub struct OverlayInstances {
     /// Unit cylinder along +X, radius 1, length 1.
     pub cylinders: Vec<(Mat4, Srgba)>,
-    /// Box edges: a 4-sided unit prism along +X (boxes come by the
-    /// thousand, so their edges get the cheapest tube that still has width).
-    pub edges: Vec<(Mat4, Srgba)>,
+    /// Box edges, world-space end points: drawn as one-pixel lines (boxes
+    /// come by the hundred, see [`super::lines`]).
+    pub edges: Vec<([Vec3; 2], Srgba)>,
     /// Unit cone along +X, base radius 1 at x = 0, tip at x = 1.
     pub cones: Vec<(Mat4, Srgba)>,
     /// Unit sphere.
@@ -99,16 +98,12 @@ impl OverlayInstances {
             Shape::Point { p } => self
                 .spheres
                 .push((scaled_at(f(*p), Vec3::splat(sizes.point)), color)),
-            Shape::Box { aabb } => {
-                // Big boxes (BVH root) get thicker edges so they stay visible
-                // from the distance they are seen at.
-                let r = sizes.box_edge.max(aabb.extent().length() * 0.0015);
-                for (a, b) in box_edges(aabb.min, aabb.max) {
-                    if let Some(m) = along(a, b, r) {
-                        self.edges.push((m, color));
-                    }
-                }
-            }
+            Shape::Box { aabb } => self.edges.extend(
+                box_edges(aabb.min, aabb.max)
+                    .into_iter()
+                    .filter(|(a, b)| a != b)
+                    .map(|(a, b)| ([a, b], color)),
+            ),
             Shape::PlaneQuad {
                 center,
                 normal,
@@ -228,12 +223,12 @@ fn columns(x: Vec3, y: Vec3, z: Vec3, t: Vec3) -> Mat4 {
 pub(super) struct OverlayMeshes {
     instanced: Vec<Gm<InstancedMesh, OverlayMaterial>>,
     triangles: Option<Gm<Mesh, OverlayMaterial>>,
+    edges: Option<Gm<LineSegments, LineMaterial>>,
 }
 
 /// The base shapes, built once and shared by every upload.
 pub(super) struct BaseShapes {
     cylinder: CpuMesh,
-    edge: CpuMesh,
     cone: CpuMesh,
     sphere: CpuMesh,
     quad: CpuMesh,
@@ -243,7 +238,6 @@ impl BaseShapes {
     pub fn new() -> Self {
         BaseShapes {
             cylinder: CpuMesh::cylinder(12),
-            edge: CpuMesh::cylinder(4),
             cone: CpuMesh::cone(12),
             sphere: CpuMesh::sphere(16),
             quad: CpuMesh::square(),
@@ -263,7 +257,6 @@ impl OverlayMeshes {
         let material = || OverlayMaterial { transparent, pull };
         let lists = [
             (&base.cylinder, &inst.cylinders),
-            (&base.edge, &inst.edges),
             (&base.cone, &inst.cones),
             (&base.sphere, &inst.spheres),
             (&base.quad, &inst.quads),
@@ -282,9 +275,13 @@ impl OverlayMeshes {
             .collect();
         let triangles = (!inst.triangles.is_empty())
             .then(|| Gm::new(Mesh::new(ctx, &triangle_mesh(&inst.triangles)), material()));
+        let edges = (!inst.edges.is_empty()).then(|| {
+            LineSegments::new(ctx, &inst.edges).into_model(LineMaterial { transparent, pull })
+        });
         OverlayMeshes {
             instanced,
             triangles,
+            edges,
         }
     }
 
@@ -294,6 +291,7 @@ impl OverlayMeshes {
             .iter()
             .map(|g| g as &dyn Object)
             .chain(self.triangles.iter().map(|g| g as &dyn Object))
+            .chain(self.edges.iter().map(|g| g as &dyn Object))
     }
 }
 
