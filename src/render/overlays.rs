@@ -386,6 +386,11 @@ mod tests {
         let (o, t) = build_instances(&prims, &sizes);
         assert_eq!(o.cylinders.len(), 1);
         assert_eq!(o.edges.len(), 12);
+        assert!(o.edges.iter().all(|(e, _)| (e[1] - e[0]).length() == 1.0));
+        // A flat box (a floor triangle's) has no zero-length uprights.
+        let flat = Aabb::from_corners(Vec3::ZERO, Vec3::new(1.0, 0.0, 1.0));
+        let (f, _) = build_instances(&[prim(Shape::Box { aabb: flat }, 1.0)], &sizes);
+        assert_eq!(f.edges.len(), 8);
         assert_eq!(o.cones.len(), 1);
         assert!((apply(&o.cones[0].0, Vec3::X) - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-5);
         assert_eq!(o.spheres.len(), 1);
