@@ -11,12 +11,12 @@
 //! costs a fraction of the tubes' time.
 //!
 //! [`LineSegments`] is a three-d [`Geometry`], so it is depth-tested and
-//! sorted with everything else in the frame; it draws with [`LineMaterial`].
-//! Its vertex shader applies the overlay depth pull (see
-//! [`super::materials::OverlayMaterial`]) to the vertex, so the fragments
-//! keep early depth testing.
+//! sorted with everything else in the frame; it draws with the overlay
+//! material in its unlit line form ([`OverlayMaterial`] with `lines` set).
+//! Its vertex shader applies the overlay depth pull to the vertex, so the
+//! fragments keep early depth testing.
 
-use super::materials::LineMaterial;
+use super::materials::OverlayMaterial;
 use three_d::{
     AxisAlignedBoundingBox, ColorTexture, Context, DepthTexture, Effect, Geometry, GeometryId, Gm,
     Light, Material, Program, RenderStates, Srgba, Vec3, Vec4, VertexBuffer, Viewer,
@@ -67,8 +67,13 @@ impl LineSegments {
         }
     }
 
-    /// The segments with their material, ready to render.
-    pub fn into_model(self, material: LineMaterial) -> Gm<LineSegments, LineMaterial> {
+    /// The segments with the overlay material's line form, ready to render.
+    pub fn into_model(self, transparent: bool, pull: f32) -> Gm<LineSegments, OverlayMaterial> {
+        let material = OverlayMaterial {
+            transparent,
+            pull,
+            lines: true,
+        };
         Gm::new(self, material)
     }
 }

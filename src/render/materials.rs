@@ -101,12 +101,16 @@ impl Material for LevelMaterial {
 }
 
 /// Overlays and probes: instance (or vertex) colour, lit by the geometry's
-/// normals. `pull` moves each fragment's depth towards the eye by that
-/// fraction of its distance, so a segment lying on the floor or a quad in the
-/// hit triangle's plane is drawn over the floor instead of z-fighting it.
+/// normals, or unlit for box edges ([`super::lines::LineSegments`]: a
+/// one-pixel line has no side to light). `pull` moves each fragment's depth
+/// towards the eye by that fraction of its distance, so a segment lying on
+/// the floor or a quad in the hit triangle's plane is drawn over the floor
+/// instead of z-fighting it; the line geometry applies it per vertex, which
+/// for straight lines is the same.
 pub(super) struct OverlayMaterial {
     pub transparent: bool,
     pub pull: f32,
+    pub lines: bool,
 }
 
 const OVERLAY_FRAG: &str = "
@@ -125,47 +129,6 @@ void main() {
 }
 ";
 
-impl Material for OverlayMaterial {
-    fn fragment_shader_source(&self, _lights: &[&dyn Light]) -> String {
-        format!(
-            "{}{}{}",
-            ColorMapping::fragment_shader_source(),
-            LIGHTING,
-            OVERLAY_FRAG
-        )
-    }
-
-    fn id(&self) -> EffectMaterialId {
-        EffectMaterialId(0x0C11)
-    }
-
-    fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, _lights: &[&dyn Light]) {
-        viewer.color_mapping().use_uniforms(program);
-        program.use_uniform_if_required("eyePos", viewer.position());
-        program.use_uniform_if_required("pull", self.pull);
-    }
-
-    fn render_states(&self) -> RenderStates {
-        overlay_states(self.transparent)
-    }
-
-    fn material_type(&self) -> MaterialType {
-        if self.transparent {
-            MaterialType::Transparent
-        } else {
-            MaterialType::Opaque
-        }
-    }
-}
-
-/// Box edges ([`super::lines::LineSegments`]): the vertex colour as is,
-/// unlit (a one-pixel line has no side to light). `pull` is the overlay
-/// depth pull, applied by the line geometry's vertex shader.
-pub(super) struct LineMaterial {
-    pub transparent: bool,
-    pub pull: f32,
-}
-
 const LINE_FRAG: &str = "
 in vec4 col;
 layout (location = 0) out vec4 outColor;
@@ -175,13 +138,21 @@ void main() {
 }
 ";
 
-impl Material for LineMaterial {
+impl Material for OverlayMaterial {
     fn fragment_shader_source(&self, _lights: &[&dyn Light]) -> String {
-        format!("{}{}", ColorMapping::fragment_shader_source(), LINE_FRAG)
+        if self.lines {
+            return format!("{}{}", ColorMapping::fragment_shader_source(), LINE_FRAG);
+        }
+        format!(
+            "{}{}{}",
+            ColorMapping::fragment_shader_source(),
+            LIGHTING,
+            OVERLAY_FRAG
+        )
     }
 
     fn id(&self) -> EffectMaterialId {
-        EffectMaterialId(0x0C13)
+        EffectMaterialId(if self.lines { 0x0C13 } else { 0x0C11 })
     }
 
     fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, _lights: &[&dyn Light]) {
@@ -191,7 +162,22 @@ impl Material for LineMaterial {
     }
 
     fn render_states(&self) -> RenderStates {
-        overlay_states(self.transparent)
+        if self.transparent {
+            // Translucent shapes neither hide each other nor what is behind
+            // them, so they do not write depth.
+            RenderStates {
+                write_mask: WriteMask::COLOR,
+                blend: Blend::TRANSPARENCY,
+                depth_test: DepthTest::LessOrEqual,
+                cull: Cull::None,
+            }
+        } else {
+            RenderStates {
+                depth_test: DepthTest::LessOrEqual,
+                cull: Cull::None,
+                ..Default::default()
+            }
+        }
     }
 
     fn material_type(&self) -> MaterialType {
@@ -199,25 +185,6 @@ impl Material for LineMaterial {
             MaterialType::Transparent
         } else {
             MaterialType::Opaque
-        }
-    }
-}
-
-/// Depth-tested, two-sided; translucent shapes neither hide each other nor
-/// what is behind them, so they blend and do not write depth.
-fn overlay_states(transparent: bool) -> RenderStates {
-    if transparent {
-        RenderStates {
-            write_mask: WriteMask::COLOR,
-            blend: Blend::TRANSPARENCY,
-            depth_test: DepthTest::LessOrEqual,
-            cull: Cull::None,
-        }
-    } else {
-        RenderStates {
-            depth_test: DepthTest::LessOrEqual,
-            cull: Cull::None,
-            ..Default::default()
         }
     }
 }

@@ -10,7 +10,7 @@
 
 use super::convert::{srgba, v3};
 use super::lines::LineSegments;
-use super::materials::{LineMaterial, OverlayMaterial};
+use super::materials::OverlayMaterial;
 use crate::collide::debug_draw::{DebugPrimitive, Shape};
 use glam::{DVec3, Vec3};
 use three_d::{
@@ -223,7 +223,7 @@ fn columns(x: Vec3, y: Vec3, z: Vec3, t: Vec3) -> Mat4 {
 pub(super) struct OverlayMeshes {
     instanced: Vec<Gm<InstancedMesh, OverlayMaterial>>,
     triangles: Option<Gm<Mesh, OverlayMaterial>>,
-    edges: Option<Gm<LineSegments, LineMaterial>>,
+    edges: Option<Gm<LineSegments, OverlayMaterial>>,
 }
 
 /// The base shapes, built once and shared by every upload.
@@ -254,7 +254,11 @@ impl OverlayMeshes {
         transparent: bool,
         pull: f32,
     ) -> Self {
-        let material = || OverlayMaterial { transparent, pull };
+        let material = || OverlayMaterial {
+            transparent,
+            pull,
+            lines: false,
+        };
         let lists = [
             (&base.cylinder, &inst.cylinders),
             (&base.cone, &inst.cones),
@@ -275,9 +279,8 @@ impl OverlayMeshes {
             .collect();
         let triangles = (!inst.triangles.is_empty())
             .then(|| Gm::new(Mesh::new(ctx, &triangle_mesh(&inst.triangles)), material()));
-        let edges = (!inst.edges.is_empty()).then(|| {
-            LineSegments::new(ctx, &inst.edges).into_model(LineMaterial { transparent, pull })
-        });
+        let edges = (!inst.edges.is_empty())
+            .then(|| LineSegments::new(ctx, &inst.edges).into_model(transparent, pull));
         OverlayMeshes {
             instanced,
             triangles,
