@@ -25,7 +25,7 @@
 //! threads, from the same pieces: a [`Builder`] works on a [`Work`], any
 //! contiguous run of the working arrays, and lays its subtree out on its own.
 
-use super::{Bvh, BvhNode};
+use super::binary::{BinaryNode, BinaryTree};
 use crate::math::Aabb;
 use glam::Vec3A;
 
@@ -41,11 +41,11 @@ use sah::best_plane;
 const BINS: usize = 12;
 /// Leaves hold at most this many triangles by default (tuned by measurement,
 /// see BENCHMARKS.md).
-pub(crate) const MAX_LEAF: usize = 6;
+pub(crate) const MAX_LEAF: usize = 8;
 
 /// A box in the working copy.
 #[derive(Clone, Copy)]
-struct Bounds {
+pub(super) struct Bounds {
     lo: Vec3A,
     hi: Vec3A,
 }
@@ -272,10 +272,10 @@ struct Task {
 
 /// Builds the tree on the calling thread, with leaves of at most `max_leaf`
 /// (>= 1) triangles; see the module docs.
-pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
+pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> BinaryTree {
     let n = tri_aabbs.len();
     if n == 0 {
-        return Bvh::default();
+        return BinaryTree::default();
     }
     let mut prims: Vec<Bounds> = tri_aabbs.iter().map(working_box).collect();
     let mut tri_indices: Vec<u32> = (0..n as u32).collect();
@@ -289,12 +289,13 @@ pub(super) fn build(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
     let root = work.range(0, n);
     let mut b = Builder::new(work, max_leaf);
     b.subtree(root, None);
-    let mut nodes = b.nodes;
-    nodes.shrink_to_fit();
-    Bvh {
+    let nodes = b.nodes;
+    let pairs = prims.iter().zip(&tri_indices);
+    let leaf_aabbs = pairs.map(|(p, &t)| given_box(p, t, tri_aabbs)).collect();
+    BinaryTree {
         nodes,
         tri_indices,
-        leaf_aabbs: Vec::new(),
+        leaf_aabbs,
     }
 }
 
@@ -335,7 +336,7 @@ impl<'a> Work<'a> {
 struct Builder<'a> {
     work: Work<'a>,
     /// The subtree's nodes, its root first; inner nodes' `first` index this array.
-    nodes: Vec<BvhNode>,
+    nodes: Vec<BinaryNode>,
     pool: Pool,
     max_leaf: usize,
 }
@@ -536,6 +537,22 @@ fn union(bins: &[Bin]) -> (Bounds, Bounds, u32) {
     (bounds, centroids, count)
 }
 
+/// The box given for triangle `tri`, bit for bit, from its working box `p`:
+/// a copy of it, except where a NaN made it empty (then it is fetched
+/// again). Reading the working boxes, which the build left in leaf order,
+/// spares [`Bvh::leaf_aabbs`](super::Bvh::leaf_aabbs) a random fetch per triangle.
+#[inline]
+pub(super) fn given_box(p: &Bounds, tri: u32, tri_aabbs: &[Aabb]) -> Aabb {
+    if p.lo.cmpgt(p.hi).any() {
+        // Empty or inverted (as given, or from a NaN).
+        return tri_aabbs[tri as usize];
+    }
+    Aabb {
+        min: p.lo.into(),
+        max: p.hi.into(),
+    }
+}
+
 /// A triangle's box for the build. A NaN box overlaps nothing: as EMPTY it
 /// cannot poison its ancestors' boxes either.
 fn working_box(b: &Aabb) -> Bounds {
@@ -548,8 +565,8 @@ fn working_box(b: &Aabb) -> Bounds {
     }
 }
 
-fn leaf_node(r: &Range) -> BvhNode {
-    BvhNode {
+fn leaf_node(r: &Range) -> BinaryNode {
+    BinaryNode {
         aabb_min: r.bounds.lo.into(),
         first: r.start as u32,
         aabb_max: r.bounds.hi.into(),

@@ -19,8 +19,8 @@
 //! works on absolute positions of the one shared `tri_indices`. The only
 //! extra work is one copy of the nodes (a few ms for a million triangles).
 
-use super::{Binning, Bounds, Builder, Range, Task, Work, leaf_node, working_box};
-use crate::bvh::{Bvh, BvhNode};
+use super::{Binning, Bounds, Builder, Range, Task, Work, given_box, leaf_node, working_box};
+use crate::bvh::binary::{BinaryNode, BinaryTree};
 use crate::math::Aabb;
 use rayon::prelude::*;
 
@@ -32,10 +32,10 @@ pub(in crate::bvh) const GRAIN: usize = 1 << 14;
 
 /// Builds the tree of [`super::build`] using rayon's threads: subtrees of
 /// more than `grain` triangles are split between threads.
-pub(in crate::bvh) fn build(tri_aabbs: &[Aabb], max_leaf: usize, grain: usize) -> Bvh {
+pub(in crate::bvh) fn build(tri_aabbs: &[Aabb], max_leaf: usize, grain: usize) -> BinaryTree {
     let n = tri_aabbs.len();
     if n == 0 {
-        return Bvh::default();
+        return BinaryTree::default();
     }
     let max_leaf = max_leaf.max(1);
     let mut prims: Vec<Bounds> = tri_aabbs.par_iter().map(working_box).collect();
@@ -55,10 +55,7 @@ pub(in crate::bvh) fn build(tri_aabbs: &[Aabb], max_leaf: usize, grain: usize) -
     let root = work.range(0, n);
     let nodes = match subtree(work, root, None, max_leaf, grain) {
         // Small enough for one thread: laid out already.
-        Part::Seq(mut nodes) => {
-            nodes.shrink_to_fit();
-            nodes
-        }
+        Part::Seq(nodes) => nodes,
         part => {
             let mut nodes = Vec::with_capacity(part.len());
             nodes.push(part.root(1));
@@ -66,10 +63,12 @@ pub(in crate::bvh) fn build(tri_aabbs: &[Aabb], max_leaf: usize, grain: usize) -
             nodes
         }
     };
-    Bvh {
+    let pairs = prims.par_iter().zip(&tri_indices);
+    let leaf_aabbs = pairs.map(|(p, &t)| given_box(p, t, tri_aabbs)).collect();
+    BinaryTree {
         nodes,
         tri_indices,
-        leaf_aabbs: Vec::new(),
+        leaf_aabbs,
     }
 }
 
@@ -77,11 +76,11 @@ pub(in crate::bvh) fn build(tri_aabbs: &[Aabb], max_leaf: usize, grain: usize) -
 enum Part {
     /// Built by one thread: its nodes, root first, inner nodes' `first`
     /// indexing this array (so never 0: children come after their parent).
-    Seq(Vec<BvhNode>),
+    Seq(Vec<BinaryNode>),
     /// A node divided here, its children built in parallel. `len` counts
     /// the node and all its descendants.
     Split {
-        node: BvhNode,
+        node: BinaryNode,
         len: usize,
         children: Box<[Part; 2]>,
     },
@@ -98,10 +97,10 @@ impl Part {
 
     /// The root node, for a final array in which this subtree's descendants
     /// start at `desc_start`.
-    fn root(&self, desc_start: usize) -> BvhNode {
+    fn root(&self, desc_start: usize) -> BinaryNode {
         match self {
             Part::Seq(nodes) => offset(nodes[0], desc_start),
-            Part::Split { node, .. } => BvhNode {
+            Part::Split { node, .. } => BinaryNode {
                 first: desc_start as u32,
                 count: 0,
                 ..*node
@@ -111,7 +110,7 @@ impl Part {
 
     /// Appends this subtree's descendants (all its nodes but the root) to
     /// `out`, in the sequential build's order.
-    fn append_descendants(&self, out: &mut Vec<BvhNode>) {
+    fn append_descendants(&self, out: &mut Vec<BinaryNode>) {
         let desc_start = out.len();
         match self {
             Part::Seq(nodes) => out.extend(nodes[1..].iter().map(|&n| offset(n, desc_start))),
@@ -133,11 +132,11 @@ impl Part {
 /// A node of a [`Part::Seq`] moved to the final array, where the part's
 /// node `i >= 1` lands at `desc_start + i - 1`: inner nodes' child index
 /// moves with it; leaves keep their (absolute) triangle range.
-fn offset(node: BvhNode, desc_start: usize) -> BvhNode {
+fn offset(node: BinaryNode, desc_start: usize) -> BinaryNode {
     if node.is_leaf() {
         node
     } else {
-        BvhNode {
+        BinaryNode {
             first: node.first - 1 + desc_start as u32,
             ..node
         }

@@ -1,23 +1,29 @@
 //! Bounding volume hierarchy over per-triangle AABBs, world space, `f32`.
 //!
-//! The tree is a flat array of 32-byte nodes: node 0 is the root, the two
-//! children of an inner node sit next to each other (right = left + 1) and a
-//! leaf is a contiguous range of [`Bvh::tri_indices`], which the build
-//! reorders. It is built top-down with a binned surface area heuristic
+//! The tree is a flat array of 4-wide nodes ([`BvhNode`], 128 bytes): node
+//! 0 is the root, each node holds up to four child boxes, and a leaf is a
+//! contiguous range of [`Bvh::tri_indices`], which the build reorders. It is
+//! built top-down as a binary tree with a binned surface area heuristic
 //! (Wald 2007, "On fast construction of SAH-based bounding volume
 //! hierarchies"; the layout follows Jacco Bikker's "How to build a BVH"
-//! series and the PBRT v3 `BVHAccel`), and answers the two questions the
+//! series and the PBRT v3 `BVHAccel`), then collapsed to four children per
+//! node, which halves the node reads of a descent. It answers the questions the
 //! tool asks: which triangles' boxes overlap a box (the solver's swept box,
 //! once per slide iteration) and which triangle a ray hits first (mouse
 //! picking). Queries never allocate: a [`BvhScratch`] keeps the stack.
 //!
-//! - `build`: binned SAH construction; `build_parallel`: the same tree,
-//!   node for node, with large subtrees built on rayon's threads.
+//! - `build`: binned SAH construction of the binary tree (`binary`);
+//!   `build_parallel`: the same tree, node for node, with large subtrees
+//!   built on rayon's threads; `collapse`: binary to 4-wide.
+//! - `node`: the 4-wide node and its slots.
 //! - `query`: box and ray traversal.
 //! - `validate`: structural checks and [`BvhError`].
 //! - `stats`: [`BvhStats`] and node depths.
 
+mod binary;
 mod build;
+mod collapse;
+mod node;
 mod query;
 mod stats;
 mod swept;
@@ -30,47 +36,14 @@ use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
 use serde::{Deserialize, Serialize};
 
+pub use node::{BvhNode, Slot};
 pub use query::ray_triangle;
 pub use validate::BvhError;
-
-/// One node, 32 bytes: its box, and either two children or a leaf range.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C)]
-pub struct BvhNode {
-    /// Bounds of everything below this node.
-    pub aabb_min: Vec3,
-    /// Leaf: index of the first entry in [`Bvh::tri_indices`]; inner: index of the left child (right = left + 1).
-    pub first: u32,
-    /// Bounds of everything below this node.
-    pub aabb_max: Vec3,
-    /// Leaf: number of triangles (> 0); inner: 0.
-    pub count: u32,
-}
-
-// Two nodes share a 64-byte cache line; the layout is part of the contract.
-const _: () = assert!(std::mem::size_of::<BvhNode>() == 32);
-
-impl BvhNode {
-    /// `true` for a leaf (it holds triangles rather than children).
-    #[inline]
-    pub fn is_leaf(&self) -> bool {
-        self.count > 0
-    }
-
-    /// The node's box.
-    #[inline]
-    pub fn aabb(&self) -> Aabb {
-        Aabb {
-            min: self.aabb_min,
-            max: self.aabb_max,
-        }
-    }
-}
 
 /// Counters a query fills in; the solver copies them into its trace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QueryStats {
-    /// Nodes whose box was tested.
+    /// Nodes entered (each entry tests the boxes of its four slots at once).
     pub nodes_visited: u32,
     /// Triangles whose box (or, for rays, the triangle itself) was tested.
     pub triangles_tested: u32,
@@ -90,24 +63,25 @@ pub struct RayHit {
 /// Whole-tree statistics, for the level panel and `collidoscope info`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BvhStats {
-    /// Number of nodes.
+    /// Number of (4-wide) nodes.
     pub nodes: usize,
     /// Number of leaves.
     pub leaves: usize,
-    /// Depth of the deepest leaf (root = 0).
+    /// Depth of the deepest leaf: the depth of the node holding it (root = 0).
     pub max_depth: usize,
     /// `leaf_size_histogram[k]` = number of leaves holding exactly `k` triangles.
     pub leaf_size_histogram: Vec<usize>,
-    /// Bytes used by nodes and the triangle index array.
+    /// Bytes used by the nodes, the triangle index array and the
+    /// leaf-ordered triangle boxes.
     pub memory_bytes: usize,
 }
 
-/// Flat-array BVH: node 0 is the root; leaves index a reordered triangle list.
+/// Flat-array 4-wide BVH: node 0 is the root; leaves index a reordered triangle list.
 ///
 /// A BVH over no triangles has no nodes, and every query on it finds nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Bvh {
-    /// Nodes, root first; children of an inner node are adjacent.
+    /// Nodes, root first, each followed by its subtree (depth-first).
     pub nodes: Vec<BvhNode>,
     /// Triangle indices, reordered so that each leaf is a contiguous range.
     pub tri_indices: Vec<u32>,
@@ -124,7 +98,7 @@ pub struct Bvh {
 pub struct BvhScratch {
     /// Pending node indices.
     pub stack: Vec<u32>,
-    /// Pending nodes with the time the moving box enters them (front-to-back sweeps).
+    /// Pending slot ids with the time the moving box enters them (front-to-back sweeps).
     pub ordered: Vec<(u32, f32)>,
 }
 
@@ -148,42 +122,44 @@ impl Bvh {
             tri_indices,
             leaf_aabbs: Vec::new(),
         }
-        .with_leaf_aabbs(tri_aabbs, false)
+        .with_leaf_aabbs(tri_aabbs)
+    }
+
+    /// The 4-wide tree over a built binary one.
+    fn from_binary(binary: binary::BinaryTree) -> Bvh {
+        Bvh {
+            nodes: collapse::collapse(&binary.nodes),
+            tri_indices: binary.tri_indices,
+            leaf_aabbs: binary.leaf_aabbs,
+        }
     }
 
     /// Fills [`Bvh::leaf_aabbs`] from the boxes the tree was built over
-    /// (an index out of range gets an empty box; `validate` reports it), on
-    /// rayon's threads when `parallel` (a random read per triangle: worth
-    /// sharing on big levels).
-    fn with_leaf_aabbs(mut self, tri_aabbs: &[Aabb], parallel: bool) -> Bvh {
-        use rayon::prelude::*;
+    /// (an index out of range gets an empty box; `validate` reports it).
+    fn with_leaf_aabbs(mut self, tri_aabbs: &[Aabb]) -> Bvh {
         let copy = |&t: &u32| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY);
-        self.leaf_aabbs = if parallel {
-            self.tri_indices.par_iter().map(copy).collect()
-        } else {
-            self.tri_indices.iter().map(copy).collect()
-        };
+        self.leaf_aabbs = self.tri_indices.iter().map(copy).collect();
         self
     }
 
     /// [`Bvh::build`] with leaves of at most `max_leaf` triangles (at least 1)
-    /// instead of the default 6: for tuning and benchmarks. Smaller leaves mean
+    /// instead of the default 8: for tuning and benchmarks. Smaller leaves mean
     /// more nodes (memory) and fewer triangle tests per query.
     pub fn build_with_leaf_size(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
         if rayon::current_num_threads() == 1 {
             // Nothing to share the work with: skip the parallel build's
             // bookkeeping (one copy of the nodes). The tree is the same.
-            return build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs, false);
+            return Self::from_binary(build::build(tri_aabbs, max_leaf));
         }
-        build::parallel::build(tri_aabbs, max_leaf, build::parallel::GRAIN)
-            .with_leaf_aabbs(tri_aabbs, true)
+        let binary = build::parallel::build(tri_aabbs, max_leaf, build::parallel::GRAIN);
+        Self::from_binary(binary)
     }
 
     /// [`Bvh::build_with_leaf_size`] on the calling thread only, with no
     /// rayon involved: the reference the parallel build is tested against,
     /// and a fair single-core comparison.
     pub fn build_single_threaded(tri_aabbs: &[Aabb], max_leaf: usize) -> Bvh {
-        build::build(tri_aabbs, max_leaf).with_leaf_aabbs(tri_aabbs, false)
+        Self::from_binary(build::build(tri_aabbs, max_leaf))
     }
 
     /// Checks every invariant: children inside parents, every triangle in exactly one leaf, leaf boxes contain their triangles' boxes.
@@ -192,7 +168,8 @@ impl Bvh {
     }
 
     /// Appends to `out` every triangle whose AABB overlaps `query` (touching counts), each once.
-    /// `visited`, when given, receives the index of every node whose box overlapped `query`.
+    /// `visited`, when given, receives the slot id (see [`Bvh::slot_aabb`])
+    /// of every box that overlapped `query`.
     pub fn query_aabb(
         &self,
         tri_aabbs: &[Aabb],
@@ -209,7 +186,7 @@ impl Bvh {
     /// `delta`, touches on its way (each once; a few it only grazes within
     /// rounding may be added). Tighter than [`Bvh::query_aabb`] on the box
     /// around the whole move: the solver's candidate query. `visited`, when
-    /// given, receives every node the moving box touched.
+    /// given, receives the slot id of every box the moving box touched.
     #[allow(clippy::too_many_arguments)]
     pub fn query_swept_aabb(
         &self,
@@ -231,7 +208,7 @@ impl Bvh {
     /// happens (`f64::INFINITY` while there is none). Nodes and triangles
     /// the moving box only enters after the cutoff are skipped: whatever the
     /// box contains cannot touch them sooner. `visited`, when given,
-    /// receives every node searched. The solver's candidate search.
+    /// receives the slot id of every box searched. The solver's candidate search.
     #[allow(clippy::too_many_arguments)]
     pub fn sweep_front_to_back(
         &self,
@@ -269,8 +246,24 @@ impl Bvh {
         stats::node_depths(self)
     }
 
-    /// The box of node `i`.
+    /// The box of node `i`: around its slots.
     pub fn node_aabb(&self, i: u32) -> Aabb {
         self.nodes[i as usize].aabb()
+    }
+
+    /// The box of the slot with id `id` (`node * 4 + slot`, as the
+    /// queries' visited lists hold them), or `None` if there is no such
+    /// slot or it is empty.
+    pub fn slot_aabb(&self, id: u32) -> Option<Aabb> {
+        let node = self.nodes.get((id / 4) as usize)?;
+        let k = (id % 4) as usize;
+        (!node.is_empty_slot(k)).then(|| node.slot_aabb(k))
+    }
+
+    /// What the slot with id `id` holds ([`Slot::Empty`] if there is no such slot).
+    pub fn slot(&self, id: u32) -> Slot {
+        self.nodes
+            .get((id / 4) as usize)
+            .map_or(Slot::Empty, |n| n.slot((id % 4) as usize))
     }
 }

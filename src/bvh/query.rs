@@ -2,24 +2,31 @@
 //!
 //! Both walk the tree with an explicit stack kept in [`BvhScratch`], so a
 //! query allocates nothing once the scratch and output vectors have grown.
-//! At an inner node both children's boxes are tested together (they share a
-//! cache line) and the walk descends straight into a hit child, pushing only
-//! the other one. Queries assume a BVH that passes [`Bvh::validate`] for the
-//! boxes or mesh given.
+//! At a node the four slots' boxes are tested together (one SIMD compare per
+//! axis for the box query). Queries assume a BVH that passes
+//! [`Bvh::validate`] for the boxes or mesh given.
 //!
 //! The ray test is the two-sided Moller-Trumbore algorithm (Moller &
 //! Trumbore 1997); the box test is the slab method with children visited
 //! near-first and the far bound widened as in Ize 2013, "Robust BVH Ray
 //! Traversal", so rounding never culls a box the ray touches.
 
-use super::{Bvh, BvhNode, BvhScratch, QueryStats, RayHit};
+use super::{Bvh, BvhNode, BvhScratch, QueryStats, RayHit, Slot};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
-use glam::{BVec3A, Vec3A};
+use glam::{BVec3A, Vec3A, Vec4};
 
+/// Bit `k` set when slot `k`'s box overlaps `query` (touching counts).
+/// Empty slots may set their bit: callers check the slot.
 #[inline]
-fn node_overlaps(node: &BvhNode, query: &Aabb) -> bool {
-    node.aabb_min.cmple(query.max).all() && query.min.cmple(node.aabb_max).all()
+fn overlap_mask(node: &BvhNode, query: &Aabb) -> u32 {
+    let le = |a: [f32; 4], b: f32| Vec4::from(a).cmple(Vec4::splat(b));
+    let ge = |a: [f32; 4], b: f32| Vec4::from(a).cmpge(Vec4::splat(b));
+    let lo =
+        le(node.min_x, query.max.x) & le(node.min_y, query.max.y) & le(node.min_z, query.max.z);
+    let hi =
+        ge(node.max_x, query.min.x) & ge(node.max_y, query.min.y) & ge(node.max_z, query.min.z);
+    (lo & hi).bitmask()
 }
 
 /// See [`Bvh::query_aabb`].
@@ -29,67 +36,84 @@ pub(super) fn query_aabb(
     query: &Aabb,
     scratch: &mut BvhScratch,
     out: &mut Vec<u32>,
-    mut visited: Option<&mut Vec<u32>>,
+    visited: Option<&mut Vec<u32>>,
     stats: &mut QueryStats,
 ) {
-    let nodes = &bvh.nodes;
-    let Some(root) = nodes.first() else {
-        return;
-    };
-    stats.nodes_visited += 1;
-    if !node_overlaps(root, query) {
-        return;
-    }
-    if let Some(v) = visited.as_deref_mut() {
-        v.push(0);
-    }
-    let stack = &mut scratch.stack;
-    stack.clear();
-    let mut current = 0u32;
-    loop {
-        let node = &nodes[current as usize];
-        if node.count > 0 {
-            let start = node.first as usize;
-            let leaf = &bvh.tri_indices[start..start + node.count as usize];
-            stats.triangles_tested += node.count;
-            for &tri in leaf {
-                if tri_aabbs[tri as usize].overlaps(query) {
-                    out.push(tri);
-                }
-            }
-        } else {
-            let left = node.first;
-            stats.nodes_visited += 2;
-            let hit_left = node_overlaps(&nodes[left as usize], query);
-            let hit_right = node_overlaps(&nodes[left as usize + 1], query);
-            if let Some(v) = visited.as_deref_mut() {
-                v.extend(
-                    [(hit_left, left), (hit_right, left + 1)]
-                        .iter()
-                        .filter(|h| h.0)
-                        .map(|h| h.1),
-                );
-            }
-            match (hit_left, hit_right) {
-                (true, true) => {
-                    stack.push(left + 1);
-                    current = left;
-                    continue;
-                }
-                (true, false) => {
-                    current = left;
-                    continue;
-                }
-                (false, true) => {
-                    current = left + 1;
-                    continue;
-                }
-                (false, false) => {}
-            }
+    Walk::new(scratch, out, visited, stats).collect(
+        bvh,
+        |node| overlap_mask(node, query),
+        |tri| tri_aabbs[tri as usize].overlaps(query),
+    );
+}
+
+/// The outputs of a depth-first walk that collects triangles.
+pub(super) struct Walk<'a> {
+    scratch: &'a mut BvhScratch,
+    out: &'a mut Vec<u32>,
+    visited: Option<&'a mut Vec<u32>>,
+    stats: &'a mut QueryStats,
+}
+
+impl<'a> Walk<'a> {
+    pub(super) fn new(
+        scratch: &'a mut BvhScratch,
+        out: &'a mut Vec<u32>,
+        visited: Option<&'a mut Vec<u32>>,
+        stats: &'a mut QueryStats,
+    ) -> Self {
+        Walk {
+            scratch,
+            out,
+            visited,
+            stats,
         }
-        match stack.pop() {
-            Some(next) => current = next,
-            None => break,
+    }
+
+    /// Enters every slot whose bit `slot_mask(node)` sets (empty slots are
+    /// skipped whatever their bit), records it in `visited`, and appends to
+    /// `out` each triangle of a reached leaf for which `keep` holds.
+    pub(super) fn collect(
+        self,
+        bvh: &Bvh,
+        slot_mask: impl Fn(&BvhNode) -> u32,
+        keep: impl Fn(u32) -> bool,
+    ) {
+        let Walk {
+            scratch,
+            out,
+            mut visited,
+            stats,
+        } = self;
+        if bvh.nodes.is_empty() {
+            return;
+        }
+        let stack = &mut scratch.stack;
+        stack.clear();
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let node = &bvh.nodes[i as usize];
+            stats.nodes_visited += 1;
+            let mask = slot_mask(node);
+            // Highest slot pushed first: slots are searched in order.
+            for k in (0..4).rev().filter(|k| mask & (1 << k) != 0) {
+                let slot = node.slot(k);
+                if slot == Slot::Empty {
+                    continue;
+                }
+                if let Some(v) = visited.as_deref_mut() {
+                    v.push(i * 4 + k as u32);
+                }
+                match slot {
+                    Slot::Inner(child) => stack.push(child),
+                    Slot::Leaf { first, count } => {
+                        let start = first as usize;
+                        let leaf = &bvh.tri_indices[start..start + count as usize];
+                        stats.triangles_tested += count;
+                        out.extend(leaf.iter().copied().filter(|&tri| keep(tri)));
+                    }
+                    Slot::Empty => {}
+                }
+            }
         }
     }
 }
@@ -119,10 +143,10 @@ impl Ray {
         }
     }
 
-    /// Entry distance of the ray into `node` if it enters at or before `max_t`.
+    /// Entry distance of the ray into `aabb` if it enters at or before `max_t`.
     #[inline]
-    fn slab(&self, node: &BvhNode, max_t: f32) -> Option<f32> {
-        let (lo, hi) = (Vec3A::from(node.aabb_min), Vec3A::from(node.aabb_max));
+    fn slab(&self, aabb: &Aabb, max_t: f32) -> Option<f32> {
+        let (lo, hi) = (Vec3A::from(aabb.min), Vec3A::from(aabb.max));
         let pad = lo.abs().max(hi.abs()) * BOX_PAD;
         let (lo, hi) = (lo - pad, hi + pad);
         // Parallel to a slab: inside it or a miss, decided directly.
@@ -182,62 +206,71 @@ pub(super) fn ray_cast(
     stats: &mut QueryStats,
 ) -> Option<RayHit> {
     let nodes = &bvh.nodes;
-    let root = nodes.first()?;
-    if !origin.is_finite() || !dir.is_finite() || dir == Vec3::ZERO || max_t.is_nan() || max_t < 0.0
+    if nodes.is_empty()
+        || !origin.is_finite()
+        || !dir.is_finite()
+        || dir == Vec3::ZERO
+        || max_t.is_nan()
+        || max_t < 0.0
     {
         return None;
     }
     let ray = Ray::new(origin, dir);
     let mut best: Option<RayHit> = None;
     let mut best_t = max_t;
-    stats.nodes_visited += 1;
-    ray.slab(root, best_t)?;
-    let stack = &mut scratch.stack;
+    // Slot ids with the distance the ray enters their box, nearest on top.
+    let stack = &mut scratch.ordered;
     stack.clear();
-    let mut current = Some(0u32);
-    while let Some(i) = current {
-        let node = &nodes[i as usize];
-        if node.count > 0 {
-            let start = node.first as usize;
-            for &tri in &bvh.tri_indices[start..start + node.count as usize] {
-                stats.triangles_tested += 1;
-                let hit = ray_triangle(origin, dir, mesh.triangle(tri), best_t);
-                if let Some((t, u, v)) = hit.filter(|h| best.is_none() || h.0 < best_t) {
-                    best_t = t;
-                    best = Some(RayHit {
-                        triangle: tri,
-                        t,
-                        uv: [u, v],
-                    });
-                }
-            }
-            current = None;
-        } else {
-            let (l, r) = (node.first, node.first + 1);
-            stats.nodes_visited += 2;
-            let t_l = ray.slab(&nodes[l as usize], best_t);
-            let t_r = ray.slab(&nodes[r as usize], best_t);
-            current = match (t_l, t_r) {
-                (Some(a), Some(b)) => {
-                    let (near, far) = if a <= b { (l, r) } else { (r, l) };
-                    stack.push(far);
-                    Some(near)
-                }
-                (Some(_), None) => Some(l),
-                (None, Some(_)) => Some(r),
-                (None, None) => None,
-            };
+    push_hit_slots(&ray, nodes, 0, best_t, stack, stats);
+    while let Some((id, t_enter)) = stack.pop() {
+        // The best hit may have come nearer since the slot was pushed.
+        if t_enter > best_t {
+            continue;
         }
-        // A pushed node was hit before `best_t` shrank: test it again.
-        while current.is_none() {
-            let Some(next) = stack.pop() else {
-                return best;
-            };
-            stats.nodes_visited += 1;
-            if ray.slab(&nodes[next as usize], best_t).is_some() {
-                current = Some(next);
+        match nodes[(id / 4) as usize].slot((id % 4) as usize) {
+            Slot::Inner(child) => push_hit_slots(&ray, nodes, child, best_t, stack, stats),
+            Slot::Leaf { first, count } => {
+                let start = first as usize;
+                for &tri in &bvh.tri_indices[start..start + count as usize] {
+                    stats.triangles_tested += 1;
+                    let hit = ray_triangle(origin, dir, mesh.triangle(tri), best_t);
+                    if let Some((t, u, v)) = hit.filter(|h| best.is_none() || h.0 < best_t) {
+                        best_t = t;
+                        best = Some(RayHit {
+                            triangle: tri,
+                            t,
+                            uv: [u, v],
+                        });
+                    }
+                }
             }
+            Slot::Empty => {}
         }
     }
     best
+}
+
+/// Pushes the slots of node `i` the ray enters before `max_t`, farthest
+/// first, so the nearest is searched next.
+fn push_hit_slots(
+    ray: &Ray,
+    nodes: &[BvhNode],
+    i: u32,
+    max_t: f32,
+    stack: &mut Vec<(u32, f32)>,
+    stats: &mut QueryStats,
+) {
+    stats.nodes_visited += 1;
+    let node = &nodes[i as usize];
+    let mut hits = [(0u32, 0f32); 4];
+    let mut n = 0;
+    for (k, aabb, _) in node.slots() {
+        if let Some(t) = ray.slab(&aabb, max_t) {
+            hits[n] = (i * 4 + k as u32, t);
+            n += 1;
+        }
+    }
+    let hits = &mut hits[..n];
+    hits.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+    stack.extend_from_slice(hits);
 }

@@ -1,6 +1,6 @@
 //! Whole-tree statistics and per-node depths (no geometry, no space).
 
-use super::{Bvh, BvhStats};
+use super::{Bvh, BvhStats, Slot};
 
 /// See [`Bvh::stats`].
 pub(super) fn stats(bvh: &Bvh) -> BvhStats {
@@ -13,16 +13,21 @@ pub(super) fn stats(bvh: &Bvh) -> BvhStats {
         ..BvhStats::default()
     };
     for (node, &depth) in bvh.nodes.iter().zip(&depths) {
-        if !node.is_leaf() || depth == u32::MAX {
+        if depth == u32::MAX {
             continue;
         }
-        s.leaves += 1;
-        s.max_depth = s.max_depth.max(depth as usize);
-        let size = node.count as usize;
-        if s.leaf_size_histogram.len() <= size {
-            s.leaf_size_histogram.resize(size + 1, 0);
+        for (_, _, slot) in node.slots() {
+            let Slot::Leaf { count, .. } = slot else {
+                continue;
+            };
+            s.leaves += 1;
+            s.max_depth = s.max_depth.max(depth as usize);
+            let size = count as usize;
+            if s.leaf_size_histogram.len() <= size {
+                s.leaf_size_histogram.resize(size + 1, 0);
+            }
+            s.leaf_size_histogram[size] += 1;
         }
-        s.leaf_size_histogram[size] += 1;
     }
     s
 }
@@ -38,11 +43,11 @@ pub(super) fn node_depths(bvh: &Bvh) -> Vec<u32> {
     depths[0] = 0;
     let mut stack = vec![0usize];
     while let Some(i) = stack.pop() {
-        let node = &nodes[i];
-        if node.is_leaf() {
-            continue;
-        }
-        for child in [node.first as usize, node.first as usize + 1] {
+        for (_, _, slot) in nodes[i].slots() {
+            let Slot::Inner(child) = slot else {
+                continue;
+            };
+            let child = child as usize;
             // Only unvisited, in-range children: a malformed tree cannot loop here.
             if child < nodes.len() && depths[child] == u32::MAX {
                 depths[child] = depths[i] + 1;

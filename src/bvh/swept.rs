@@ -9,9 +9,10 @@
 //! `N` iff the segment its centre follows meets `N` grown by `h` (Minkowski
 //! sum), which is a slab test on the segment, `t` in `[0, 1]`.
 
-use super::{Bvh, BvhNode, BvhScratch, QueryStats};
+use super::query::Walk;
+use super::{Bvh, BvhNode, BvhScratch, QueryStats, Slot};
 use crate::math::{Aabb, Vec3, prefetch};
-use glam::Vec3A;
+use glam::{Vec3A, Vec4};
 
 /// Widening of every slab, relative to the largest coordinate involved, so
 /// that rounding never drops a box the exact moving box touches (a query may
@@ -39,6 +40,9 @@ struct MovingBox {
     /// Some input was not finite: every box counts as touched at `t = 0`
     /// (slow, never wrong).
     unbounded: bool,
+    /// `lo_shift`, `hi_shift` and `inv_delta` per axis, each in all four
+    /// lanes: for testing a node's four slots at once.
+    lanes: [[Vec4; 3]; 3],
 }
 
 impl MovingBox {
@@ -52,12 +56,38 @@ impl MovingBox {
         let magnitude = delta.abs().recip().min(Vec3A::splat(MAX_INV_DELTA));
         let inv_delta = Vec3A::select(delta.cmplt(Vec3A::ZERO), -magnitude, magnitude);
         let (lo_shift, hi_shift) = (center + grow, center - grow);
+        let splat = |v: Vec3A| [v.x, v.y, v.z].map(Vec4::splat);
         MovingBox {
             lo_shift,
             hi_shift,
             inv_delta,
             unbounded: !(delta.is_finite() && lo_shift.is_finite() && hi_shift.is_finite()),
+            lanes: [splat(lo_shift), splat(hi_shift), splat(inv_delta)],
         }
+    }
+
+    /// [`MovingBox::entry`] for the four slots of `node` at once, keeping
+    /// only entries at or before `cutoff`: bit `k` of the mask is set when
+    /// slot `k` is in use and touched, and its lane holds the entry time.
+    #[inline]
+    fn slot_entries(&self, node: &BvhNode, cutoff: f32) -> (u32, Vec4) {
+        if self.unbounded {
+            let in_use = (0..4).filter(|&k| !node.is_empty_slot(k));
+            return (in_use.fold(0, |m, k| m | 1 << k), Vec4::ZERO);
+        }
+        let [lo, hi, inv] = &self.lanes;
+        let slab = |a: usize, min: [f32; 4], max: [f32; 4]| {
+            let t0 = (Vec4::from(min) - lo[a]) * inv[a];
+            let t1 = (Vec4::from(max) - hi[a]) * inv[a];
+            (t0.min(t1), t0.max(t1))
+        };
+        let (nx, fx) = slab(0, node.min_x, node.max_x);
+        let (ny, fy) = slab(1, node.min_y, node.max_y);
+        let (nz, fz) = slab(2, node.min_z, node.max_z);
+        let near = nx.max(ny).max(nz).max(Vec4::ZERO);
+        let far = fx.min(fy).min(fz).min(Vec4::splat(cutoff.min(1.0)));
+        // Empty slots fail here: see `BvhNode::EMPTY`.
+        (near.cmple(far).bitmask(), near)
     }
 
     /// `true` when the moving box touches `[lo, hi]` for some `t` in `[0, 1]`.
@@ -79,31 +109,34 @@ impl MovingBox {
         let t_far = t0.max(t1).min_element().min(1.0);
         (t_near <= t_far).then_some(t_near)
     }
-
-    #[inline]
-    fn touches_node(&self, node: &BvhNode) -> bool {
-        self.touches(node.aabb_min, node.aabb_max)
-    }
-
-    #[inline]
-    fn entry_node(&self, node: &BvhNode) -> Option<f32> {
-        self.entry(node.aabb_min, node.aabb_max)
-    }
 }
 
-/// Asks the cache for what visiting `node` will read first (its children,
-/// or its leaf's boxes), so the fetch overlaps the search of its sibling.
-/// The search is bound by these fetches on large levels: each node's
-/// children sit in memory far from it.
+/// Asks the cache for what searching `slot` will read first (its node's
+/// two cache lines, or its leaf's boxes), so the fetch overlaps the search
+/// of its siblings. The search is bound by these fetches on large levels:
+/// a node's children sit in memory far from it.
 #[inline]
-fn prefetch_below(bvh: &Bvh, node: &BvhNode) {
-    let first = node.first as usize;
-    if node.is_leaf() {
-        if let Some(b) = bvh.leaf_aabbs.get(first) {
-            prefetch(b);
+fn prefetch_slot(bvh: &Bvh, slot: Slot) {
+    match slot {
+        Slot::Inner(child) => {
+            if let Some(n) = bvh.nodes.get(child as usize) {
+                prefetch(&n.min_x);
+                prefetch(&n.max_y);
+            }
         }
-    } else if let Some(n) = bvh.nodes.get(first) {
-        prefetch(n);
+        Slot::Leaf { first, count } => {
+            // A leaf's boxes span up to three cache lines; its indices one more.
+            let (first, last) = (first as usize, first as usize + count as usize - 1);
+            for i in [first, (first + last) / 2, last] {
+                if let Some(b) = bvh.leaf_aabbs.get(i) {
+                    prefetch(b);
+                }
+            }
+            if let Some(t) = bvh.tri_indices.get(first) {
+                prefetch(t);
+            }
+        }
+        Slot::Empty => {}
     }
 }
 
@@ -133,55 +166,79 @@ pub(super) fn sweep_front_to_back(
         return;
     };
     let mover = MovingBox::new(start, delta, &root.aabb());
-    stats.nodes_visited += 1;
-    let Some(t_root) = mover.entry_node(root) else {
-        return;
-    };
     let mut cutoff = f32::INFINITY;
+    // Slot ids with the time the moving box enters their box, nearest on top.
     let stack = &mut scratch.ordered;
     stack.clear();
-    stack.push((0, t_root));
-    while let Some((i, t_enter)) = stack.pop() {
-        // The cutoff may have dropped since the node was pushed.
+    push_entered_slots(bvh, &mover, 0, cutoff, stack, stats);
+    while let Some((id, t_enter)) = stack.pop() {
+        // The cutoff may have dropped since the slot was pushed.
         if t_enter > cutoff {
             continue;
         }
-        let node = &bvh.nodes[i as usize];
         if let Some(v) = visited.as_deref_mut() {
-            v.push(i);
+            v.push(id);
         }
-        if node.is_leaf() {
-            let first = node.first as usize;
-            let range = first..first + node.count as usize;
-            let leaf = &bvh.tri_indices[range.clone()];
-            stats.triangles_tested += node.count;
-            // A tree assembled without its leaf boxes (not one from
-            // `Bvh::build`) has every triangle tested: slower, never wrong.
-            let boxes = bvh.leaf_aabbs.get(range);
-            for (k, &tri) in leaf.iter().enumerate() {
-                let reached = boxes.is_none_or(|boxes| {
-                    let b = &boxes[k];
-                    mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
-                });
-                if reached {
-                    cutoff = cutoff.min(widen_cutoff(visit(tri)));
-                }
+        let (first, count) = match bvh.nodes[(id / 4) as usize].slot((id % 4) as usize) {
+            Slot::Inner(child) => {
+                push_entered_slots(bvh, &mover, child, cutoff, stack, stats);
+                continue;
             }
-            continue;
-        }
-        stats.nodes_visited += 2;
-        let entry = |c: u32| {
-            let child = &bvh.nodes[c as usize];
-            let t = mover.entry_node(child).filter(|&t| t <= cutoff)?;
-            prefetch_below(bvh, child);
-            Some((c, t))
+            Slot::Leaf { first, count } => (first as usize, count),
+            Slot::Empty => continue,
         };
-        // The nearer child goes on top, so it is searched first.
-        match (entry(node.first), entry(node.first + 1)) {
-            (Some(l), Some(r)) if r.1 < l.1 => stack.extend([l, r]),
-            (Some(l), Some(r)) => stack.extend([r, l]),
-            (Some(c), None) | (None, Some(c)) => stack.push(c),
-            (None, None) => {}
+        let range = first..first + count as usize;
+        let leaf = &bvh.tri_indices[range.clone()];
+        stats.triangles_tested += count;
+        // A tree assembled without its leaf boxes (not one from
+        // `Bvh::build`) has every triangle tested: slower, never wrong.
+        let boxes = bvh.leaf_aabbs.get(range);
+        for (k, &tri) in leaf.iter().enumerate() {
+            let reached = boxes.is_none_or(|boxes| {
+                let b = &boxes[k];
+                mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
+            });
+            if reached {
+                cutoff = cutoff.min(widen_cutoff(visit(tri)));
+            }
+        }
+    }
+}
+
+/// Pushes the slots of node `i` the moving box enters at or before
+/// `cutoff`, farthest first, so the nearest is searched next.
+fn push_entered_slots(
+    bvh: &Bvh,
+    mover: &MovingBox,
+    i: u32,
+    cutoff: f32,
+    stack: &mut Vec<(u32, f32)>,
+    stats: &mut QueryStats,
+) {
+    stats.nodes_visited += 1;
+    let node = &bvh.nodes[i as usize];
+    let (mask, near) = mover.slot_entries(node, cutoff);
+    if mask == 0 {
+        return;
+    }
+    let near = near.to_array();
+    let base = stack.len();
+    for k in (0..4).filter(|k| mask & (1 << k) != 0) {
+        prefetch_slot(bvh, node.slot(k));
+        stack.push((i * 4 + k as u32, near[k]));
+    }
+    sort_farthest_first(&mut stack[base..]);
+}
+
+/// Sorts at most four entries by entry time, latest first (an insertion
+/// sort: a general sort's call and a `memmove` cost more at this size).
+#[inline]
+fn sort_farthest_first(entries: &mut [(u32, f32)]) {
+    for i in 1..entries.len() {
+        let mut j = i;
+        while j > 0 && entries[j - 1].1 < entries[j].1 {
+            entries.swap(j - 1, j);
+            j -= 1;
         }
     }
 }
@@ -195,44 +252,21 @@ pub(super) fn query_swept_aabb(
     delta: Vec3,
     scratch: &mut BvhScratch,
     out: &mut Vec<u32>,
-    mut visited: Option<&mut Vec<u32>>,
+    visited: Option<&mut Vec<u32>>,
     stats: &mut QueryStats,
 ) {
     let Some(root) = bvh.nodes.first() else {
         return;
     };
     let mover = MovingBox::new(start, delta, &root.aabb());
-    stats.nodes_visited += 1;
-    if !mover.touches_node(root) {
-        return;
-    }
-    let stack = &mut scratch.stack;
-    stack.clear();
-    stack.push(0);
-    while let Some(i) = stack.pop() {
-        let node = &bvh.nodes[i as usize];
-        if let Some(v) = visited.as_deref_mut() {
-            v.push(i);
-        }
-        if node.is_leaf() {
-            let first = node.first as usize;
-            let leaf = &bvh.tri_indices[first..first + node.count as usize];
-            stats.triangles_tested += node.count;
-            for &tri in leaf {
-                let b = &tri_aabbs[tri as usize];
-                if mover.touches(b.min, b.max) {
-                    out.push(tri);
-                }
-            }
-            continue;
-        }
-        for child in [node.first + 1, node.first] {
-            stats.nodes_visited += 1;
-            if mover.touches_node(&bvh.nodes[child as usize]) {
-                stack.push(child);
-            }
-        }
-    }
+    Walk::new(scratch, out, visited, stats).collect(
+        bvh,
+        |node| mover.slot_entries(node, f32::INFINITY).0,
+        |tri| {
+            let b = &tri_aabbs[tri as usize];
+            mover.touches(b.min, b.max)
+        },
+    );
 }
 
 #[cfg(test)]
@@ -325,13 +359,15 @@ mod tests {
             let start = Aabb::from_f64_outward(c - 1.001, c + 1.001);
             let mut best = f64::INFINITY;
             let mut tested = 0;
-            bvh.sweep_front_to_back(&start, d.as_vec3(), &mut BvhScratch::default(), None, &mut QueryStats::default(), &mut |tri| {
+            let mut visited = Vec::new();
+            bvh.sweep_front_to_back(&start, d.as_vec3(), &mut BvhScratch::default(), Some(&mut visited), &mut QueryStats::default(), &mut |tri| {
                 tested += 1;
                 best = best.min(first_t(&tris[tri as usize]));
                 best
             });
             prop_assert_eq!(best, brute);
             prop_assert!(tested <= tris.len());
+            prop_assert!(visited.iter().all(|&id| bvh.slot_aabb(id).is_some()), "entered an empty slot");
         }
 
         #[test]
@@ -356,6 +392,10 @@ mod tests {
             bvh.query_swept_aabb(&tri_aabbs, &start, delta, &mut BvhScratch::default(), &mut out, Some(&mut visited), &mut stats);
             let got: std::collections::BTreeSet<u32> = out.iter().copied().collect();
             prop_assert_eq!(got.len(), out.len(), "a triangle listed twice");
+            // Only slots in use are entered (empty ones fail the slab test).
+            for &id in &visited {
+                prop_assert!(bvh.slot_aabb(id).is_some(), "entered empty slot {id}");
+            }
             for (i, b) in tri_aabbs.iter().enumerate() {
                 if touches_exact(&start, delta, b) {
                     prop_assert!(got.contains(&(i as u32)), "missed box {i}");

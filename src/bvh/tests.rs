@@ -68,8 +68,9 @@ fn cast(bvh: &Bvh, mesh: &TriMesh, origin: Vec3, dir: Vec3, max_t: f32) -> Optio
 }
 
 #[test]
-fn node_is_32_bytes() {
-    assert_eq!(std::mem::size_of::<BvhNode>(), 32);
+fn node_is_two_aligned_cache_lines() {
+    assert_eq!(std::mem::size_of::<BvhNode>(), 128);
+    assert_eq!(std::mem::align_of::<BvhNode>(), 64);
 }
 
 #[test]
@@ -99,7 +100,9 @@ fn single_triangle_is_one_leaf() {
     let bvh = Bvh::build(&mesh.tri_aabbs);
     bvh.validate(&mesh.tri_aabbs).unwrap();
     assert_eq!(bvh.nodes.len(), 1);
-    assert_eq!((bvh.nodes[0].first, bvh.nodes[0].count), (0, 1));
+    assert_eq!(bvh.nodes[0].slot(0), Slot::Leaf { first: 0, count: 1 });
+    assert!((1..4).all(|k| bvh.nodes[0].slot(k) == Slot::Empty));
+    assert_eq!(bvh.node_aabb(0), mesh.tri_aabbs[0]);
     let touching = Aabb::from_corners(Vec3::new(1.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0));
     assert_eq!(query_sorted(&bvh, &mesh.tri_aabbs, &touching), vec![0]);
     let apart = Aabb::from_corners(Vec3::splat(1.5), Vec3::splat(2.0));
@@ -140,7 +143,20 @@ fn grid_stats_and_depths_are_consistent() {
     let bvh = Bvh::build(&mesh.tri_aabbs);
     bvh.validate(&mesh.tri_aabbs).unwrap();
     let s = bvh.stats();
-    assert_eq!(s.nodes, 2 * s.leaves - 1);
+    // Every node but the root hangs from one inner slot.
+    let slots: Vec<Slot> = bvh
+        .nodes
+        .iter()
+        .flat_map(|n| (0..4).map(|k| n.slot(k)))
+        .collect();
+    let inner = slots.iter().filter(|s| matches!(s, Slot::Inner(_))).count();
+    let leaves = slots
+        .iter()
+        .filter(|s| matches!(s, Slot::Leaf { .. }))
+        .count();
+    assert_eq!((inner + 1, leaves), (s.nodes, s.leaves));
+    // Collapsed from a binary tree: at least two slots per node in use.
+    assert!(s.nodes * 2 <= inner + leaves + 1, "{} nodes", s.nodes);
     let total: usize = s
         .leaf_size_histogram
         .iter()
@@ -153,19 +169,28 @@ fn grid_stats_and_depths_are_consistent() {
     // Nodes, the triangle index and the leaf-ordered boxes.
     assert_eq!(
         s.memory_bytes,
-        32 * s.nodes + (4 + 24) * mesh.triangle_count()
+        128 * s.nodes + (4 + 24) * mesh.triangle_count()
     );
     let depths = bvh.node_depths();
     assert_eq!(depths[0], 0);
+    let mut deepest_leaf = 0;
     for (i, node) in bvh.nodes.iter().enumerate() {
-        if !node.is_leaf() {
-            assert_eq!(depths[node.first as usize], depths[i] + 1);
-            assert_eq!(depths[node.first as usize + 1], depths[i] + 1);
+        for (_, aabb, slot) in node.slots() {
+            match slot {
+                Slot::Inner(c) => {
+                    assert_eq!(depths[c as usize], depths[i] + 1);
+                    assert_eq!(bvh.node_aabb(c), aabb, "a slot's box is its node's");
+                }
+                Slot::Leaf { .. } => deepest_leaf = deepest_leaf.max(depths[i]),
+                Slot::Empty => unreachable!("slots() skips empty slots"),
+            }
         }
     }
-    assert_eq!(s.max_depth as u32, *depths.iter().max().unwrap());
-    // A balanced-ish tree over 1800 triangles: SAH keeps it far from a list.
-    assert!(s.max_depth < 30, "depth {}", s.max_depth);
+    assert_eq!(s.max_depth as u32, deepest_leaf);
+    // A balanced-ish tree over 1800 triangles: SAH keeps it far from a
+    // list, and four children per node make it about half as deep as a
+    // binary tree (which would be about 9 deep here).
+    assert!(s.max_depth < 10, "depth {}", s.max_depth);
 }
 
 #[test]
@@ -184,18 +209,25 @@ fn visited_nodes_overlap_the_query_and_stats_count_tests() {
         &mut stats,
     );
     assert!(!out.is_empty());
-    assert_eq!(visited[0], 0);
-    for &n in &visited {
-        assert!(bvh.node_aabb(n).overlaps(&q));
+    assert!(visited[0] < 4, "the root's slots come first");
+    for &id in &visited {
+        assert!(bvh.slot_aabb(id).unwrap().overlaps(&q));
     }
     let mut unique = visited.clone();
     unique.sort_unstable();
     unique.dedup();
     assert_eq!(unique.len(), visited.len());
-    // Every node tested is either visited or a rejected sibling.
-    assert!(stats.nodes_visited as usize >= visited.len());
+    // A node is entered when a slot linking to it overlapped (the root always).
+    let inner = visited
+        .iter()
+        .filter(|&&id| matches!(bvh.slot(id), Slot::Inner(_)));
+    assert_eq!(stats.nodes_visited as usize, inner.count() + 1);
     assert!((stats.nodes_visited as usize) < bvh.nodes.len() / 4);
-    let leaf_tris: u32 = visited.iter().map(|&n| bvh.nodes[n as usize].count).sum();
+    let leaf_count = |&id: &u32| match bvh.slot(id) {
+        Slot::Leaf { count, .. } => count,
+        _ => 0,
+    };
+    let leaf_tris: u32 = visited.iter().map(leaf_count).sum();
     assert_eq!(stats.triangles_tested, leaf_tris);
     // The second identical query reuses the stack: same results, no growth.
     let cap = scratch.stack.capacity();
@@ -260,12 +292,21 @@ fn corrupt(f: impl FnOnce(&mut Bvh)) -> BvhError {
     bvh.validate(&mesh.tri_aabbs).unwrap_err()
 }
 
-fn first_leaf(bvh: &Bvh) -> usize {
-    bvh.nodes.iter().position(|n| n.is_leaf()).unwrap()
+/// The node and slot of the first leaf.
+fn first_leaf(bvh: &Bvh) -> (usize, usize) {
+    let is_leaf = |n: &BvhNode, k| matches!(n.slot(k), Slot::Leaf { .. });
+    let node = bvh.nodes.iter().position(|n| (0..4).any(|k| is_leaf(n, k)));
+    let node = node.unwrap();
+    (
+        node,
+        (0..4).find(|&k| is_leaf(&bvh.nodes[node], k)).unwrap(),
+    )
 }
 
-fn first_inner_child(bvh: &Bvh) -> usize {
-    bvh.nodes[0].first as usize
+/// The first inner slot of the root.
+fn first_inner_slot(bvh: &Bvh) -> usize {
+    let inner = |k: &usize| matches!(bvh.nodes[0].slot(*k), Slot::Inner(_));
+    (0..4).find(inner).unwrap()
 }
 
 #[test]
@@ -280,38 +321,51 @@ fn validate_names_each_corruption() {
         matches!(e, E::TriangleOutOfRange { triangle: 9999, .. }),
         "{e}"
     );
-    let e = corrupt(|b| b.nodes[0].first = 0);
+    let e = corrupt(|b| {
+        let k = first_inner_slot(b);
+        b.nodes[0].child[k] = 0;
+    });
     assert!(matches!(e, E::NodeReachedTwice { node: 0 }), "{e}");
-    let e = corrupt(|b| b.nodes[0].first = b.nodes.len() as u32 - 1);
+    let e = corrupt(|b| {
+        let k = first_inner_slot(b);
+        b.nodes[0].child[k] = b.nodes.len() as u32;
+    });
     assert!(matches!(e, E::ChildOutOfRange { .. }), "{e}");
     let e = corrupt(|b| b.nodes.push(b.nodes[1]));
     assert!(matches!(e, E::UnreachableNodes { count: 1, .. }), "{e}");
     let e = corrupt(|b| {
-        let l = first_leaf(b);
-        b.nodes[l].count = 1000;
+        let (n, k) = first_leaf(b);
+        b.nodes[n].count[k] = 1000;
     });
     assert!(matches!(e, E::LeafRangeOutOfBounds { .. }), "{e}");
     let e = corrupt(|b| {
-        let l = first_leaf(b);
-        b.nodes[l].count -= 1;
+        let (n, k) = first_leaf(b);
+        b.nodes[n].count[k] -= 1;
     });
     assert!(matches!(e, E::TriangleInNoLeaf { .. }), "{e}");
     let e = corrupt(|b| {
-        let l = first_leaf(b);
-        b.nodes[l].first += 1;
+        let (n, k) = first_leaf(b);
+        b.nodes[n].child[k] += 1;
     });
     assert!(
-        matches!(e, E::OverlappingLeaves { .. } | E::TriangleInNoLeaf { .. }),
+        matches!(
+            e,
+            E::OverlappingLeaves { .. }
+                | E::TriangleInNoLeaf { .. }
+                | E::TriangleOutsideLeaf { .. }
+        ),
         "{e}"
     );
     let e = corrupt(|b| {
-        let c = first_inner_child(b);
-        b.nodes[c].aabb_max.y += 100.0;
+        let c = b.nodes[0].child[first_inner_slot(b)] as usize;
+        b.nodes[c].max_y[0] += 100.0;
     });
     assert!(matches!(e, E::ChildOutsideParent { .. }), "{e}");
     let e = corrupt(|b| {
-        let l = first_leaf(b);
-        b.nodes[l].aabb_max = b.nodes[l].aabb_min;
+        let (n, k) = first_leaf(b);
+        let leaf = &mut b.nodes[n];
+        [leaf.max_x[k], leaf.max_y[k], leaf.max_z[k]] =
+            [leaf.min_x[k], leaf.min_y[k], leaf.min_z[k]];
     });
     assert!(matches!(e, E::TriangleOutsideLeaf { .. }), "{e}");
     let e = corrupt(|b| b.nodes.clear());
@@ -403,11 +457,15 @@ proptest! {
 
 /// The tree as bits: equal only if every node is the same, down to the sign
 /// of a zero in a box.
-fn node_bits(bvh: &Bvh) -> Vec<([u32; 3], u32, [u32; 3], u32)> {
-    let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+fn node_bits(bvh: &Bvh) -> Vec<[[u32; 4]; 8]> {
+    let bits = |v: [f32; 4]| v.map(f32::to_bits);
     bvh.nodes
         .iter()
-        .map(|n| (bits(n.aabb_min), n.first, bits(n.aabb_max), n.count))
+        .map(|n| {
+            let boxes = [n.min_x, n.min_y, n.min_z, n.max_x, n.max_y, n.max_z].map(bits);
+            let [a, b, c, d, e, f] = boxes;
+            [a, b, c, d, e, f, n.child, n.count]
+        })
         .collect()
 }
 
@@ -416,7 +474,7 @@ fn node_bits(bvh: &Bvh) -> Vec<([u32; 3], u32, [u32; 3], u32)> {
 fn assert_parallel_build_is_identical(boxes: &[Aabb], max_leaf: usize, grain: usize) -> Bvh {
     let seq = Bvh::build_single_threaded(boxes, max_leaf);
     let par = build::parallel::build(boxes, max_leaf, grain);
-    let par = Bvh::from_parts(par.nodes, par.tri_indices, boxes);
+    let par = Bvh::from_binary(par);
     assert_eq!(par.tri_indices, seq.tri_indices, "grain {grain}");
     assert!(
         node_bits(&par) == node_bits(&seq),

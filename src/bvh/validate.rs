@@ -5,7 +5,7 @@
 //! or shared child is reported rather than looped over, and every index is
 //! range-checked before use, so any `Bvh` value can be validated.
 
-use super::Bvh;
+use super::{Bvh, Slot};
 use crate::math::Aabb;
 
 /// A structural problem found by [`Bvh::validate`].
@@ -49,13 +49,13 @@ pub enum BvhError {
         /// Second position.
         second: usize,
     },
-    /// An inner node's children lie outside the node array.
-    #[error("node {node} has children {left} and {left}+1 but there are {nodes} nodes")]
+    /// A slot links to a node outside the node array.
+    #[error("slot {slot} links to node {child} but there are {nodes} nodes")]
     ChildOutOfRange {
-        /// The inner node.
-        node: u32,
-        /// Its left child index.
-        left: u32,
+        /// The slot's id (`node * 4 + slot`).
+        slot: u32,
+        /// The node it links to.
+        child: u32,
         /// Number of nodes.
         nodes: usize,
     },
@@ -74,10 +74,10 @@ pub enum BvhError {
         first: u32,
     },
     /// A leaf's range runs past the end of `tri_indices`.
-    #[error("leaf {node} covers tri_indices[{first}..{first}+{count}] past its length {len}")]
+    #[error("leaf {leaf} covers tri_indices[{first}..{first}+{count}] past its length {len}")]
     LeafRangeOutOfBounds {
-        /// The leaf.
-        node: u32,
+        /// The leaf's slot id.
+        leaf: u32,
         /// Start of its range.
         first: u32,
         /// Its triangle count.
@@ -92,9 +92,9 @@ pub enum BvhError {
     OverlappingLeaves {
         /// The doubly covered position.
         position: usize,
-        /// The leaf that covered it first.
+        /// The slot id of the leaf that covered it first.
         first_leaf: u32,
-        /// The leaf that covered it again.
+        /// The slot id of the leaf that covered it again.
         second_leaf: u32,
     },
     /// A position of `tri_indices` (and so a triangle) is in no leaf.
@@ -105,16 +105,17 @@ pub enum BvhError {
         /// The triangle stored there.
         triangle: u32,
     },
-    /// A child's box is not inside its parent's box.
-    #[error("child {child} box {child_box:?} is not inside parent {parent} box {parent_box:?}")]
+    /// A node's box (around its slots) is not inside the box of the slot
+    /// that links to it.
+    #[error("node {child} box {child_box:?} is not inside its slot {parent} box {parent_box:?}")]
     ChildOutsideParent {
-        /// The parent node.
+        /// The slot id of the linking slot.
         parent: u32,
-        /// The child node.
+        /// The node.
         child: u32,
-        /// The parent's box.
+        /// The slot's box.
         parent_box: Aabb,
-        /// The child's box.
+        /// The node's box.
         child_box: Aabb,
     },
     /// [`Bvh::leaf_aabbs`] is not the triangles' boxes in `tri_indices` order.
@@ -130,7 +131,7 @@ pub enum BvhError {
     /// A triangle's box is not inside the box of the leaf holding it.
     #[error("triangle {triangle} box {triangle_box:?} is not inside leaf {leaf} box {leaf_box:?}")]
     TriangleOutsideLeaf {
-        /// The leaf.
+        /// The leaf's slot id.
         leaf: u32,
         /// The triangle.
         triangle: u32,
@@ -215,7 +216,7 @@ fn check_leaf_boxes(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
 }
 
 /// Walks from the root checking links, ranges and boxes; returns, for each
-/// position of `tri_indices`, the leaf that covers it.
+/// position of `tri_indices`, the slot id of the leaf that covers it.
 fn check_tree(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<Vec<Option<u32>>, BvhError> {
     let nodes = &bvh.nodes;
     let mut reached = vec![false; nodes.len()];
@@ -223,33 +224,42 @@ fn check_tree(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<Vec<Option<u32>>, BvhErro
     let mut stack = vec![0u32];
     reached[0] = true;
     while let Some(i) = stack.pop() {
-        let node = &nodes[i as usize];
-        if node.count > 0 {
-            check_leaf(bvh, i, tri_aabbs, &mut covered_by)?;
-            continue;
-        }
-        let left = node.first;
-        if left as usize + 1 >= nodes.len() {
-            return Err(BvhError::ChildOutOfRange {
-                node: i,
-                left,
-                nodes: nodes.len(),
-            });
-        }
-        for child in [left, left + 1] {
-            if std::mem::replace(&mut reached[child as usize], true) {
-                return Err(BvhError::NodeReachedTwice { node: child });
+        for (k, slot_box, slot) in nodes[i as usize].slots() {
+            let id = i * 4 + k as u32;
+            match slot {
+                Slot::Leaf { first, count } => {
+                    let leaf = Leaf {
+                        id,
+                        aabb: slot_box,
+                        first,
+                        count,
+                    };
+                    check_leaf(bvh, &leaf, tri_aabbs, &mut covered_by)?;
+                }
+                Slot::Inner(child) => {
+                    let Some(seen) = reached.get_mut(child as usize) else {
+                        return Err(BvhError::ChildOutOfRange {
+                            slot: id,
+                            child,
+                            nodes: nodes.len(),
+                        });
+                    };
+                    if std::mem::replace(seen, true) {
+                        return Err(BvhError::NodeReachedTwice { node: child });
+                    }
+                    let child_box = nodes[child as usize].aabb();
+                    if !slot_box.contains(&child_box) {
+                        return Err(BvhError::ChildOutsideParent {
+                            parent: id,
+                            child,
+                            parent_box: slot_box,
+                            child_box,
+                        });
+                    }
+                    stack.push(child);
+                }
+                Slot::Empty => {}
             }
-            let (parent_box, child_box) = (node.aabb(), nodes[child as usize].aabb());
-            if !parent_box.contains(&child_box) {
-                return Err(BvhError::ChildOutsideParent {
-                    parent: i,
-                    child,
-                    parent_box,
-                    child_box,
-                });
-            }
-            stack.push(child);
         }
     }
     let unreachable = reached.iter().filter(|r| !**r).count();
@@ -263,33 +273,40 @@ fn check_tree(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<Vec<Option<u32>>, BvhErro
     Ok(covered_by)
 }
 
+/// A leaf slot as the walk finds it.
+struct Leaf {
+    id: u32,
+    aabb: Aabb,
+    first: u32,
+    count: u32,
+}
+
 /// Checks a leaf's range and that its box holds its triangles' boxes.
 fn check_leaf(
     bvh: &Bvh,
-    leaf: u32,
+    leaf: &Leaf,
     tri_aabbs: &[Aabb],
     covered_by: &mut [Option<u32>],
 ) -> Result<(), BvhError> {
-    let node = &bvh.nodes[leaf as usize];
-    let (first, count) = (node.first, node.count);
+    let (first, count) = (leaf.first, leaf.count);
     let end = first as usize + count as usize;
     if end > bvh.tri_indices.len() {
         return Err(BvhError::LeafRangeOutOfBounds {
-            node: leaf,
+            leaf: leaf.id,
             first,
             count,
             len: bvh.tri_indices.len(),
         });
     }
-    let leaf_box = node.aabb();
+    let leaf_box = leaf.aabb;
     let range = first as usize..end;
     let slots = covered_by[range.clone()].iter_mut();
     for ((position, slot), &triangle) in range.clone().zip(slots).zip(&bvh.tri_indices[range]) {
-        if let Some(first_leaf) = slot.replace(leaf) {
+        if let Some(first_leaf) = slot.replace(leaf.id) {
             return Err(BvhError::OverlappingLeaves {
                 position,
                 first_leaf,
-                second_leaf: leaf,
+                second_leaf: leaf.id,
             });
         }
         // In range: check_indices ran first.
@@ -299,7 +316,7 @@ fn check_leaf(
         let holds_points = triangle_box.min.cmple(triangle_box.max).all();
         if holds_points && !leaf_box.contains(&triangle_box) {
             return Err(BvhError::TriangleOutsideLeaf {
-                leaf,
+                leaf: leaf.id,
                 triangle,
                 leaf_box,
                 triangle_box,

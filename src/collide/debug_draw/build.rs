@@ -8,7 +8,7 @@
 use super::{
     DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape, depth_color,
 };
-use crate::bvh::Bvh;
+use crate::bvh::{Bvh, Slot};
 use crate::collide::{CandidateOutcome, IterationRecord};
 use crate::mesh::TriMesh;
 use glam::DVec3;
@@ -312,12 +312,13 @@ fn query(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh, bvh: &Bvh) {
     }
     if out.on(OverlayKind::BvhNodesVisited) {
         let depths = visited_depths(bvh, &rec.bvh_nodes_visited);
-        for (node, depth) in depths {
+        for (slot, depth) in depths {
+            let Some(aabb) = bvh.slot_aabb(slot) else {
+                continue;
+            };
             out.push_colored(
                 OverlayKind::BvhNodesVisited,
-                Shape::Box {
-                    aabb: bvh.node_aabb(node),
-                },
+                Shape::Box { aabb },
                 depth_color(depth),
                 None,
             );
@@ -328,55 +329,63 @@ fn query(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh, bvh: &Bvh) {
     }
 }
 
-/// Depth of each visited node that exists in `bvh`. The visited nodes form
-/// a subtree hanging from the root (a child is only visited when its parent
-/// overlapped), so a walk pruned to them finds every depth without touching
-/// the rest of the tree.
+/// Depth of each visited slot (a box of the tree: its slot id) that
+/// exists in `bvh`, where a slot's depth is its node's (root = 0). The
+/// visited slots form a subtree hanging from the root (a slot is only
+/// searched when the slot linking to its node was), so a walk pruned to
+/// them finds every depth without touching the rest of the tree.
 fn visited_depths(bvh: &Bvh, visited: &[u32]) -> Vec<(u32, u32)> {
     let mut set: HashSet<u32> = visited
         .iter()
         .copied()
-        .filter(|&n| (n as usize) < bvh.nodes.len())
+        .filter(|&id| bvh.slot_aabb(id).is_some())
         .collect();
     let mut found = Vec::with_capacity(set.len());
     let mut stack = vec![(0u32, 0u32)];
     while let Some((node, depth)) = stack.pop() {
-        // Removing guards against a malformed tree that links back up.
-        if !set.remove(&node) {
+        let Some(n) = bvh.nodes.get(node as usize) else {
             continue;
-        }
-        found.push((node, depth));
-        let n = &bvh.nodes[node as usize];
-        if n.count == 0 {
-            stack.push((n.first, depth + 1));
-            stack.push((n.first + 1, depth + 1));
+        };
+        for (k, _, slot) in n.slots() {
+            let id = node * 4 + k as u32;
+            // Removing guards against a malformed tree that links back up.
+            if !set.remove(&id) {
+                continue;
+            }
+            found.push((id, depth));
+            if let Slot::Inner(child) = slot {
+                stack.push((child, depth + 1));
+            }
         }
     }
     found.sort_unstable();
     found
 }
 
-/// Every node at exactly `depth` (leaves above it are not repeated).
+/// Every box at exactly `depth`: the slots of the nodes that deep (leaves
+/// above it are not repeated).
 fn bvh_level(out: &mut Prims, bvh: &Bvh, depth: u32) {
     if bvh.nodes.is_empty() {
         return;
     }
     let mut stack = vec![(0u32, 0u32)];
     while let Some((node, d)) = stack.pop() {
-        let Some(n) = bvh.nodes.get(node as usize) else {
+        // A malformed tree could link back up: never walk past `depth`.
+        let Some(n) = bvh.nodes.get(node as usize).filter(|_| d <= depth) else {
             continue;
         };
         if d == depth {
-            let aabb = bvh.node_aabb(node);
-            out.push_colored(
-                OverlayKind::BvhLevel,
-                Shape::Box { aabb },
-                depth_color(d),
-                None,
-            );
-        } else if n.count == 0 {
-            stack.push((n.first + 1, d + 1));
-            stack.push((n.first, d + 1));
+            for (_, aabb, _) in n.slots() {
+                let color = depth_color(d);
+                out.push_colored(OverlayKind::BvhLevel, Shape::Box { aabb }, color, None);
+            }
+            continue;
+        }
+        // Reversed, so the first slot's subtree comes out first.
+        for k in (0..4).rev() {
+            if let Slot::Inner(child) = n.slot(k) {
+                stack.push((child, d + 1));
+            }
         }
     }
 }
@@ -385,14 +394,11 @@ fn bvh_level(out: &mut Prims, bvh: &Bvh, depth: u32) {
 /// ones the per-triangle box test threw away.
 fn rejected_triangle_boxes(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh, bvh: &Bvh) {
     let candidates: HashSet<u32> = rec.candidates.iter().map(|c| c.triangle).collect();
-    for &node in &rec.bvh_nodes_visited {
-        let Some(n) = bvh.nodes.get(node as usize) else {
+    for &id in &rec.bvh_nodes_visited {
+        let Slot::Leaf { first, count } = bvh.slot(id) else {
             continue;
         };
-        if n.count == 0 {
-            continue;
-        }
-        let range = n.first as usize..(n.first + n.count) as usize;
+        let range = first as usize..first as usize + count as usize;
         let Some(leaf_tris) = bvh.tri_indices.get(range) else {
             continue;
         };

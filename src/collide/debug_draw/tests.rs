@@ -2,7 +2,7 @@
 //! a floor, slides along it, and arrives.
 
 use super::*;
-use crate::bvh::{Bvh, BvhNode, QueryStats};
+use crate::bvh::{Bvh, BvhNode, QueryStats, Slot};
 use crate::collide::{
     Candidate, CandidateOutcome, IterationOutcome, IterationRecord, NearestHit, Pass, SlideMode,
     SlidingPlane,
@@ -31,17 +31,12 @@ fn level() -> (TriMesh, Bvh) {
         vec![("floor".into(), 2), ("wall".into(), 1)],
     );
     let b = &mesh.tri_aabbs;
-    let node = |aabb: Aabb, first, count| BvhNode {
-        aabb_min: aabb.min,
-        first,
-        aabb_max: aabb.max,
-        count,
-    };
+    // Root: a leaf (triangle 0) and a node holding one leaf per other triangle.
+    let leaf = |first| Slot::Leaf { first, count: 1 };
     let bvh = Bvh::from_parts(
         vec![
-            node(mesh.bounds(), 1, 0),
-            node(b[0], 0, 1),
-            node(b[1].union(&b[2]), 1, 2),
+            BvhNode::from_slots(&[(b[0], leaf(0)), (b[1].union(&b[2]), Slot::Inner(1))]),
+            BvhNode::from_slots(&[(b[1], leaf(1)), (b[2], leaf(2))]),
         ],
         vec![0, 1, 2],
         b,
@@ -68,7 +63,7 @@ fn record(index: u32, start: DVec3, velocity: DVec3, end: DVec3) -> IterationRec
             start.min(destination) - RADII,
             start.max(destination) + RADII,
         ),
-        bvh_nodes_visited: vec![0, 1, 2],
+        bvh_nodes_visited: vec![0, 1, 4, 5],
         bvh_stats: QueryStats::default(),
         candidates: Vec::new(),
         candidate_count: 0,
@@ -332,30 +327,22 @@ fn query_box_candidates_and_hit_triangle_come_from_the_level() {
 fn bvh_boxes_are_coloured_by_depth() {
     let (_, bvh) = level();
     let visited = only(OverlayKind::BvhNodesVisited, 0);
-    assert_eq!(visited.len(), 3);
-    assert_eq!(
-        visited[0].shape,
-        Shape::Box {
-            aabb: bvh.node_aabb(0)
-        }
-    );
-    assert_eq!(visited[0].color, depth_color(0));
-    assert_eq!(visited[1].color, depth_color(1));
-    assert_eq!(visited[2].color, depth_color(1));
-    assert_ne!(depth_color(0), depth_color(1));
+    let boxes: Vec<_> = visited.iter().map(|p| p.shape.clone()).collect();
+    let slot_boxes = |ids: &[u32]| -> Vec<Shape> {
+        ids.iter()
+            .map(|&id| Shape::Box {
+                aabb: bvh.slot_aabb(id).unwrap(),
+            })
+            .collect()
+    };
+    assert_eq!(boxes, slot_boxes(&[0, 1, 4, 5]));
+    let colors: Vec<_> = visited.iter().map(|p| p.color).collect();
+    let [top, deep] = [0, 1].map(depth_color);
+    assert_eq!(colors, vec![top, top, deep, deep]);
+    assert_ne!(top, deep);
     let level1 = only(OverlayKind::BvhLevel, 0);
     let boxes: Vec<_> = level1.iter().map(|p| p.shape.clone()).collect();
-    assert_eq!(
-        boxes,
-        vec![
-            Shape::Box {
-                aabb: bvh.node_aabb(1)
-            },
-            Shape::Box {
-                aabb: bvh.node_aabb(2)
-            }
-        ]
-    );
+    assert_eq!(boxes, slot_boxes(&[4, 5]));
     assert!(level1.iter().all(|p| p.color == depth_color(1)));
 }
 
@@ -421,7 +408,10 @@ fn crowded(n: u32) -> (TriMesh, Bvh, Vec<IterationRecord>) {
             },
         })
         .collect();
-    rec.bvh_nodes_visited = (0..bvh.nodes.len() as u32).collect();
+    let slots = 4 * bvh.nodes.len() as u32;
+    rec.bvh_nodes_visited = (0..slots)
+        .filter(|&id| bvh.slot_aabb(id).is_some())
+        .collect();
     (mesh, bvh, vec![rec])
 }
 
@@ -453,9 +443,9 @@ fn box_kinds_are_capped_to_the_hits_and_the_nearest_boxes() {
     let expect: Vec<Aabb> = [0, 1, 2, 3, 49].map(|i| mesh.tri_aabbs[i]).to_vec();
     assert_eq!(kept, expect, "kept in their original order");
     assert!(boxes[4].label.is_some());
-    let nodes = bvh.nodes.len();
-    assert!(nodes > 5);
-    assert_eq!(set.hidden(OverlayKind::BvhNodesVisited), nodes - 5);
+    let visited = t[0].bvh_nodes_visited.len();
+    assert!(visited > 5);
+    assert_eq!(set.hidden(OverlayKind::BvhNodesVisited), visited - 5);
     // Kinds that are not boxes are never cut.
     assert_eq!(set.hidden(OverlayKind::Velocity), 0);
     assert!(
