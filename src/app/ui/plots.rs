@@ -7,7 +7,9 @@ use super::CollidoscopeApp;
 use crate::app::state::EditorState;
 use crate::collide::IterationRecord;
 use eframe::egui;
-use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints, Points};
+use egui_plot::{
+    AxisHints, Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, uniform_grid_spacer,
+};
 use glam::DVec3;
 
 /// Per iteration (1-based x): distance from the end to the destination, metres.
@@ -101,7 +103,16 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             .legend(Legend::default())
             .width(w)
             .height(h)
-            .x_axis_label("triangles per leaf")
+            // Leaf sizes are whole numbers: a mark and a label at each one
+            // (the labels are short, so they may sit closer than default).
+            .custom_x_axes(vec![
+                AxisHints::new_x()
+                    .label("triangles per leaf")
+                    .label_spacing(20.0..=30.0),
+            ])
+            .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+            // Room left of the first bar for its label.
+            .include_x(0.0)
             .y_axis_label("leaves")
             .show(ui, |pu| {
                 let bars = hist
