@@ -261,16 +261,25 @@ fn push_hit_slots(
     stats: &mut QueryStats,
 ) {
     stats.nodes_visited += 1;
-    let node = &nodes[i as usize];
-    let mut hits = [(0u32, 0f32); 4];
-    let mut n = 0;
-    for (k, aabb, _) in node.slots() {
+    let base = stack.len();
+    for (k, aabb, _) in nodes[i as usize].slots() {
         if let Some(t) = ray.slab(&aabb, max_t) {
-            hits[n] = (i * 4 + k as u32, t);
-            n += 1;
+            stack.push((i * 4 + k as u32, t));
         }
     }
-    let hits = &mut hits[..n];
-    hits.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
-    stack.extend_from_slice(hits);
+    sort_farthest_first(&mut stack[base..]);
+}
+
+/// Sorts a node's pushed slots (at most four) by entry time, latest first,
+/// so the nearest is popped next (an insertion sort: a general sort's call
+/// and a `memmove` cost more at this size).
+#[inline]
+pub(super) fn sort_farthest_first(entries: &mut [(u32, f32)]) {
+    for i in 1..entries.len() {
+        let mut j = i;
+        while j > 0 && entries[j - 1].1 < entries[j].1 {
+            entries.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }

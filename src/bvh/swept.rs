@@ -9,7 +9,7 @@
 //! `N` iff the segment its centre follows meets `N` grown by `h` (Minkowski
 //! sum), which is a slab test on the segment, `t` in `[0, 1]`.
 
-use super::query::Walk;
+use super::query::{Walk, sort_farthest_first};
 use super::{Bvh, BvhNode, BvhScratch, QueryStats, Slot};
 use crate::math::{Aabb, Vec3, prefetch};
 use glam::{Vec3A, Vec4};
@@ -228,19 +228,6 @@ fn push_entered_slots(
         stack.push((i * 4 + k as u32, near[k]));
     }
     sort_farthest_first(&mut stack[base..]);
-}
-
-/// Sorts at most four entries by entry time, latest first (an insertion
-/// sort: a general sort's call and a `memmove` cost more at this size).
-#[inline]
-fn sort_farthest_first(entries: &mut [(u32, f32)]) {
-    for i in 1..entries.len() {
-        let mut j = i;
-        while j > 0 && entries[j - 1].1 < entries[j].1 {
-            entries.swap(j - 1, j);
-            j -= 1;
-        }
-    }
 }
 
 /// See [`Bvh::query_swept_aabb`] (same arguments, plus the tree).

@@ -368,6 +368,11 @@ fn validate_names_each_corruption() {
             [leaf.min_x[k], leaf.min_y[k], leaf.min_z[k]];
     });
     assert!(matches!(e, E::TriangleOutsideLeaf { .. }), "{e}");
+    let e = corrupt(|b| {
+        let node = b.nodes.iter().position(|n| n.is_empty_slot(3)).unwrap();
+        b.nodes[node].min_x[3] = 0.0;
+    });
+    assert!(matches!(e, E::EmptySlotBox { .. }), "{e}");
     let e = corrupt(|b| b.nodes.clear());
     assert!(matches!(e, E::EmptyMismatch { nodes: 0, .. }), "{e}");
     let e = corrupt(|b| b.leaf_aabbs[2].max.x += 1.0);

@@ -5,7 +5,7 @@
 //! or shared child is reported rather than looped over, and every index is
 //! range-checked before use, so any `Bvh` value can be validated.
 
-use super::{Bvh, Slot};
+use super::{Bvh, BvhNode, Slot};
 use crate::math::Aabb;
 
 /// A structural problem found by [`Bvh::validate`].
@@ -58,6 +58,15 @@ pub enum BvhError {
         child: u32,
         /// Number of nodes.
         nodes: usize,
+    },
+    /// An empty slot whose box is not the point at `+inf` that every search
+    /// rejects (see [`BvhNode::EMPTY`](super::BvhNode::EMPTY)).
+    #[error("slot {slot} is empty but its box {slot_box:?} is not the empty slot's box")]
+    EmptySlotBox {
+        /// The slot's id (`node * 4 + slot`).
+        slot: u32,
+        /// Its box.
+        slot_box: Aabb,
     },
     /// A node is reached twice from the root: a cycle or a shared subtree.
     #[error("node {node} is reached twice from the root (cycle or shared child)")]
@@ -224,7 +233,9 @@ fn check_tree(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<Vec<Option<u32>>, BvhErro
     let mut stack = vec![0u32];
     reached[0] = true;
     while let Some(i) = stack.pop() {
-        for (k, slot_box, slot) in nodes[i as usize].slots() {
+        let node = &nodes[i as usize];
+        check_empty_slots(node, i)?;
+        for (k, slot_box, slot) in node.slots() {
             let id = i * 4 + k as u32;
             match slot {
                 Slot::Leaf { first, count } => {
@@ -271,6 +282,22 @@ fn check_tree(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<Vec<Option<u32>>, BvhErro
         });
     }
     Ok(covered_by)
+}
+
+/// The searches skip empty slots by their box alone: it must be the point
+/// at `+inf`.
+fn check_empty_slots(node: &BvhNode, i: u32) -> Result<(), BvhError> {
+    let empty_box = BvhNode::EMPTY.slot_aabb(0);
+    for k in (0..4).filter(|&k| node.is_empty_slot(k)) {
+        let slot_box = node.slot_aabb(k);
+        if slot_box != empty_box {
+            return Err(BvhError::EmptySlotBox {
+                slot: i * 4 + k as u32,
+                slot_box,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A leaf slot as the walk finds it.

@@ -370,8 +370,7 @@ fn bvh_level(out: &mut Prims, bvh: &Bvh, depth: u32) {
     }
     let mut stack = vec![(0u32, 0u32)];
     while let Some((node, d)) = stack.pop() {
-        // A malformed tree could link back up: never walk past `depth`.
-        let Some(n) = bvh.nodes.get(node as usize).filter(|_| d <= depth) else {
+        let Some(n) = bvh.nodes.get(node as usize) else {
             continue;
         };
         if d == depth {
