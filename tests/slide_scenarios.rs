@@ -306,6 +306,46 @@ fn an_embedded_start_is_pushed_out_and_reported() {
 }
 
 #[test]
+fn a_floor_a_skin_below_is_no_candidate_of_a_level_move_until_gravity_lands_on_it() {
+    // Every mode tests the ellipsoid itself, so a floor that is only the
+    // skin below the probe cannot be touched by a level move: it must not
+    // even be a candidate (on a tessellated floor those would be most of a
+    // long move's work). Landing on it, the gravity pass finds it.
+    let mut b = MeshBuilder::new();
+    floor(&mut b);
+    let lvl = level(&b);
+    for mode in SlideMode::ALL {
+        let s = SlideSettings {
+            mode,
+            gravity: [0.0, 0.0, 0.0],
+            ..settings(RADII)
+        };
+        let start = DVec3::new(0.0, 0.9 + s.skin, 0.0);
+        let r = run(&lvl, &s, start, DVec3::new(3.0, 0.0, 1.0));
+        let first = &r.iterations[0];
+        assert_eq!(first.candidate_count, 0, "{mode}: {:?}", first.candidates);
+        assert!((r.final_position - DVec3::new(3.0, start.y, 1.0)).length() < 1e-9);
+    }
+    let s = SlideSettings {
+        gravity: [0.0, -0.05, 0.0],
+        ..settings(RADII)
+    };
+    let r = run(
+        &lvl,
+        &s,
+        DVec3::new(0.0, 0.9 + s.skin, 0.0),
+        DVec3::new(3.0, 0.0, 1.0),
+    );
+    assert_eq!(r.iterations[0].candidate_count, 0);
+    let landing = r.iterations.iter().find(|rec| rec.pass == Pass::Gravity);
+    let hit = landing
+        .and_then(|rec| rec.nearest)
+        .expect("the gravity pass lands");
+    assert!(hit.contact_normal.y > 0.999, "{hit:?}");
+    assert!(r.final_position.y > 0.9 && r.final_position.y < 0.9 + 2.0 * s.skin + 1e-3);
+}
+
+#[test]
 fn sliding_along_a_wall_keeps_the_tangential_motion() {
     let mut b = MeshBuilder::new();
     floor(&mut b);

@@ -99,10 +99,17 @@ impl StepContext<'_, '_> {
         self.settings.skin / self.es.radii().min_element()
     }
 
-    /// The probe's box at `center_w` (radii grown by twice the skin, a hair
-    /// and `slack`), world space, rounded outwards to `f32`.
+    /// The probe's box at `center_w` (its radii grown by a hair and
+    /// `slack`), world space, rounded outwards to `f32`.
+    ///
+    /// Not grown by the skin: every mode tests the ellipsoid itself (the
+    /// unit sphere in ellipsoid space), so a triangle that only comes within
+    /// the skin is never touched, and the solver keeps the probe a skin away
+    /// from what it touches. A box grown by the skin made every floor tile
+    /// under a sliding probe a candidate; on long moves over a tessellated
+    /// floor those were most of the candidates, each a miss.
     fn probe_box(&self, center_w: DVec3, slack: f64) -> Aabb {
-        let margin = self.es.radii() + DVec3::splat(self.settings.skin * 2.0 + 1e-9 + slack);
+        let margin = self.es.radii() + DVec3::splat(1e-9 + slack);
         let pad = center_w.abs().max_element() * 1e-12;
         Aabb::from_f64_covering(center_w - margin - pad, center_w + margin + pad)
     }
