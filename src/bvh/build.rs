@@ -173,30 +173,14 @@ impl Binning {
             self.bins[..m.used].fill(EMPTY_BIN);
         }
     }
-}
 
-/// Adds triangles to a binning, gathering runs that fall in the same bin in
-/// registers. Neighbouring triangles of a mesh usually share a bin, and
-/// growing the bin in memory each time would chain every update on the
-/// previous store; [`Run::finish`] must be called at the end.
-struct Run<'a> {
-    binning: &'a mut Binning,
-    map: Option<BinMap>,
-    idx: usize,
-    acc: Bin,
-}
-
-impl<'a> Run<'a> {
-    fn new(binning: &'a mut Binning) -> Self {
-        Run {
-            map: binning.map,
-            binning,
-            idx: 0,
-            acc: EMPTY_BIN,
-        }
-    }
-
-    /// Adds `p`, returning its bin (0 when the binning has no map).
+    /// Adds `p` to its bin, returning the bin (0 when there is no map).
+    ///
+    /// Straight into the bin. Gathering runs of triangles that share a bin
+    /// in registers, as this did before, costs a mispredicted branch at
+    /// every change of bin, which a real level's triangle order makes
+    /// frequent: the whole build was 15 % slower on Sibenik that way, and
+    /// no faster on the generated levels (BENCHMARKS.md, "BVH").
     #[inline]
     fn add(&mut self, p: &Bounds) -> u8 {
         let Some(m) = self.map else {
@@ -204,28 +188,11 @@ impl<'a> Run<'a> {
         };
         let c = p.lo + p.hi;
         let idx = m.index(c);
-        if idx != self.idx {
-            self.flush();
-            self.idx = idx;
-        }
-        self.acc.bounds.grow(p);
-        self.acc.centroids.grow_point(c);
-        self.acc.count += 1;
+        let bin = &mut self.bins[idx];
+        bin.bounds.grow(p);
+        bin.centroids.grow_point(c);
+        bin.count += 1;
         idx as u8
-    }
-
-    fn flush(&mut self) {
-        if self.acc.count > 0 {
-            let bin = &mut self.binning.bins[self.idx];
-            bin.bounds.grow(&self.acc.bounds);
-            bin.centroids.grow(&self.acc.centroids);
-            bin.count += self.acc.count;
-            self.acc = EMPTY_BIN;
-        }
-    }
-
-    fn finish(mut self) {
-        self.flush();
     }
 }
 
@@ -418,13 +385,11 @@ impl<'a> Builder<'a> {
         let slot = self.pool.take();
         let binning = &mut self.pool.slots[slot];
         binning.reset(r, 0);
-        let mut run = Run::new(binning);
         let at = self.work.local(r.start, r.end);
         let bin_idx = &mut self.work.bin_idx[at.clone()];
         for (p, b) in self.work.prims[at].iter().zip(bin_idx) {
-            *b = run.add(p);
+            *b = binning.add(p);
         }
-        run.finish();
         slot
     }
 
@@ -491,7 +456,6 @@ impl Split {
         left: &mut Binning,
         right: &mut Binning,
     ) {
-        let (mut left, mut right) = (Run::new(left), Run::new(right));
         let (mut i, mut j) = (0, self.mid);
         loop {
             while i < self.mid && bin_idx[i] < self.k {
@@ -521,8 +485,6 @@ impl Split {
         for (p, b) in prims[j..].iter().zip(&mut bin_idx[j..]) {
             *b = right.add(p);
         }
-        left.finish();
-        right.finish();
     }
 }
 
