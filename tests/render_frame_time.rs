@@ -17,7 +17,7 @@ use collidoscope::collide::{SlideResult, SlideSettings, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
 use collidoscope::math::Aabb;
 use collidoscope::render::{
-    CameraView, RenderOptions, SceneRenderer, StrokeSizes, build_instances,
+    CameraView, LevelDraw, RenderOptions, SceneRenderer, StrokeSizes, build_instances,
 };
 use glam::DVec3;
 use std::path::Path;
@@ -127,8 +127,29 @@ fn conference_level_frame_cost() {
             ..close_up
         }
     };
+    // A moving view (the camera nudged every frame, as while orbiting):
+    // every frame draws the level.
     let frame_from = |r: &mut SceneRenderer, camera: &CameraView, opts: RenderOptions| {
         // The first frame compiles the shaders: keep it out of the numbers.
+        r.render_image(camera, 1280, 720, &opts);
+        let (mut cpu, mut wall) = (Vec::new(), Vec::new());
+        for i in 0..5 {
+            let nudged = CameraView {
+                eye: camera.eye + glam::Vec3::X * (i + 1) as f32 * 1e-4,
+                ..*camera
+            };
+            let t = Instant::now();
+            r.render_image(&nudged, 1280, 720, &opts);
+            wall.push(t.elapsed());
+            cpu.push(r.last_render_time());
+            assert_eq!(r.last_level_draw(), LevelDraw::Direct);
+        }
+        (median(cpu), median(wall))
+    };
+    // A still view (stepping, hovering, toggling overlays): the level's
+    // image is copied.
+    let still_from = |r: &mut SceneRenderer, camera: &CameraView, opts: RenderOptions| {
+        r.render_image(camera, 1280, 720, &opts);
         r.render_image(camera, 1280, 720, &opts);
         let (mut cpu, mut wall) = (Vec::new(), Vec::new());
         for _ in 0..5 {
@@ -136,6 +157,7 @@ fn conference_level_frame_cost() {
             r.render_image(camera, 1280, 720, &opts);
             wall.push(t.elapsed());
             cpu.push(r.last_render_time());
+            assert_eq!(r.last_level_draw(), LevelDraw::ImageCopied);
         }
         (median(cpu), median(wall))
     };
@@ -173,6 +195,7 @@ fn conference_level_frame_cost() {
         }
         let step_cpu = build_cpu + median(uploads);
         let (cpu, wall) = frame(&mut r, RenderOptions::default());
+        let still = still_from(&mut r, &whole_level, RenderOptions::default());
         let hidden: usize = set.hidden.iter().map(|h| h.1).sum();
         capped.push((
             name,
@@ -180,8 +203,8 @@ fn conference_level_frame_cost() {
             hidden,
             build_cpu,
             step_cpu,
-            cpu,
-            wall,
+            (cpu, wall),
+            still,
         ));
     }
     let default_prims = primitives_for_trace(
@@ -198,11 +221,14 @@ fn conference_level_frame_cost() {
     .primitives;
     r.set_overlays(&default_prims);
     let (cpu_default, wall_default) = frame(&mut r, RenderOptions::default());
+    let still_default = still_from(&mut r, &whole_level, RenderOptions::default());
+    let still_close = still_from(&mut r, &close_up, RenderOptions::default());
     let (cpu_close, wall_close) = frame_from(&mut r, &close_up, RenderOptions::default());
     r.set_overlays(&[]);
     let (cpu_bare, wall_bare) = frame(&mut r, RenderOptions::default());
     let (cpu_bare_close, wall_bare_close) = frame_from(&mut r, &close_up, RenderOptions::default());
     let (cpu_bare_eye, wall_bare_eye) = frame_from(&mut r, &eye_level, RenderOptions::default());
+    let still_bare = still_from(&mut r, &whole_level, RenderOptions::default());
 
     println!(
         "level: {} triangles, {} objects",
@@ -266,14 +292,31 @@ fn conference_level_frame_cost() {
         ms(cpu_bare_eye),
         ms(wall_bare_eye)
     );
-    for (name, count, hidden, build_cpu, step_cpu, cpu, wall) in capped {
+    for (name, (cpu, wall)) in [
+        ("whole level, level only", still_bare),
+        ("whole level, default overlays, no box cap", still_default),
+        (
+            "close-up on the probe (F), default overlays, no box cap",
+            still_close,
+        ),
+    ] {
+        println!(
+            "still view (level image copied), {name}, CPU: {:.3} ms; wall: {:.1} ms",
+            ms(cpu),
+            ms(wall)
+        );
+    }
+    for (name, count, hidden, build_cpu, step_cpu, (cpu, wall), (still_cpu, still_wall)) in capped {
         println!(
             "{name}, default box cap: {count} primitives ({hidden} boxes left out); \
-             primitives {:.3} ms, + set_overlays {:.3} ms; frame CPU {:.3} ms, wall {:.1} ms",
+             primitives {:.3} ms, + set_overlays {:.3} ms; frame CPU {:.3} ms, wall {:.1} ms; \
+             still view CPU {:.3} ms, wall {:.1} ms",
             ms(build_cpu),
             ms(step_cpu),
             ms(cpu),
-            ms(wall)
+            ms(wall),
+            ms(still_cpu),
+            ms(still_wall)
         );
     }
     assert!(!prims.is_empty());

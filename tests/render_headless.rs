@@ -329,3 +329,77 @@ fn grid_and_axes_draw_only_when_asked() {
     let red = |p: [u8; 4]| p[0] > 120 && p[1] < 80 && p[2] < 80;
     assert!(with_axes.iter().any(|p| red(*p)), "X axis is red");
 }
+
+#[test]
+fn the_level_image_is_kept_while_the_view_holds_and_overlays_stay_depth_tested() {
+    use collidoscope::render::LevelDraw::{Direct, ImageCopied, ImageDrawn};
+    let gl = match render_support::headless_gl() {
+        Ok(gl) => gl,
+        Err(e) => {
+            eprintln!("skipping headless render test: {e}");
+            return;
+        }
+    };
+    let mut r = SceneRenderer::try_new(gl.gl.clone()).expect("three-d context");
+    full_scene(&mut r);
+    let frame = |r: &mut SceneRenderer, cam: &CameraView, opts: RenderOptions| {
+        let img = r.render_image(cam, W, H, &opts);
+        (img, r.last_level_draw())
+    };
+    let (direct, how) = frame(&mut r, &camera(), NO_EXTRAS);
+    assert_eq!(how, Direct, "a new view is drawn straight into the frame");
+    let (drawn, how) = frame(&mut r, &camera(), NO_EXTRAS);
+    assert_eq!(how, ImageDrawn, "a view held for a second frame is kept");
+    let (copied, how) = frame(&mut r, &camera(), NO_EXTRAS);
+    assert_eq!(how, ImageCopied);
+    assert!(direct == drawn, "the image frame equals the direct one");
+    assert!(direct == copied, "a copied frame equals the direct one");
+
+    // New overlays (a step landing) keep the image; they are drawn over
+    // it and still hidden behind the level: a triangle straddling the
+    // crate's far side shows only beside the crate.
+    let behind = prim(
+        OverlayKind::HighlightTriangle,
+        Shape::Triangle {
+            corners: [
+                DVec3::new(1.5, 0.5, -3.7),
+                DVec3::new(4.5, 0.5, -3.7),
+                DVec3::new(3.0, 0.9, -3.7),
+            ],
+        },
+        [0.0, 1.0, 1.0, 1.0],
+    );
+    r.set_overlays(&[behind]);
+    let (img, how) = frame(&mut r, &camera(), NO_EXTRAS);
+    assert_eq!(how, ImageCopied, "overlays alone do not redraw the level");
+    let cyan = |p: [u8; 4]| p[0] < 100 && p[1] > 150 && p[2] > 150;
+    let beside = pixel(&img, screen(Vec3::new(1.8, 0.55, -3.7)));
+    assert!(cyan(beside), "overlay beside the crate: {beside:?}");
+    let hidden = pixel(&img, screen(Vec3::new(3.0, 0.6, -3.7)));
+    assert!(
+        hidden[0] > hidden[1] + 40,
+        "the crate hides the overlay behind it: {hidden:?}"
+    );
+
+    // What the image shows changed: drawn again.
+    r.set_object_visibility(&[true, true]);
+    assert_eq!(frame(&mut r, &camera(), NO_EXTRAS).1, ImageCopied);
+    r.set_object_visibility(&[true, false]);
+    let (img, how) = frame(&mut r, &camera(), NO_EXTRAS);
+    assert_eq!(how, Direct, "hiding an object draws the level again");
+    assert!(cyan(pixel(&img, screen(Vec3::new(3.0, 0.6, -3.7)))));
+    let moved = CameraView {
+        eye: Vec3::new(0.5, 6.0, 9.0),
+        ..camera()
+    };
+    assert_eq!(frame(&mut r, &moved, NO_EXTRAS).1, Direct);
+    let wire = RenderOptions {
+        wireframe: true,
+        ..NO_EXTRAS
+    };
+    assert_eq!(frame(&mut r, &moved, wire).1, Direct, "a toggled option");
+    r.set_level(&level(), &[]);
+    assert_eq!(frame(&mut r, &moved, wire).1, Direct, "a new level");
+    assert_eq!(frame(&mut r, &moved, wire).1, ImageDrawn);
+    assert_eq!(frame(&mut r, &moved, wire).1, ImageCopied);
+}

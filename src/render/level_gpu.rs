@@ -103,17 +103,18 @@ impl LevelGpu {
     }
 
     /// Shows (`true`) or hides each object; missing flags mean visible.
-    /// Re-uploads the colours only when a flag changed.
-    pub fn set_visibility(&mut self, visible: &[bool]) {
+    /// Re-uploads the colours only when a flag changed; returns whether one did.
+    pub fn set_visibility(&mut self, visible: &[bool]) -> bool {
         let wanted: Vec<bool> = (0..self.linear.len())
             .map(|i| visible.get(i).copied().unwrap_or(true))
             .collect();
         if wanted == self.visible {
-            return;
+            return false;
         }
         self.visible = wanted;
         self.shaded.set_visibility(&self.visible);
         self.wireframe.set_colors(&self.linear, &self.visible);
+        true
     }
 
     /// The model to draw: the wireframe form or the shaded one.

@@ -8,6 +8,7 @@
 mod camera;
 mod convert;
 mod level_gpu;
+mod level_image;
 mod lines;
 mod materials;
 mod overlays;
@@ -16,5 +17,5 @@ mod viewport;
 
 pub use camera::CameraView;
 pub use overlays::{OverlayInstances, StrokeSizes, box_edges, build_instances};
-pub use scene::{RenderOptions, SceneRenderer, default_object_color};
+pub use scene::{LevelDraw, RenderOptions, SceneRenderer, default_object_color};
 pub use viewport::{paint_viewport, scissor_px};

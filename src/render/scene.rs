@@ -6,8 +6,8 @@
 //! draws, so a frame costs no allocation proportional to the level.
 
 use super::camera::CameraView;
-use super::convert::v3;
 use super::level_gpu::LevelGpu;
+use super::level_image::{self, ImageKey, LevelImage};
 use super::materials::GridMaterial;
 use super::overlays::{BaseShapes, OverlayMeshes, StrokeSizes, build_instances};
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use three_d::{
-    Axes, Camera, ClearState, Context, CoreError, CpuMesh, DepthTexture2D, Gm, Interpolation, Mesh,
-    Object, RenderTarget, ScissorBox, Texture2D, Viewport, Wrapping, degrees,
+    Axes, ClearState, Context, CoreError, CpuMesh, DepthTexture2D, Gm, Interpolation, Mesh, Object,
+    RenderTarget, ScissorBox, Texture2D, Viewport, Wrapping,
 };
 
 /// What the viewport shows besides the level and the overlays.
@@ -81,7 +81,27 @@ pub struct SceneRenderer {
     probe_radius: Option<f32>,
     grid: Gm<Mesh, GridMaterial>,
     axes: Axes,
+    /// The level, grid and axes as last drawn (see [`super::level_image`]).
+    level_image: Option<LevelImage>,
+    /// What the previous frame showed of them.
+    previous_view: Option<ImageKey>,
+    /// Bumped whenever what the level image shows changes.
+    level_generation: u64,
     last_render: Duration,
+    last_level_draw: LevelDraw,
+}
+
+/// How a frame drew the level (with the grid and the axes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelDraw {
+    /// Drawn straight into the frame: the view differs from the previous
+    /// frame's (the camera is moving, or the level or the options changed).
+    Direct,
+    /// The view held for a second frame: drawn into the level image, which
+    /// was then copied into the frame.
+    ImageDrawn,
+    /// The level image was copied: the view is the one it was drawn for.
+    ImageCopied,
 }
 
 impl SceneRenderer {
@@ -107,7 +127,11 @@ impl SceneRenderer {
             overlays: Vec::new(),
             probes: Vec::new(),
             probe_radius: None,
+            level_image: None,
+            previous_view: None,
+            level_generation: 0,
             last_render: Duration::ZERO,
+            last_level_draw: LevelDraw::Direct,
             ctx,
         })
     }
@@ -122,6 +146,7 @@ impl SceneRenderer {
         };
         self.grid = grid_for(&self.ctx, &self.bounds);
         self.axes = axes_for(&self.ctx, &self.bounds);
+        self.level_generation += 1;
         self.level = (mesh.triangle_count() > 0).then(|| {
             LevelGpu::upload(&self.ctx, mesh, |i| {
                 object_colors
@@ -135,8 +160,10 @@ impl SceneRenderer {
     /// Shows (`true`) or hides each object; missing flags mean visible.
     /// Re-uploads the level's colours only when a flag changed.
     pub fn set_object_visibility(&mut self, visible: &[bool]) {
-        if let Some(level) = &mut self.level {
-            level.set_visibility(visible);
+        if let Some(level) = &mut self.level
+            && level.set_visibility(visible)
+        {
+            self.level_generation += 1;
         }
     }
 
@@ -206,7 +233,10 @@ impl SceneRenderer {
         let width = (x + w).max(1) as u32;
         let height = (y + h).max(1) as u32;
         let target = RenderTarget::screen(&self.ctx, width, height);
-        self.render_to(&target, camera, viewport_px, scissor_px, opts);
+        // The level image is drawn with as many samples as this framebuffer.
+        use eframe::glow::HasContext;
+        let samples = unsafe { self.ctx.get_parameter_i32(eframe::glow::SAMPLES) };
+        self.render_to(&target, camera, viewport_px, scissor_px, samples, opts);
     }
 
     /// Draws a `width` × `height` frame off screen and returns its pixels,
@@ -237,16 +267,18 @@ impl SceneRenderer {
         );
         let target = RenderTarget::new(color.as_color_target(None), depth.as_depth_target());
         let full = [0, 0, width as i32, height as i32];
-        self.render_to(&target, camera, full, full, opts);
+        self.render_to(&target, camera, full, full, 0, opts);
         target.read_color()
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn render_to(
         &mut self,
         target: &RenderTarget,
         camera: &CameraView,
         viewport_px: [i32; 4],
         scissor_px: [i32; 4],
+        samples: i32,
         opts: &RenderOptions,
     ) {
         let started = Instant::now();
@@ -261,40 +293,64 @@ impl SceneRenderer {
             width: w as u32,
             height: h as u32,
         };
-        let cam = Camera::new_perspective(
-            viewport,
-            v3(camera.eye),
-            v3(camera.target),
-            v3(camera.up),
-            degrees(camera.fov_y_deg),
-            camera.near,
-            camera.far,
-        );
         let scissor = ScissorBox {
             x: sx,
             y: sy,
             width: sw as u32,
             height: sh as u32,
         };
+        let key = ImageKey {
+            camera: *camera,
+            size: [w as u32, h as u32],
+            samples: samples.max(0) as u32,
+            wireframe: opts.wireframe,
+            grid: opts.grid,
+            axes: opts.axes,
+            level_generation: self.level_generation,
+        };
+        let cached = self.level_image.as_ref().map(LevelImage::key) == Some(&key);
+        let held = self.previous_view == Some(key);
+        self.previous_view = Some(key);
+        self.last_level_draw = match (cached, held) {
+            (true, _) => LevelDraw::ImageCopied,
+            (false, true) => LevelDraw::ImageDrawn,
+            // Copying costs a full-screen pass: not worth it for one frame.
+            (false, false) => LevelDraw::Direct,
+        };
         // egui may leave depth writes off; a depth clear respects the mask.
         use eframe::glow::HasContext;
         unsafe { self.ctx.depth_mask(true) };
-        let [r, g, b] = BACKGROUND;
-        target.clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0));
+        let still = still_objects(self.level.as_ref(), &self.axes, &self.grid, opts);
         let mut objects: Vec<&dyn Object> = Vec::new();
-        if let Some(level) = &self.level {
-            objects.push(level.model(opts.wireframe));
+        match self.last_level_draw {
+            LevelDraw::Direct => {
+                let [r, g, b] = BACKGROUND;
+                target.clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0));
+                objects = still;
+            }
+            LevelDraw::ImageDrawn => {
+                let reuse = self.level_image.take();
+                let image = LevelImage::draw(&self.ctx, reuse, key, BACKGROUND, still);
+                self.level_image = Some(image);
+            }
+            LevelDraw::ImageCopied => {}
+        }
+        let copy = self.last_level_draw != LevelDraw::Direct;
+        if let Some(image) = self.level_image.as_ref().filter(|_| copy) {
+            image.copy_to(target, viewport, scissor);
         }
         objects.extend(self.probes.iter().flat_map(|m| m.objects()));
         objects.extend(self.overlays.iter().flat_map(|m| m.objects()));
-        if opts.axes {
-            objects.push(&self.axes);
-        }
-        if opts.grid {
-            objects.push(&self.grid);
-        }
+        let cam = level_image::camera(camera, viewport);
         target.render_partially(scissor, &cam, objects, &[]);
         self.last_render = started.elapsed();
+    }
+
+    /// How the last frame drew the level (see [`LevelDraw`]). After a
+    /// [`LevelDraw::Direct`] frame the window asks for one more: if the
+    /// view holds, that one draws the level image the frames after it copy.
+    pub fn last_level_draw(&self) -> LevelDraw {
+        self.last_level_draw
     }
 
     /// CPU time the last frame took to issue its GL commands (the driver may
@@ -302,6 +358,26 @@ impl SceneRenderer {
     pub fn last_render_time(&self) -> Duration {
         self.last_render
     }
+}
+
+/// The still part of the scene: the level, the axes and the grid, as asked.
+fn still_objects<'a>(
+    level: Option<&'a LevelGpu>,
+    axes: &'a Axes,
+    grid: &'a Gm<Mesh, GridMaterial>,
+    opts: &RenderOptions,
+) -> Vec<&'a dyn Object> {
+    let mut still: Vec<&dyn Object> = Vec::new();
+    if let Some(level) = level {
+        still.push(level.model(opts.wireframe));
+    }
+    if opts.axes {
+        still.push(axes);
+    }
+    if opts.grid {
+        still.push(grid);
+    }
+    still
 }
 
 /// A grid square just under the level's floor (so the floor, not the grid,

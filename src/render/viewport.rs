@@ -4,7 +4,7 @@
 //! [`SceneRenderer`].
 
 use super::camera::CameraView;
-use super::scene::{RenderOptions, SceneRenderer};
+use super::scene::{LevelDraw, RenderOptions, SceneRenderer};
 use eframe::egui::{PaintCallback, Rect, Ui};
 use eframe::egui_glow::{self, glow::HasContext};
 use std::sync::{Arc, Mutex};
@@ -17,6 +17,7 @@ pub fn paint_viewport(
     camera: CameraView,
     opts: RenderOptions,
 ) {
+    let ctx = ui.ctx().clone();
     let callback = egui_glow::CallbackFn::new(move |info, painter| {
         let vp = info.viewport_in_pixels();
         let clip = info.clip_rect_in_pixels();
@@ -39,6 +40,11 @@ pub fn paint_viewport(
         // A panic elsewhere while holding the lock leaves the data intact.
         let mut renderer = renderer.lock().unwrap_or_else(|e| e.into_inner());
         renderer.render(&camera, viewport, scissor, &opts);
+        if renderer.last_level_draw() == LevelDraw::Direct {
+            // One more frame: if the view holds, it keeps an image of the
+            // level that the frames after it (steps, hovering) only copy.
+            ctx.request_repaint();
+        }
     });
     ui.painter().add(PaintCallback {
         rect,

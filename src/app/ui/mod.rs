@@ -284,11 +284,21 @@ impl eframe::App for CollidoscopeApp {
         }
         self.timings.frame = start.elapsed();
         if self.print_timings {
+            // The scene's draw runs after this, in the paint callback: the
+            // renderer still holds the previous frame's figures.
+            let (draw, level) = self.renderer.as_ref().map_or((0.0, None), |r| {
+                let r = r.lock().unwrap_or_else(|e| e.into_inner());
+                (
+                    r.last_render_time().as_secs_f64(),
+                    Some(r.last_level_draw()),
+                )
+            });
             eprintln!(
-                "frame_cpu_ms={:.3} step_ms={:.3} overlays_ms={:.3}",
+                "frame_cpu_ms={:.3} step_ms={:.3} overlays_ms={:.3} previous_draw_ms={:.3} previous_level={level:?}",
                 self.timings.frame.as_secs_f64() * 1e3,
                 self.timings.step.as_secs_f64() * 1e3,
-                self.timings.overlays.as_secs_f64() * 1e3
+                self.timings.overlays.as_secs_f64() * 1e3,
+                draw * 1e3
             );
         }
     }
