@@ -62,7 +62,7 @@ pub struct OverlayInstances {
     /// Unit cylinder along +X, radius 1, length 1.
     pub cylinders: Vec<(Mat4, Srgba)>,
     /// Box edges, world-space end points: drawn as one-pixel lines (boxes
-    /// come by the hundred, see [`super::lines`]).
+    /// come by the hundred, see `render/lines.rs`).
     pub edges: Vec<([Vec3; 2], Srgba)>,
     /// Unit cone along +X, base radius 1 at x = 0, tip at x = 1.
     pub cones: Vec<(Mat4, Srgba)>,
