@@ -320,24 +320,21 @@ impl SceneRenderer {
         // egui may leave depth writes off; a depth clear respects the mask.
         use eframe::glow::HasContext;
         unsafe { self.ctx.depth_mask(true) };
-        let still = still_objects(self.level.as_ref(), &self.axes, &self.grid, opts);
         let mut objects: Vec<&dyn Object> = Vec::new();
-        match self.last_level_draw {
-            LevelDraw::Direct => {
-                let [r, g, b] = BACKGROUND;
-                target.clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0));
-                objects = still;
-            }
-            LevelDraw::ImageDrawn => {
+        if self.last_level_draw == LevelDraw::Direct {
+            let [r, g, b] = BACKGROUND;
+            target.clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0));
+            objects = still_objects(self.level.as_ref(), &self.axes, &self.grid, opts);
+        } else {
+            if self.last_level_draw == LevelDraw::ImageDrawn {
+                let still = still_objects(self.level.as_ref(), &self.axes, &self.grid, opts);
                 let reuse = self.level_image.take();
                 let image = LevelImage::draw(&self.ctx, reuse, key, BACKGROUND, still);
                 self.level_image = Some(image);
             }
-            LevelDraw::ImageCopied => {}
-        }
-        let copy = self.last_level_draw != LevelDraw::Direct;
-        if let Some(image) = self.level_image.as_ref().filter(|_| copy) {
-            image.copy_to(target, viewport, scissor);
+            if let Some(image) = &self.level_image {
+                image.copy_to(target, viewport, scissor);
+            }
         }
         objects.extend(self.probes.iter().flat_map(|m| m.objects()));
         objects.extend(self.overlays.iter().flat_map(|m| m.objects()));
