@@ -9,6 +9,7 @@
 
 pub mod analysis;
 pub mod bvh;
+pub mod character;
 pub mod cli;
 pub mod collide;
 pub mod geometry;

@@ -27,21 +27,70 @@ fn the_readme_settings_example_is_a_valid_settings_file() {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
+/// Every key of `v`, at all nesting levels.
+fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                out.insert(k.clone());
+                keys(child, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|c| keys(c, out)),
+        _ => {}
+    }
+}
+
+/// The keys of `all` that the README does not name in backquotes.
+fn undocumented(all: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let text = readme();
+    // `x_espace` is documented by the rule "with the suffix `_espace`" once `x` is.
+    let documented = |k: &String| text.contains(&format!("`{}`", k.trim_end_matches("_espace")));
+    all.iter().filter(|k| !documented(k)).cloned().collect()
+}
+
+/// Every key of the `walk` and `envelope` JSON is named in the README.
+#[test]
+fn the_readme_documents_every_walk_and_envelope_field() {
+    let mut all = std::collections::BTreeSet::new();
+    let box_obj = fixture("cli_box.obj");
+    // A walk into the wall (refused steps, a stall) that jumps.
+    let walk = run(&[
+        "walk",
+        &box_obj,
+        "--from",
+        "0,1,0",
+        "--direction",
+        "1,0",
+        "--seconds",
+        "1",
+        "--jump",
+        "--json",
+    ]);
+    keys(&json(&walk), &mut all);
+    keys(&json(&run(&["envelope", "--json"])), &mut all);
+    let missing = undocumented(&all);
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
+
+/// The sample envelope in the README is this build's real output.
+#[test]
+fn the_readme_envelope_sample_is_real_output() {
+    let r = run(&["envelope"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let sample = format!("$ collidoscope envelope\n{}```", r.stdout);
+    assert!(
+        readme().contains(&sample),
+        "update the sample in README.md to:\n{sample}"
+    );
+}
+
 /// Every key of the JSON trace (all nesting levels) is named in the README.
 #[test]
 fn the_readme_documents_every_json_trace_field() {
-    fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
-        match v {
-            Value::Object(map) => {
-                for (k, child) in map {
-                    out.insert(k.clone());
-                    keys(child, out);
-                }
-            }
-            Value::Array(items) => items.iter().for_each(|c| keys(c, out)),
-            _ => {}
-        }
-    }
     let mut all = std::collections::BTreeSet::new();
     // A hit with a slide, and a gravity pass with a landing.
     keys(
@@ -59,10 +108,7 @@ fn the_readme_documents_every_json_trace_field() {
         ]),
         &mut all,
     );
-    let text = readme();
-    // `x_espace` is documented by the rule "with the suffix `_espace`" once `x` is.
-    let documented = |k: &String| text.contains(&format!("`{}`", k.trim_end_matches("_espace")));
-    let missing: Vec<&String> = all.iter().filter(|k| !documented(k)).collect();
+    let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
         "README.md does not document {missing:?}"

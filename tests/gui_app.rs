@@ -36,7 +36,7 @@ fn place_stair_probe(h: &mut Harness<'static, CollidoscopeApp>) {
     let i = app.state().selected.expect("the placed probe is selected");
     let mut p = params_of(&app.state().probes[i]);
     p.velocity = DVec3::new(0.0, 0.0, 3.0);
-    h.state_mut().push(Command::UpdateProbe(i, p));
+    h.state_mut().push(Command::UpdateProbe(i, Box::new(p)));
     h.run_steps(2);
 }
 

@@ -166,7 +166,7 @@ fn the_window_renders_the_level_and_the_stepped_probe() {
     let mut p = params_of(&h.state().state().probes[0]);
     p.velocity = DVec3::new(0.0, 0.0, 1.0);
     p.settings.gravity = [0.0, -0.5, 0.0];
-    h.state_mut().push(Command::UpdateProbe(0, p));
+    h.state_mut().push(Command::UpdateProbe(0, Box::new(p)));
     h.state_mut().push(Command::Step);
     h.state_mut().push(Command::Step);
     h.state_mut().push(Command::FrameSelection);
@@ -249,7 +249,7 @@ fn step_frame_cpu_on_the_conference_level() {
     p.position = lo + (hi - lo) * DVec3::new(0.3, 0.35, 0.3);
     p.velocity = DVec3::new(5.0, -3.0, 2.0);
     p.settings.gravity = [0.0, -0.5, 0.0];
-    h.state_mut().push(Command::UpdateProbe(0, p));
+    h.state_mut().push(Command::UpdateProbe(0, Box::new(p)));
     h.run_steps(3);
     let mut frames = Vec::new();
     for all_on in [false, true] {

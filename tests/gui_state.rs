@@ -54,7 +54,7 @@ fn place(s: &mut EditorState, x: f64, z: f64, velocity: DVec3) -> usize {
     let i = s.selected.expect("the new probe is selected");
     let mut p = params_of(&s.probes[i]);
     p.velocity = velocity;
-    s.apply(Command::UpdateProbe(i, p));
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
     i
 }
 
@@ -192,13 +192,13 @@ fn invalid_edits_are_refused_and_change_nothing() {
     let before = params_of(&s.probes[i]);
     let mut bad = before.clone();
     bad.settings.radii[1] = 0.0;
-    s.apply(Command::UpdateProbe(i, bad));
+    s.apply(Command::UpdateProbe(i, Box::new(bad)));
     assert_eq!(params_of(&s.probes[i]), before);
     assert_eq!(s.status.as_ref().unwrap().severity, Severity::Error);
     // A non-finite velocity is kept as typed but the solver rejects the move, visibly.
     let mut nan = before.clone();
     nan.velocity.x = f64::NAN;
-    s.apply(Command::UpdateProbe(i, nan));
+    s.apply(Command::UpdateProbe(i, Box::new(nan)));
     assert!(s.probes[i].stepper.is_invalid());
     s.apply(Command::Step);
     assert!(s.probes[i].stepper.records().is_empty());
@@ -244,13 +244,13 @@ fn settings_files_round_trip_and_corrupt_files_change_nothing() {
     let mut p = params_of(&s.probes[i]);
     p.settings.skin = 0.02;
     p.settings.max_iterations = 9;
-    s.apply(Command::UpdateProbe(i, p));
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
     for name in ["s.toml", "s.json"] {
         let path = dir.join(name);
         s.apply(Command::ExportSettings(path.clone()));
         let mut p = params_of(&s.probes[i]);
         p.settings.skin = 0.5;
-        s.apply(Command::UpdateProbe(i, p));
+        s.apply(Command::UpdateProbe(i, Box::new(p)));
         s.apply(Command::ImportSettings(path));
         assert_eq!(s.probes[i].settings.skin, 0.02, "{name}");
         assert_eq!(s.probes[i].settings.max_iterations, 9, "{name}");
@@ -371,7 +371,7 @@ fn walking_up_the_stairs_climbs_and_frames_reopen_in_the_stepper() {
     let i = place(&mut s, 0.0, 0.0, DVec3::ZERO);
     let mut p = params_of(&s.probes[i]);
     p.settings.radii = [0.3, 0.5, 0.3];
-    s.apply(Command::UpdateProbe(i, p));
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
     s.apply(Command::SetWalk(true));
     assert!(s.walk.active);
     for _ in 0..150 {

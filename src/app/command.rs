@@ -61,7 +61,7 @@ pub enum Command {
     /// Delete probe `i`.
     Delete(usize),
     /// Replace probe `i`'s parameters (the move restarts).
-    UpdateProbe(usize, ProbeParams),
+    UpdateProbe(usize, Box<ProbeParams>),
     /// Stepper: one solver iteration of the selected probe.
     Step,
     /// Stepper: back one iteration.
@@ -136,7 +136,7 @@ impl EditorState {
             Command::Select(i) => self.selected = i.filter(|&i| i < self.probes.len()),
             Command::Duplicate(i) => probes::duplicate(self, i),
             Command::Delete(i) => probes::delete(self, i),
-            Command::UpdateProbe(i, params) => probes::update(self, i, params),
+            Command::UpdateProbe(i, params) => probes::update(self, i, *params),
             Command::Step | Command::StepBack | Command::RunToEnd | Command::Reset => {
                 self.step_selected(&cmd)
             }

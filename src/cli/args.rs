@@ -78,6 +78,24 @@ pub(crate) fn parse_vec3(text: &str) -> Result<DVec3, String> {
     Ok(DVec3::from_array(v))
 }
 
+/// `X,Z`: a horizontal direction, two finite numbers, not both zero.
+pub(crate) fn parse_direction_xz(text: &str) -> Result<DVec3, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 2 {
+        return Err(format!(
+            "expected two comma-separated numbers X,Z (a horizontal direction), got {} component{}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let x = parse_finite(parts[0], "x")?;
+    let z = parse_finite(parts[1], "z")?;
+    if x == 0.0 && z == 0.0 {
+        return Err("the direction 0,0 has no way to walk".into());
+    }
+    Ok(DVec3::new(x, 0.0, z))
+}
+
 /// `RX,RY,RZ`: three finite radii, each greater than zero.
 pub(crate) fn parse_radii(text: &str) -> Result<DVec3, String> {
     let r = parse_vec3(text)?;

@@ -1,5 +1,5 @@
-//! The `collidoscope` command line (clap 4): `info`, `sweep`, `settings
-//! export|check`, and with no subcommand the desktop window.
+//! The `collidoscope` command line (clap 4): `info`, `sweep`, `walk`,
+//! `envelope`, `settings export|check`, and with no subcommand the desktop window.
 //!
 //! Everything here works in world space (Y up, metres); the solver's trace
 //! carries the ellipsoid-space values alongside. Errors end up as one line
@@ -8,11 +8,13 @@
 //! panics on bad input.
 
 mod args;
+mod envelope;
 mod format;
 mod gui;
 mod info;
 mod settings;
 mod sweep;
+mod walk;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -49,6 +51,10 @@ enum Command {
     Info(info::InfoArgs),
     /// Run one collide-and-slide move and print the trace.
     Sweep(Box<sweep::SweepArgs>),
+    /// Walk a character frame by frame (speed, gravity, steps, slopes, snap).
+    Walk(Box<walk::WalkArgs>),
+    /// Measure what a character can do: tallest step, steepest ramp, narrowest opening, ...
+    Envelope(envelope::EnvelopeArgs),
     /// Write or check a settings file (.toml or .json).
     #[command(subcommand, arg_required_else_help = false)]
     Settings(settings::SettingsCommand),
@@ -99,6 +105,8 @@ fn dispatch(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Some(Command::Info(a)) => info::run(&a),
         Some(Command::Sweep(a)) => sweep::run(&a),
+        Some(Command::Walk(a)) => walk::run(&a),
+        Some(Command::Envelope(a)) => envelope::run(&a),
         Some(Command::Settings(c)) => settings::run(&c),
         None => gui::open(cli.level, cli.import.options()),
     }

@@ -32,7 +32,8 @@ pub(crate) struct SweepArgs {
     /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii, else 0.4,0.9,0.4].
     #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
     radii: Option<DVec3>,
-    /// Gravity displacement for this move, metres [default: the settings' gravity, else none].
+    /// Gravity as a displacement for this one move, metres (not an acceleration:
+    /// `walk` runs a character under gravity in m/s²) [default: the settings' gravity, else none].
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
     pub(super) gravity: Option<DVec3>,
     /// The algorithm: robust, fauerby2003 or nettle2000 [default: the settings' mode, else robust].
@@ -150,7 +151,7 @@ pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
 }
 
 /// One flag per object of the level: `false` for the objects named in `names`.
-fn object_flags(level: &Level, names: &[String]) -> Result<Vec<bool>, CliError> {
+pub(super) fn object_flags(level: &Level, names: &[String]) -> Result<Vec<bool>, CliError> {
     let objects = &level.mesh.objects;
     let mut colliding = vec![true; objects.len()];
     for name in names {

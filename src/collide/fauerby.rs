@@ -49,6 +49,7 @@ pub(super) fn step(
     let Some(normal_e) = (new_base_e - intersection_e).try_normalize() else {
         return (rec, StepDecision::stop(end_w, EndReason::TooShort));
     };
+    let normal_e = ctx.slide_normal_e(normal_e);
     rec.sliding_plane = Some(SlidingPlane {
         origin: es.world_from_espace(intersection_e),
         normal: es.normal_world_from_espace(normal_e),

@@ -17,6 +17,6 @@ pub mod trace;
 mod world;
 
 pub use settings::{SettingsError, SlideMode, SlideSettings};
-pub use solver::{SlideResult, SlideSolver, TraceDetail, slide};
+pub use solver::{SlideResult, SlideSolver, TraceDetail, WallRule, slide};
 pub use trace::*;
 pub use world::CollisionWorld;

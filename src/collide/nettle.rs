@@ -59,7 +59,9 @@ pub(super) fn step(
         return (rec, StepDecision::stop(new_source_w, EndReason::TooShort));
     };
     let es = ctx.es;
-    let toward_center_w = -normal_w;
+    // The plane's normal faces the centre; under steep walls it is levelled.
+    let toward_center_w = ctx.slide_normal_w(-normal_w);
+    let normal_w = -toward_center_w;
     rec.sliding_plane = Some(SlidingPlane {
         origin: hit.polygon_point,
         normal: toward_center_w,

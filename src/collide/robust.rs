@@ -111,7 +111,16 @@ pub(super) fn step(
 
     // Phase 4: slide the rest of the motion along the contact plane(s).
     let end_w = es.world_from_espace(end_e);
-    let slide = clip_to_planes(ctx, hit.normal_espace, tri, end_e, dest_e - end_e);
+    let slide_n_e = ctx.slide_normal_e(hit.normal_espace);
+    if slide_n_e != hit.normal_espace {
+        rec.sliding_plane = Some(SlidingPlane {
+            origin: es.world_from_espace(hit.point_espace),
+            normal: es.normal_world_from_espace(slide_n_e),
+            origin_espace: hit.point_espace,
+            normal_espace: slide_n_e,
+        });
+    }
+    let slide = clip_to_planes(ctx, slide_n_e, tri, end_e, dest_e - end_e);
     let slide_e = match slide {
         Err(reason) => {
             return (rec, StepDecision::stop(end_w, reason));

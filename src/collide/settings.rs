@@ -4,6 +4,7 @@
 //! Validation happens while deserialising, so a bad value is reported with
 //! its line and column in the file, like a syntax error.
 
+use crate::character::CharacterSettings;
 use glam::DVec3;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::path::{Path, PathBuf};
@@ -98,6 +99,11 @@ pub struct SlideSettings {
     /// paper modes always cull back faces, as published.
     #[serde(default = "default_true")]
     pub two_sided: bool,
+    /// How a character with this probe walks (`collidoscope walk`, the
+    /// envelope, the level checks, walk mode). Files without the section
+    /// get the defaults.
+    #[serde(default)]
+    pub character: CharacterSettings,
 }
 
 fn default_skin() -> f64 {
@@ -124,6 +130,7 @@ impl Default for SlideSettings {
             max_iterations: default_max_iterations(),
             min_move: default_min_move(),
             two_sided: true,
+            character: CharacterSettings::default(),
         }
     }
 }
@@ -256,7 +263,7 @@ impl SlideSettings {
         if self.max_iterations == 0 {
             return bad("max_iterations must be at least 1".into());
         }
-        Ok(())
+        self.character.validate().map_err(SettingsError::Invalid)
     }
 
     /// Parses settings text; `is_json` picks the format. `path` only labels errors.

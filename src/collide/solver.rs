@@ -19,6 +19,15 @@ use crate::math::Aabb;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+/// Which up-facing contacts a walking pass slides along as vertical walls
+/// ([`SlideSolver::with_walls`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallRule {
+    /// The least up component (world Y) of a walkable contact normal: the
+    /// cosine of the walkable slope limit. Steeper contacts are walls.
+    pub floor_min_up: f64,
+}
+
 /// How much each record keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TraceDetail {
@@ -90,6 +99,8 @@ pub(super) struct StepContext<'s, 'w> {
     pub planes_e: &'s mut Vec<ContactPlane>,
     /// Robust mode: direction of the pass's original velocity, ellipsoid space.
     pub pass_dir_e: DVec3,
+    /// See [`SlideSolver::with_walls`].
+    pub walls: Option<WallRule>,
 }
 
 impl StepContext<'_, '_> {
@@ -97,6 +108,36 @@ impl StepContext<'_, '_> {
     /// smallest radius, so the world clearance is at least `skin` on every axis.
     pub fn skin_e(&self) -> f64 {
         self.settings.skin / self.es.radii().min_element()
+    }
+
+    /// The normal to slide along for a contact of unit normal `n_e`
+    /// (ellipsoid space): `n_e` itself, or, under
+    /// [`SlideSolver::with_walls`], its horizontal part when the contact
+    /// faces up too steeply to walk on. Horizontal in ellipsoid space is
+    /// horizontal in world space (the y axis is a principal axis of both),
+    /// so the slide keeps no upward part.
+    pub fn slide_normal_e(&self, n_e: DVec3) -> DVec3 {
+        if self.is_wall(self.es.normal_world_from_espace(n_e).y) {
+            DVec3::new(n_e.x, 0.0, n_e.z).try_normalize().unwrap_or(n_e)
+        } else {
+            n_e
+        }
+    }
+
+    /// [`StepContext::slide_normal_e`] for a world-space unit normal.
+    pub fn slide_normal_w(&self, n_w: DVec3) -> DVec3 {
+        if self.is_wall(n_w.y) {
+            DVec3::new(n_w.x, 0.0, n_w.z).try_normalize().unwrap_or(n_w)
+        } else {
+            n_w
+        }
+    }
+
+    /// Whether a contact whose world normal has up component `up_w` is a
+    /// wall under the walls rule: it faces up, but too steeply to walk on.
+    fn is_wall(&self, up_w: f64) -> bool {
+        self.walls
+            .is_some_and(|w| up_w > 0.0 && up_w < w.floor_min_up)
     }
 
     /// The probe's box at `center_w` (its radii grown by a hair and
@@ -281,6 +322,7 @@ pub struct SlideSolver<'w> {
     tris: Vec<u32>,
     visited: Vec<u32>,
     finished: Option<EndReason>,
+    walls: Option<WallRule>,
 }
 
 impl<'w> SlideSolver<'w> {
@@ -328,7 +370,23 @@ impl<'w> SlideSolver<'w> {
             tris: Vec::new(),
             visited: Vec::new(),
             finished: None,
+            walls: None,
         })
+    }
+
+    /// Slides along some up-facing contacts as vertical walls (see
+    /// [`WallRule`]): the slide keeps no upward part from them, and the
+    /// sliding plane in the trace is that wall.
+    ///
+    /// A character's walking passes use it, as game controllers do
+    /// (Unreal's `SlideAlongSurface` and Godot's `floor_block_on_wall` turn
+    /// an unwalkable slope into a wall), so that a riser or a steep ramp is
+    /// climbed only by an explicit step-up, never by sliding up it. Without
+    /// it (the default), the ellipsoid rolls up whatever its curve meets,
+    /// as in Nettle's and Fauerby's papers.
+    pub fn with_walls(mut self, rule: WallRule) -> Self {
+        self.walls = Some(rule);
+        self
     }
 
     /// Where the probe is now, world space.
@@ -357,6 +415,7 @@ impl<'w> SlideSolver<'w> {
             visited: &mut self.visited,
             planes_e: &mut self.planes_e,
             pass_dir_e: self.pass_dir_e,
+            walls: self.walls,
         };
         let (start_w, vel_w) = (self.position_w, self.velocity_w);
         if vel_w.length() < self.settings.min_move {

@@ -247,7 +247,7 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.end_row();
         });
     if p != before {
-        app.queue.push(Command::UpdateProbe(i, p));
+        app.queue.push(Command::UpdateProbe(i, Box::new(p)));
     }
 }
 

@@ -176,7 +176,7 @@ fn handle_drag(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect, response: &
     }
     let mut params = params_of(p);
     params.velocity = o + d * t - p.position;
-    app.queue.push(Command::UpdateProbe(i, params));
+    app.queue.push(Command::UpdateProbe(i, Box::new(params)));
 }
 
 fn draw_velocity_handle(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {

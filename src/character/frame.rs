@@ -1,0 +1,629 @@
+//! One frame of a character: named phases, each a run of the one
+//! [`SlideSolver`], stepped one iteration per `next()`.
+//!
+//! The phases, world space (Y up, metres):
+//! 1. **velocity**: the horizontal walk for this frame, with unwalkable
+//!    contacts steeper than the walkable slope slid along as walls
+//!    ([`SlideSolver::with_walls`]); the ellipsoid's curve still rolls
+//!    over an edge low enough that its contact there is walkable;
+//! 2. **step up / step forward / step down**, tried only when the character
+//!    stood on ground and a wall stopped it short: up by the step height
+//!    less what the curve rolls over by itself ([`rolling_height`]), so the
+//!    step height is the tallest step climbed; forward by the frame's walk
+//!    (at least the least tread depth), rolling over the edge; down again
+//!    by what it rose. The stepped end is kept only if it landed on
+//!    walkable ground and went farther than the plain walk, as Quake's
+//!    `PM_StepSlideMove` and Source's `StepMove` decide;
+//! 3. **gravity**: the vertical speed integrated from the acceleration
+//!    (and a jump), moved as its own slide; it ends at the first walkable
+//!    contact on the way down, so a character stands on a slope it can
+//!    walk instead of creeping down it;
+//! 4. **snap**: a character that stood on ground at the start of the frame,
+//!    did not jump and is now in the air is pulled down onto walkable
+//!    ground within the snap distance (walking down stairs and ramps);
+//!    without ground there, it stays where it was.
+//!
+//! Step-down, gravity and snap end at the first walkable contact while
+//! moving down: the iterations after it (a slide along the floor) are the
+//! solver's, but the frame does not take them.
+
+use super::settings::CharacterSettings;
+use crate::collide::{
+    CollisionWorld, IterationRecord, SlideSettings, SlideSolver, TraceDetail, WallRule,
+};
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// The part of a frame an iteration belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The horizontal walk.
+    Velocity,
+    /// Step-up: rising by the step height.
+    StepUp,
+    /// Step-up: the walk repeated at the raised height.
+    StepForward,
+    /// Step-up: coming down onto the step.
+    StepDown,
+    /// Falling (or rising after a jump) by the vertical speed.
+    Gravity,
+    /// Pulled down onto ground after walking off a ledge or down a slope.
+    Snap,
+}
+
+impl Phase {
+    /// The name used in JSON and the CLI text.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Velocity => "velocity",
+            Phase::StepUp => "step_up",
+            Phase::StepForward => "step_forward",
+            Phase::StepDown => "step_down",
+            Phase::Gravity => "gravity",
+            Phase::Snap => "snap",
+        }
+    }
+}
+
+/// What the player asks for in one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CharacterInput {
+    /// Wished walking direction, world space; only its horizontal part
+    /// counts, and a length under 1 walks slower (zero stands).
+    pub wish_dir: DVec3,
+    /// Jump (taken only when standing on ground).
+    pub jump: bool,
+}
+
+/// A character between frames, world space.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CharacterState {
+    /// Ellipsoid centre, metres.
+    pub position: DVec3,
+    /// Vertical speed, m/s, up positive.
+    pub vertical_speed_m_s: f64,
+    /// Standing on walkable ground.
+    pub grounded: bool,
+    /// Unit normal of the ground stood on (from the ground towards the character).
+    pub ground_normal: Option<DVec3>,
+    /// Triangle stood on.
+    pub ground_triangle: Option<u32>,
+}
+
+impl CharacterState {
+    /// A character at `position`, in the air and at rest (the first frames
+    /// settle it on whatever is below).
+    pub fn at(position: DVec3) -> Self {
+        CharacterState {
+            position,
+            vertical_speed_m_s: 0.0,
+            grounded: false,
+            ground_normal: None,
+            ground_triangle: None,
+        }
+    }
+}
+
+/// One solver iteration of a frame, tagged with its frame and phase. In
+/// JSON the record's own fields sit beside `frame` and `phase`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PhaseIteration {
+    /// Index of the frame in its walk.
+    pub frame: u32,
+    /// The phase.
+    pub phase: Phase,
+    /// The solver's record.
+    #[serde(flatten)]
+    pub record: IterationRecord,
+}
+
+/// What the step-up did in a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum StepOutcome {
+    /// Not tried: nothing stopped the walk, the character was in the air or
+    /// jumping, or the step height is zero.
+    NotTried,
+    /// Taken: the character stands `height_m` higher than it started.
+    Stepped {
+        /// Rise of the frame, metres.
+        height_m: f64,
+    },
+    /// Tried and dropped: the plain walk stands.
+    Rejected {
+        /// Why.
+        reason: StepRejection,
+    },
+}
+
+/// Why a step-up was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepRejection {
+    /// Something right above stopped the rise.
+    NoHeadroom,
+    /// Coming down found no walkable ground within the step height (the
+    /// obstacle is taller than the step, or its top is too steep).
+    NoWalkableLanding,
+    /// The stepped walk went no farther than the plain one.
+    NoProgress,
+}
+
+impl StepRejection {
+    /// A sentence for the CLI and the window.
+    pub fn describe(self) -> &'static str {
+        match self {
+            StepRejection::NoHeadroom => "no headroom above to step up",
+            StepRejection::NoWalkableLanding => {
+                "no walkable ground within the step height ahead (taller than the step, or too steep on top)"
+            }
+            StepRejection::NoProgress => "stepping up went no farther",
+        }
+    }
+}
+
+/// A contact that stopped the walk, world space.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WallContact {
+    /// Triangle hit.
+    pub triangle: u32,
+    /// Unit contact normal (towards the character).
+    pub normal: DVec3,
+    /// Contact point.
+    pub point: DVec3,
+}
+
+/// Everything one frame did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FrameRecord {
+    /// Index of the frame in its walk.
+    pub index: u32,
+    /// State at the start.
+    pub before: CharacterState,
+    /// State at the end.
+    pub after: CharacterState,
+    /// The horizontal walk asked for, metres this frame.
+    pub walk: DVec3,
+    /// Whether a jump started this frame.
+    pub jumped: bool,
+    /// The step-up.
+    pub step: StepOutcome,
+    /// Whether the snap pulled the character onto ground.
+    pub snapped: bool,
+    /// The first unwalkable contact the walk met, if one stopped it.
+    pub wall: Option<WallContact>,
+    /// Every solver iteration of the frame, in order (also those of a
+    /// dropped step-up or a snap that found no ground).
+    pub iterations: Vec<PhaseIteration>,
+}
+
+impl FrameRecord {
+    /// How far the frame moved along its walk direction, metres (horizontal).
+    pub fn progress_m(&self) -> f64 {
+        progress(self.before.position, self.after.position, self.walk)
+    }
+}
+
+/// Horizontal progress from `from` to `to` along `walk`'s direction.
+fn progress(from: DVec3, to: DVec3, walk: DVec3) -> f64 {
+    let dir = DVec3::new(walk.x, 0.0, walk.z).normalize_or_zero();
+    (to - from).dot(dir)
+}
+
+/// How high an edge the ellipsoid (radii `radii`) rolls over by itself
+/// when walking along the horizontal unit `dir` within the slope limit,
+/// metres above its lowest point.
+///
+/// In the vertical plane of the walk the ellipsoid has the horizontal
+/// radius `a` and the vertical `b`. An edge at height `h` above its lowest
+/// point touches it at `y = h / b - 1` on the unit circle of its ellipsoid
+/// space, where the world normal leans from up by
+/// `atan((|x| / a) / (|y| / b))`; the contact is walkable, so the slide
+/// rolls the ellipsoid up and over, while that lean is within the limit:
+/// `h < b (1 - 1 / sqrt(1 + k^2))` with `k = tan(slope) a / b`.
+pub fn rolling_height(radii: DVec3, dir: DVec3, max_slope_deg: f64) -> f64 {
+    let a = 1.0 / ((dir.x / radii.x).powi(2) + (dir.z / radii.z).powi(2)).sqrt();
+    if !a.is_finite() {
+        return 0.0;
+    }
+    let b = radii.y;
+    let k = max_slope_deg.to_radians().tan() * a / b;
+    b * (1.0 - 1.0 / (1.0 + k * k).sqrt())
+}
+
+/// How far from the ellipsoid's centre (radii `radii`), horizontally along
+/// `dir`, a point under it touches it where its normal leans from up by
+/// `slope_deg`: within that radius, standing on an edge is walkable.
+/// (The lean at `(x, y)` of the unit circle of its ellipsoid space is
+/// `atan((|x| / a) / (|y| / b))`, see [`rolling_height`].)
+fn perch_radius(radii: DVec3, dir: DVec3, slope_deg: f64) -> f64 {
+    let a = 1.0 / ((dir.x / radii.x).powi(2) + (dir.z / radii.z).powi(2)).sqrt();
+    if !a.is_finite() {
+        return 0.0;
+    }
+    let k = slope_deg.to_radians().tan() * a / radii.y;
+    a * k / (1.0 + k * k).sqrt()
+}
+
+/// Where the frame is between phases.
+#[derive(Clone, Copy, Debug)]
+struct StepTry {
+    /// End of the plain walk.
+    plain_end: DVec3,
+    /// End of the rise.
+    up_end: DVec3,
+}
+
+/// What the phase now running has seen.
+#[derive(Clone, Copy, Debug, Default)]
+struct PhaseSeen {
+    /// First walkable contact met moving down: (normal, triangle).
+    landing: Option<(DVec3, u32)>,
+    /// First unwalkable contact met.
+    wall: Option<WallContact>,
+    /// A contact facing down met moving up.
+    ceiling: bool,
+}
+
+/// Steps one character frame, one solver iteration per `next()`; then
+/// [`FrameSolver::finish`] gives the frame's record.
+pub struct FrameSolver<'w> {
+    world: CollisionWorld<'w>,
+    slide: SlideSettings,
+    ch: CharacterSettings,
+    detail: TraceDetail,
+    index: u32,
+    before: CharacterState,
+    walk: DVec3,
+    jumped: bool,
+    // The frame so far.
+    position: DVec3,
+    vertical_speed: f64,
+    grounded: bool,
+    ground: Option<(DVec3, u32)>,
+    step: StepOutcome,
+    step_try: Option<StepTry>,
+    snapped: bool,
+    wall: Option<WallContact>,
+    // The phase now running.
+    phase: Phase,
+    solver: Option<SlideSolver<'w>>,
+    seen: PhaseSeen,
+    done: bool,
+    iterations: Vec<PhaseIteration>,
+}
+
+impl<'w> FrameSolver<'w> {
+    /// Frame `index` of a character in `state` with `settings` (the slide
+    /// settings and their `character` section) and `input`. `None` when the
+    /// settings are invalid or the state is not finite. The settings'
+    /// per-move `gravity` is not used: the character falls by its own
+    /// acceleration, in its own phase.
+    pub fn new(
+        world: CollisionWorld<'w>,
+        settings: &SlideSettings,
+        state: &CharacterState,
+        input: CharacterInput,
+        index: u32,
+        detail: TraceDetail,
+    ) -> Option<Self> {
+        settings.validate().ok()?;
+        if !(state.position.is_finite()
+            && state.vertical_speed_m_s.is_finite()
+            && input.wish_dir.is_finite())
+        {
+            return None;
+        }
+        let ch = settings.character.clone();
+        let mut slide = settings.clone();
+        slide.gravity = [0.0; 3];
+        let dt = ch.frame_time_s();
+        let wish = DVec3::new(input.wish_dir.x, 0.0, input.wish_dir.z);
+        let wish = if wish.length() > 1.0 {
+            wish.normalize()
+        } else {
+            wish
+        };
+        let walk = wish * ch.walk_speed_m_s * dt;
+        let jumped = input.jump && state.grounded;
+        let mut frame = FrameSolver {
+            world,
+            slide,
+            detail,
+            index,
+            before: *state,
+            walk,
+            jumped,
+            position: state.position,
+            vertical_speed: if jumped {
+                ch.jump_speed_m_s
+            } else {
+                state.vertical_speed_m_s
+            },
+            grounded: state.grounded && !jumped,
+            ground: None,
+            step: StepOutcome::NotTried,
+            step_try: None,
+            snapped: false,
+            wall: None,
+            phase: Phase::Velocity,
+            solver: None,
+            seen: PhaseSeen::default(),
+            done: false,
+            iterations: Vec::new(),
+            ch,
+        };
+        if walk.length() >= frame.slide.min_move {
+            frame.start_phase(Phase::Velocity, state.position, walk);
+        } else {
+            frame.start_gravity();
+        }
+        Some(frame)
+    }
+
+    /// The phase now running (the last one once the frame is done).
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whether every phase has run.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Runs what is left and returns the frame's record.
+    pub fn finish(mut self) -> FrameRecord {
+        while self.advance() {}
+        let after = CharacterState {
+            position: self.position,
+            vertical_speed_m_s: self.vertical_speed,
+            grounded: self.grounded,
+            ground_normal: self.ground.map(|g| g.0),
+            ground_triangle: self.ground.map(|g| g.1),
+        };
+        FrameRecord {
+            index: self.index,
+            before: self.before,
+            after,
+            walk: self.walk,
+            jumped: self.jumped,
+            step: self.step,
+            snapped: self.snapped,
+            wall: self.wall,
+            iterations: self.iterations,
+        }
+    }
+
+    fn start_phase(&mut self, phase: Phase, from: DVec3, velocity: DVec3) {
+        self.phase = phase;
+        self.seen = PhaseSeen::default();
+        let walls = matches!(phase, Phase::Velocity | Phase::StepForward).then_some(WallRule {
+            floor_min_up: self.ch.floor_min_up(),
+        });
+        self.solver =
+            SlideSolver::new(self.world, &self.slide, from, velocity, self.detail).map(|s| {
+                match walls {
+                    Some(rule) => s.with_walls(rule),
+                    None => s,
+                }
+            });
+        if self.solver.is_none() {
+            // Only a non-finite sum can refuse here: end the frame in place.
+            self.done = true;
+        }
+    }
+
+    fn start_gravity(&mut self) {
+        let dt = self.ch.frame_time_s();
+        let g = self.ch.gravity_m_s2;
+        self.vertical_speed = if self.grounded && !self.jumped {
+            // Standing: the fall starts afresh each frame.
+            -g * dt
+        } else {
+            self.vertical_speed - g * dt
+        }
+        .max(-self.ch.max_fall_speed_m_s);
+        let fall = DVec3::new(0.0, self.vertical_speed * dt, 0.0);
+        self.start_phase(Phase::Gravity, self.position, fall);
+    }
+
+    /// Notes what a record of the running phase met; `true` when the phase
+    /// ends with it (a walkable landing while moving down).
+    fn observe(&mut self, rec: &IterationRecord) -> bool {
+        let Some(hit) = rec.nearest else {
+            return false;
+        };
+        let normal = hit.contact_normal;
+        let walkable = normal.y >= self.ch.floor_min_up();
+        if rec.velocity.y < 0.0 && walkable && self.seen.landing.is_none() {
+            self.seen.landing = Some((normal, hit.triangle));
+        }
+        if !walkable && self.seen.wall.is_none() {
+            self.seen.wall = Some(WallContact {
+                triangle: hit.triangle,
+                normal,
+                point: hit.contact_point,
+            });
+        }
+        if rec.velocity.y > 0.0 && normal.y < 0.0 {
+            self.seen.ceiling = true;
+        }
+        self.seen.landing.is_some()
+            && matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap)
+    }
+
+    /// The running phase ended at `end`: decide what comes next.
+    fn end_phase(&mut self, end: DVec3) {
+        self.solver = None;
+        match self.phase {
+            Phase::Velocity => {
+                self.position = end;
+                self.wall = self.seen.wall;
+                let short = progress(self.before.position, end, self.walk)
+                    < self.walk.length() * (1.0 - 1e-3);
+                let dir = self.walk.normalize_or_zero();
+                let rolled = rolling_height(self.slide.radii_vec(), dir, self.ch.max_slope_deg);
+                let rise = self.ch.max_step_height_m - rolled;
+                if self.grounded && rise > 0.0 && self.seen.wall.is_some() && short {
+                    self.step_try = Some(StepTry {
+                        plain_end: end,
+                        up_end: end,
+                    });
+                    let rise = DVec3::new(0.0, rise, 0.0);
+                    self.start_phase(Phase::StepUp, self.before.position, rise);
+                } else {
+                    self.start_gravity();
+                }
+            }
+            Phase::StepUp => self.after_step_up(end),
+            Phase::StepForward => {
+                // Down by the rise and two skins: back to the floor it
+                // started on if nothing higher is under it.
+                let up_end = self.step_try.map_or(end, |t| t.up_end);
+                let rose = up_end.y - self.before.position.y;
+                let drop = DVec3::new(0.0, -(rose + 2.0 * self.slide.skin), 0.0);
+                self.start_phase(Phase::StepDown, end, drop);
+            }
+            Phase::StepDown => self.after_step_down(end),
+            Phase::Gravity => {
+                self.position = end;
+                if self.seen.ceiling && self.vertical_speed > 0.0 {
+                    self.vertical_speed = 0.0;
+                }
+                self.land_or_fly(self.seen.landing);
+                let may_snap = self.before.grounded && !self.jumped && self.vertical_speed <= 0.0;
+                if !self.grounded && may_snap && self.ch.snap_distance_m > 0.0 {
+                    let snap = DVec3::new(0.0, -self.ch.snap_distance_m, 0.0);
+                    self.start_phase(Phase::Snap, end, snap);
+                } else {
+                    self.done = true;
+                }
+            }
+            Phase::Snap => {
+                if let Some(landing) = self.seen.landing {
+                    self.position = end;
+                    self.snapped = true;
+                    self.land_or_fly(Some(landing));
+                }
+                self.done = true;
+            }
+        }
+    }
+
+    fn after_step_up(&mut self, end: DVec3) {
+        let rose = end.y - self.before.position.y;
+        if rose < self.slide.min_move.max(1e-6) {
+            self.reject_step(StepRejection::NoHeadroom);
+            return;
+        }
+        if let Some(t) = self.step_try.as_mut() {
+            t.up_end = end;
+        }
+        let dir = self.walk.normalize_or_zero();
+        // Coming down, the ellipsoid must meet the riser's edge (the wall
+        // contact of the plain walk) within the part of its curve that is
+        // walkable, or it lands on the edge too steeply to stand.
+        let over_edge = match (self.step_try, self.wall) {
+            (Some(t), Some(wall)) => {
+                let to_riser = progress(self.before.position, t.plain_end, self.walk);
+                let to_edge = (wall.point - t.plain_end).dot(dir);
+                let perch = perch_radius(self.slide.radii_vec(), dir, 0.9 * self.ch.max_slope_deg);
+                to_riser + to_edge - perch + 2.0 * self.slide.skin
+            }
+            _ => 0.0,
+        };
+        let reach = self
+            .walk
+            .length()
+            .max(self.ch.min_tread_depth_m)
+            .max(over_edge);
+        let forward = dir * reach;
+        self.start_phase(Phase::StepForward, end, forward);
+    }
+
+    fn after_step_down(&mut self, end: DVec3) {
+        let Some(t) = self.step_try else {
+            self.start_gravity();
+            return;
+        };
+        let Some(landing) = self.seen.landing else {
+            self.reject_step(StepRejection::NoWalkableLanding);
+            return;
+        };
+        let stepped = progress(self.before.position, end, self.walk);
+        let plain = progress(self.before.position, t.plain_end, self.walk);
+        if stepped <= plain + 1e-6 {
+            self.reject_step(StepRejection::NoProgress);
+            return;
+        }
+        self.position = end;
+        self.step = StepOutcome::Stepped {
+            height_m: end.y - self.before.position.y,
+        };
+        self.land_or_fly(Some(landing));
+        // On the step: gravity starts afresh, as for anyone standing.
+        self.start_gravity();
+    }
+
+    fn reject_step(&mut self, reason: StepRejection) {
+        self.step = StepOutcome::Rejected { reason };
+        if let Some(t) = self.step_try {
+            self.position = t.plain_end;
+        }
+        self.start_gravity();
+    }
+
+    fn land_or_fly(&mut self, landing: Option<(DVec3, u32)>) {
+        self.ground = landing;
+        self.grounded = landing.is_some();
+        if self.grounded && self.vertical_speed < 0.0 {
+            self.vertical_speed = 0.0;
+        }
+    }
+}
+
+impl FrameSolver<'_> {
+    /// Runs one solver iteration and appends it to the frame's list;
+    /// `false` once every phase has run.
+    fn advance(&mut self) -> bool {
+        loop {
+            if self.done {
+                return false;
+            }
+            let Some(solver) = self.solver.as_mut() else {
+                self.done = true;
+                return false;
+            };
+            let Some(record) = solver.next() else {
+                let end = SlideSolver::position(solver);
+                self.end_phase(end);
+                continue;
+            };
+            let solver_done = solver.finished().is_some();
+            let phase_ends = self.observe(&record) || solver_done;
+            let end = record.end;
+            self.iterations.push(PhaseIteration {
+                frame: self.index,
+                phase: self.phase,
+                record,
+            });
+            if phase_ends {
+                self.end_phase(end);
+            }
+            return true;
+        }
+    }
+}
+
+impl Iterator for FrameSolver<'_> {
+    type Item = PhaseIteration;
+
+    /// One solver iteration of the frame (a copy; the frame keeps its own
+    /// list for [`FrameSolver::finish`]).
+    fn next(&mut self) -> Option<PhaseIteration> {
+        self.advance()
+            .then(|| self.iterations.last().cloned())
+            .flatten()
+    }
+}

@@ -1,0 +1,24 @@
+//! A character on top of the slide: the probe's ellipsoid with controller
+//! settings (speed, frame rate, gravity, jump, step height, walkable slope,
+//! ground snap), moved one frame at a time, world space (Y up, metres).
+//!
+//! A frame is a sequence of named phases (velocity, step up / forward /
+//! down, gravity, snap), each a run of the one
+//! [`SlideSolver`](crate::collide::SlideSolver), and every iteration
+//! carries its phase, so a frame steps, traces and draws like a single
+//! move. Like Jolt's `CharacterVirtual::ExtendedUpdate` or Quake's
+//! `PM_StepSlideMove`, it composes the slide and never copies it.
+
+mod frame;
+mod settings;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+pub use frame::{
+    CharacterInput, CharacterState, FrameRecord, FrameSolver, Phase, PhaseIteration, StepOutcome,
+    StepRejection, WallContact, rolling_height,
+};
+pub use settings::{CharacterSettings, MAX_CHARACTER_VALUE};
+pub use walk::{MAX_WALK_FRAMES, Walk, WalkError, WalkSpec, WalkSummary, WalkTrace, walk};

@@ -1,0 +1,183 @@
+//! A character's controller settings: the `[character]` section of a
+//! settings file. Every name carries its unit; world space is Y up, metres.
+//!
+//! The defaults are a realistic player, taken from engines users already
+//! tune: walking speed 5 m/s and jump speed 4.5 m/s from Godot's
+//! `CharacterBody3D` script template, 60 frames a second (Godot's physics
+//! tick), gravity 9.81 m/s², a 0.3 m step (Unity's `CharacterController`
+//! `stepOffset`), a 45° walkable slope (Unity's `slopeLimit`, Godot's
+//! `floor_max_angle`), a 0.1 m ground snap (Godot's `floor_snap_length`),
+//! a 0.02 m least step forward (Jolt's `mWalkStairsMinStepForward`) and a
+//! 40 m/s fastest fall (Unreal's default terminal velocity, 4000 cm/s).
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// How a character walks, on top of its slide settings. Units in the names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CharacterSettings {
+    /// Horizontal walking speed, m/s, ≥ 0.
+    #[serde(deserialize_with = "de_walk_speed")]
+    pub walk_speed_m_s: f64,
+    /// Frames simulated per second, Hz, in (0, 1000].
+    #[serde(deserialize_with = "de_frame_rate")]
+    pub frame_rate_hz: f64,
+    /// Gravity acceleration, m/s², pulling down (−Y), ≥ 0.
+    #[serde(deserialize_with = "de_gravity")]
+    pub gravity_m_s2: f64,
+    /// Upward speed a jump gives, m/s, ≥ 0.
+    #[serde(deserialize_with = "de_jump_speed")]
+    pub jump_speed_m_s: f64,
+    /// Tallest step climbed, metres, ≥ 0. The step-up rises by this less
+    /// what the ellipsoid's curve rolls over by itself within the walkable
+    /// slope (see [`crate::character::rolling_height`]); at or under that
+    /// height (zero included) there is no step-up, and the ellipsoid climbs
+    /// only what it rolls over, as in Nettle's and Fauerby's papers.
+    #[serde(deserialize_with = "de_step_height")]
+    pub max_step_height_m: f64,
+    /// A step-up moves at least this far forward on top of the riser,
+    /// metres, ≥ 0, so that a slow walk still gets onto the tread.
+    #[serde(deserialize_with = "de_tread")]
+    pub min_tread_depth_m: f64,
+    /// Steepest walkable slope, degrees, in [0, 90). Steeper contacts are
+    /// walls: walking slides along them without climbing, and standing on
+    /// them is falling.
+    #[serde(deserialize_with = "de_slope")]
+    pub max_slope_deg: f64,
+    /// A character that walked off a ledge or down a slope is pulled down
+    /// onto walkable ground up to this far, metres, ≥ 0.
+    #[serde(deserialize_with = "de_snap")]
+    pub snap_distance_m: f64,
+    /// Fastest fall, m/s, > 0.
+    #[serde(deserialize_with = "de_fall")]
+    pub max_fall_speed_m_s: f64,
+}
+
+impl Default for CharacterSettings {
+    fn default() -> Self {
+        CharacterSettings {
+            walk_speed_m_s: 5.0,
+            frame_rate_hz: 60.0,
+            gravity_m_s2: 9.81,
+            jump_speed_m_s: 4.5,
+            max_step_height_m: 0.3,
+            min_tread_depth_m: 0.02,
+            max_slope_deg: 45.0,
+            snap_distance_m: 0.1,
+            max_fall_speed_m_s: 40.0,
+        }
+    }
+}
+
+/// The largest length, speed or acceleration a setting may hold: far beyond
+/// any game's, and small enough that a frame's sums stay finite.
+pub const MAX_CHARACTER_VALUE: f64 = 1.0e6;
+
+/// A rule one setting breaks, as a one-line message naming the field.
+fn check(name: &str, x: f64, min: f64, min_inclusive: bool, max: f64) -> Result<(), String> {
+    let above_min = if min_inclusive { x >= min } else { x > min };
+    if x.is_finite() && above_min && x <= max {
+        return Ok(());
+    }
+    let low = if min_inclusive {
+        "at least"
+    } else {
+        "more than"
+    };
+    Err(format!(
+        "character.{name} = {x} must be a finite number {low} {min} and at most {max}"
+    ))
+}
+
+impl CharacterSettings {
+    /// The cosine of the walkable slope limit: the least up component
+    /// (world Y) of a walkable contact normal.
+    pub fn floor_min_up(&self) -> f64 {
+        self.max_slope_deg.to_radians().cos()
+    }
+
+    /// Seconds per frame.
+    pub fn frame_time_s(&self) -> f64 {
+        1.0 / self.frame_rate_hz
+    }
+
+    /// Checks every field against its range; the message names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let m = MAX_CHARACTER_VALUE;
+        check("walk_speed_m_s", self.walk_speed_m_s, 0.0, true, m)?;
+        check("frame_rate_hz", self.frame_rate_hz, 0.0, false, 1000.0)?;
+        check("gravity_m_s2", self.gravity_m_s2, 0.0, true, m)?;
+        check("jump_speed_m_s", self.jump_speed_m_s, 0.0, true, m)?;
+        check("max_step_height_m", self.max_step_height_m, 0.0, true, m)?;
+        check("min_tread_depth_m", self.min_tread_depth_m, 0.0, true, m)?;
+        slope_rule(self.max_slope_deg)?;
+        check("snap_distance_m", self.snap_distance_m, 0.0, true, m)?;
+        check("max_fall_speed_m_s", self.max_fall_speed_m_s, 0.0, false, m)
+    }
+}
+
+/// One deserializer per field, so a bad value's message names its field
+/// (serde's `deserialize_with` is not told which field it reads).
+macro_rules! field_rule {
+    ($fn_name:ident, $field:literal, $min:expr, $inclusive:expr, $max:expr) => {
+        fn $fn_name<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+            let x = f64::deserialize(d)?;
+            check($field, x, $min, $inclusive, $max).map_err(serde::de::Error::custom)?;
+            Ok(x)
+        }
+    };
+}
+
+field_rule!(
+    de_walk_speed,
+    "walk_speed_m_s",
+    0.0,
+    true,
+    MAX_CHARACTER_VALUE
+);
+field_rule!(de_frame_rate, "frame_rate_hz", 0.0, false, 1000.0);
+field_rule!(de_gravity, "gravity_m_s2", 0.0, true, MAX_CHARACTER_VALUE);
+field_rule!(
+    de_jump_speed,
+    "jump_speed_m_s",
+    0.0,
+    true,
+    MAX_CHARACTER_VALUE
+);
+field_rule!(
+    de_step_height,
+    "max_step_height_m",
+    0.0,
+    true,
+    MAX_CHARACTER_VALUE
+);
+field_rule!(
+    de_tread,
+    "min_tread_depth_m",
+    0.0,
+    true,
+    MAX_CHARACTER_VALUE
+);
+field_rule!(de_snap, "snap_distance_m", 0.0, true, MAX_CHARACTER_VALUE);
+field_rule!(
+    de_fall,
+    "max_fall_speed_m_s",
+    0.0,
+    false,
+    MAX_CHARACTER_VALUE
+);
+
+fn de_slope<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let x = f64::deserialize(d)?;
+    slope_rule(x).map_err(serde::de::Error::custom)?;
+    Ok(x)
+}
+
+fn slope_rule(x: f64) -> Result<(), String> {
+    if x.is_finite() && (0.0..90.0).contains(&x) {
+        return Ok(());
+    }
+    Err(format!(
+        "character.max_slope_deg = {x} must be at least 0 and less than 90 degrees"
+    ))
+}

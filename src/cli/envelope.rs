@@ -1,0 +1,120 @@
+//! `collidoscope envelope`: what a character with given settings can do,
+//! measured by walking it over generated courses (metres and degrees).
+
+use super::args::parse_radii;
+use super::{CliError, format, print_stdout};
+use crate::analysis::envelope::{Envelope, Limit, envelope};
+use crate::collide::{SlideMode, SlideSettings};
+use clap::Args;
+use glam::DVec3;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `collidoscope envelope`.
+#[derive(Debug, Args)]
+pub(crate) struct EnvelopeArgs {
+    /// Settings file (.toml or .json) with the probe and its `[character]` section.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii].
+    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
+    radii: Option<DVec3>,
+    /// The slide algorithm [default: the settings' mode, else robust].
+    #[arg(long, value_parser = |t: &str| t.parse::<SlideMode>())]
+    mode: Option<SlideMode>,
+    /// Print the envelope and the walks that decided it as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct EnvelopeJson<'a> {
+    settings: &'a SlideSettings,
+    #[serde(flatten)]
+    envelope: &'a Envelope,
+}
+
+pub(crate) fn run(a: &EnvelopeArgs) -> Result<(), CliError> {
+    let mut settings = match &a.settings {
+        Some(path) => SlideSettings::load(path)?,
+        None => SlideSettings::default(),
+    };
+    if let Some(r) = a.radii {
+        settings.radii = r.to_array();
+    }
+    if let Some(m) = a.mode {
+        settings.mode = m;
+    }
+    settings.validate()?;
+    let e = envelope(&settings).map_err(|e| CliError::Failed(e.to_string()))?;
+    let text = if a.json {
+        let json = EnvelopeJson {
+            settings: &settings,
+            envelope: &e,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        text_report(&settings, &e)
+    };
+    print_stdout(&text)
+}
+
+fn text_report(settings: &SlideSettings, e: &Envelope) -> String {
+    let c = &settings.character;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "character   radii {}, mode {}, {} m/s at {} Hz, step {} m, slope {}°",
+        format::vec(settings.radii_vec()),
+        settings.mode,
+        c.walk_speed_m_s,
+        c.frame_rate_hz,
+        c.max_step_height_m,
+        c.max_slope_deg
+    );
+    let rows: [(&str, &Limit, &str, bool); 6] = [
+        ("tallest step, standing", &e.max_step_height_m, "m", true),
+        (
+            "tallest step, running",
+            &e.max_step_height_running_m,
+            "m",
+            true,
+        ),
+        ("steepest ramp", &e.max_slope_deg, "°", true),
+        ("narrowest opening", &e.min_opening_width_m, "m", false),
+        ("lowest ceiling", &e.min_opening_height_m, "m", false),
+        ("widest gap crossed", &e.max_gap_crossed_m, "m", true),
+    ];
+    for (name, limit, unit, larger_fails) in rows {
+        let _ = writeln!(s, "{}", limit_line(name, limit, unit, larger_fails));
+    }
+    s
+}
+
+/// `tallest step, standing   0.3050 m  (0.3060 m fails: ...)`
+fn limit_line(name: &str, l: &Limit, unit: &str, larger_fails: bool) -> String {
+    let mut line = format!("{name:<24} {:>8.4} {unit}", l.value);
+    if !l.found {
+        let _ = write!(line, "  (fails even at {:.4} {unit})", l.value);
+        return line;
+    }
+    match (l.failed_at, &l.fail_walk) {
+        (Some(bad), Some(w)) => {
+            let why = w
+                .last_step_rejection
+                .filter(|_| larger_fails)
+                .map(|r| r.describe())
+                .unwrap_or(if w.stalled_at_frame.is_some() {
+                    "stalled"
+                } else {
+                    "did not get past"
+                });
+            let _ = write!(line, "  ({bad:.4} {unit}: {why}; {} walks)", l.walks);
+        }
+        _ => {
+            let _ = write!(line, "  (every size tried passed; {} walks)", l.walks);
+        }
+    }
+    line
+}
