@@ -86,7 +86,7 @@ pub(super) struct Grid {
     pub nx: usize,
     /// Cells along z.
     pub nz: usize,
-    /// True when the asked cell size was coarsened to fit [`super::MAX_CELLS`].
+    /// True when the asked cell size was coarsened to fit the cap.
     pub coarsened: bool,
     /// `layers[offsets[i]..offsets[i + 1]]` are cell `i`'s layers.
     offsets: Vec<u32>,
@@ -110,7 +110,8 @@ impl Grid {
         let mut cell = opts.cell_m.max(1e-3);
         let count = |cell: f64, len: f64| ((len / cell - PHASE).max(0.0).floor() as usize) + 1;
         let mut coarsened = false;
-        while count(cell, hi.x - lo.x) * count(cell, hi.z - lo.z) > super::MAX_CELLS {
+        let cap = opts.max_cells.clamp(1, super::MAX_CELLS);
+        while count(cell, hi.x - lo.x) * count(cell, hi.z - lo.z) > cap {
             cell *= 1.05;
             coarsened = true;
         }
@@ -135,7 +136,7 @@ impl Grid {
                     counts.push((layers.len() - before) as u32);
                 }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if n % every == 0 {
+                if n.is_multiple_of(every) {
                     progress(0.7 * n as f32 / nz as f32);
                 }
                 (counts, layers)

@@ -87,10 +87,10 @@ fn gap_at(
         let (plus, minus) = dirs(axis);
         let p = rays.cast(origin, dir_vec(plus), reach).map(|h| h.0);
         let m = rays.cast(origin, dir_vec(minus), reach).map(|h| h.0);
-        if let (Some(p), Some(m)) = (p, m) {
-            if p + m <= reach {
-                *wall = Some((m, p));
-            }
+        if let (Some(p), Some(m)) = (p, m)
+            && p + m <= reach
+        {
+            *wall = Some((m, p));
         }
     }
     // Walls on both axes: the narrower pair is the jambs.

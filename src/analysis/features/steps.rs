@@ -187,9 +187,7 @@ fn tread_depth(grid: &Grid, opts: &FeatureOptions, rays: &mut Rays, edge: &Edge)
     for _ in 0..max_cells {
         let here = grid.point(ix, iz, f64::from(layer.y));
         let depth_to = |p: DVec3| Some((p - riser).dot(axis).max(0.0));
-        let Some((jx, jz)) = grid.neighbour(ix, iz, edge.dir) else {
-            return None;
-        };
+        let (jx, jz) = grid.neighbour(ix, iz, edge.dir)?;
         let next = grid
             .layers(grid.index(jx, jz))
             .iter()
