@@ -1,6 +1,11 @@
 //! Questions answered from a level and a character, built on the one
 //! solver: the character's envelope (what it can do, measured on generated
-//! courses), and the level generators those courses and the tests use.
+//! courses), the level's features (steps, openings, slopes, low ceilings,
+//! found and measured from its triangles), the level checks that walk the
+//! character at each feature for a verdict, sections along a walk, and the
+//! level generators the courses and the tests use.
 
 pub mod envelope;
+pub mod features;
 pub mod generate;
+pub mod section;

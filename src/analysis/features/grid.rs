@@ -1,0 +1,327 @@
+//! Sampling: the surfaces along vertical lines through a grid of cell
+//! centres, world space (Y up, metres), and the ray helpers the feature
+//! finders share.
+
+use super::FeatureOptions;
+use crate::bvh::{BvhScratch, QueryStats, ray_triangle};
+use crate::level::Level;
+use crate::math::{Aabb, Vec3};
+use glam::{DVec2, DVec3};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Surfaces with less free space above them than this are not floors
+/// (the ground under a solid resting on it), metres.
+pub(super) const MIN_CLEARANCE: f32 = 0.1;
+/// Surfaces steeper than this are walls, not floors or slopes, degrees.
+pub(super) const WALL_SLOPE_DEG: f64 = 80.0;
+/// Heights closer than this are the same height, metres.
+const SAME_HEIGHT: f32 = 1e-3;
+/// Where in its cell a sample sits (0.5 = the centre). Off-centre so that
+/// the round-numbered edges of built levels never fall on a sample.
+const PHASE: f64 = 0.4321;
+/// The four neighbours: +x, -x, +z, -z.
+pub(super) const DIRS: [(i64, i64); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// The horizontal unit vector of direction `d` (an index into [`DIRS`]).
+pub(super) fn dir_vec(d: usize) -> DVec3 {
+    DVec3::new(DIRS[d].0 as f64, 0.0, DIRS[d].1 as f64)
+}
+
+/// An up-facing surface with free space above it, in one cell's column.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Layer {
+    /// Height of the surface at the sample, metres.
+    pub y: f32,
+    /// Free height above it up to the next surface (infinite if none), metres.
+    pub clearance: f32,
+    /// The surface's unit normal (up-facing).
+    pub normal: Vec3,
+    /// Its triangle.
+    pub tri: u32,
+    /// The triangle above it (`u32::MAX` if none).
+    pub ceiling_tri: u32,
+}
+
+impl Layer {
+    /// Angle from horizontal, degrees.
+    pub fn slope_deg(&self) -> f64 {
+        f64::from(self.normal.y)
+            .clamp(-1.0, 1.0)
+            .acos()
+            .to_degrees()
+    }
+
+    /// Gentle enough to stand on.
+    pub fn walkable(&self, opts: &FeatureOptions) -> bool {
+        self.slope_deg() <= opts.max_slope_deg + 1e-3
+    }
+
+    /// Height of the surface above, metres (infinite if none).
+    pub fn ceiling_y(&self) -> f64 {
+        f64::from(self.y) + f64::from(self.clearance)
+    }
+
+    /// Tangent of the slope (capped at the wall limit).
+    fn gradient(&self) -> f64 {
+        self.slope_deg().min(WALL_SLOPE_DEG).to_radians().tan()
+    }
+}
+
+/// True when `a` and `b`, samples `dist` apart horizontally, are one
+/// continuous surface: their heights differ by less than `min_riser` more
+/// than the steeper one's slope explains.
+pub(super) fn continuous(a: &Layer, b: &Layer, dist: f64, min_riser: f64) -> bool {
+    let dy = f64::from(b.y - a.y).abs();
+    dy < min_riser + dist * a.gradient().max(b.gradient())
+}
+
+/// The sampled level: per cell, its layers bottom to top.
+pub(super) struct Grid {
+    /// x of the samples of column 0, z of those of row 0, metres.
+    origin: DVec2,
+    /// Cell size, metres.
+    pub cell: f64,
+    /// Cells along x and z.
+    pub nx: usize,
+    /// Cells along z.
+    pub nz: usize,
+    /// True when the asked cell size was coarsened to fit the cap.
+    pub coarsened: bool,
+    /// `layers[offsets[i]..offsets[i + 1]]` are cell `i`'s layers.
+    offsets: Vec<u32>,
+    layers: Vec<Layer>,
+}
+
+impl Grid {
+    /// Samples `level` (see the module doc of `features`); `None` if cancelled.
+    pub fn sample(
+        level: &Level,
+        opts: &FeatureOptions,
+        progress: &(dyn Fn(f32) + Sync),
+        cancel: &AtomicBool,
+    ) -> Option<Grid> {
+        let bounds = level.mesh.bounds();
+        let (lo, hi) = if bounds.is_empty() {
+            (DVec3::ZERO, DVec3::ZERO)
+        } else {
+            (bounds.min.as_dvec3(), bounds.max.as_dvec3())
+        };
+        let mut cell = opts.cell_m.max(1e-3);
+        let count = |cell: f64, len: f64| ((len / cell - PHASE).max(0.0).floor() as usize) + 1;
+        let mut coarsened = false;
+        let cap = opts.max_cells.clamp(1, super::MAX_CELLS);
+        while count(cell, hi.x - lo.x) * count(cell, hi.z - lo.z) > cap {
+            cell *= 1.05;
+            coarsened = true;
+        }
+        let (nx, nz) = (count(cell, hi.x - lo.x), count(cell, hi.z - lo.z));
+        let origin = DVec2::new(lo.x, lo.z) + DVec2::splat(PHASE * cell);
+        let (y_lo, y_hi) = (lo.y as f32 - 1.0, hi.y as f32 + 1.0);
+        let done = AtomicUsize::new(0);
+        let every = (nz / 100).max(1);
+        let rows: Vec<(Vec<u32>, Vec<Layer>)> = (0..nz)
+            .into_par_iter()
+            .map_init(Column::default, |col, iz| {
+                let mut counts = Vec::with_capacity(nx);
+                let mut layers = Vec::new();
+                if cancel.load(Ordering::Relaxed) {
+                    return (counts, layers);
+                }
+                let z = origin.y + iz as f64 * cell;
+                for ix in 0..nx {
+                    let x = origin.x + ix as f64 * cell;
+                    let before = layers.len();
+                    col.sample(level, x as f32, z as f32, y_lo, y_hi, &mut layers);
+                    counts.push((layers.len() - before) as u32);
+                }
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if n.is_multiple_of(every) {
+                    progress(0.7 * n as f32 / nz as f32);
+                }
+                (counts, layers)
+            })
+            .collect();
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut offsets = Vec::with_capacity(nx * nz + 1);
+        let mut all = Vec::with_capacity(rows.iter().map(|r| r.1.len()).sum());
+        offsets.push(0u32);
+        for (counts, layers) in rows {
+            let mut at = all.len() as u32;
+            for c in counts {
+                at += c;
+                offsets.push(at);
+            }
+            all.extend(layers);
+        }
+        Some(Grid {
+            origin,
+            cell,
+            nx,
+            nz,
+            coarsened,
+            offsets,
+            layers: all,
+        })
+    }
+
+    /// Index of cell `(ix, iz)`.
+    pub fn index(&self, ix: usize, iz: usize) -> usize {
+        iz * self.nx + ix
+    }
+
+    /// Cell `(ix, iz)` of index `i`.
+    pub fn cell_of(&self, i: usize) -> (usize, usize) {
+        (i % self.nx, i / self.nx)
+    }
+
+    /// The layers of cell index `i`, bottom to top.
+    pub fn layers(&self, i: usize) -> &[Layer] {
+        &self.layers[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// The sample point of cell `(ix, iz)`, at height `y`.
+    pub fn point(&self, ix: usize, iz: usize, y: f64) -> DVec3 {
+        let c = self.origin + DVec2::new(ix as f64, iz as f64) * self.cell;
+        DVec3::new(c.x, y, c.y)
+    }
+
+    /// The neighbour of cell `(ix, iz)` in direction `d` (an index into [`DIRS`]).
+    pub fn neighbour(&self, ix: usize, iz: usize, d: usize) -> Option<(usize, usize)> {
+        let (jx, jz) = (ix as i64 + DIRS[d].0, iz as i64 + DIRS[d].1);
+        (jx >= 0 && jz >= 0 && (jx as usize) < self.nx && (jz as usize) < self.nz)
+            .then_some((jx as usize, jz as usize))
+    }
+
+    /// Cells with at least one walkable layer.
+    pub fn walkable_cells(&self, opts: &FeatureOptions) -> usize {
+        (0..self.nx * self.nz)
+            .into_par_iter()
+            .filter(|&i| self.layers(i).iter().any(|l| l.walkable(opts)))
+            .count()
+    }
+}
+
+/// Scratch for sampling one vertical line.
+#[derive(Default)]
+struct Column {
+    scratch: BvhScratch,
+    candidates: Vec<u32>,
+    /// (height, normal, triangle) of each surface crossed.
+    hits: Vec<(f32, Vec3, u32)>,
+}
+
+impl Column {
+    /// Appends the layers of the vertical line at `(x, z)` to `out`, bottom to top.
+    fn sample(
+        &mut self,
+        level: &Level,
+        x: f32,
+        z: f32,
+        y_lo: f32,
+        y_hi: f32,
+        out: &mut Vec<Layer>,
+    ) {
+        let e = 1e-4;
+        let query =
+            Aabb::from_corners(Vec3::new(x - e, y_lo, z - e), Vec3::new(x + e, y_hi, z + e));
+        self.candidates.clear();
+        self.hits.clear();
+        let mut stats = QueryStats::default();
+        level.bvh.query_aabb(
+            &level.mesh.tri_aabbs,
+            &query,
+            &mut self.scratch,
+            &mut self.candidates,
+            None,
+            &mut stats,
+        );
+        let origin = Vec3::new(x, y_hi, z);
+        for &tri in &self.candidates {
+            let corners = level.mesh.triangle(tri);
+            if let Some((t, _, _)) = ray_triangle(origin, Vec3::NEG_Y, corners, y_hi - y_lo) {
+                let normal = level.mesh.triangle_normal(tri).as_vec3();
+                if normal != Vec3::ZERO {
+                    self.hits.push((y_hi - t, normal, tri));
+                }
+            }
+        }
+        self.hits
+            .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
+        let up = WALL_SLOPE_DEG.to_radians().cos() as f32;
+        let hits = &self.hits;
+        let first = out.len();
+        for (i, &(y, normal, tri)) in hits.iter().enumerate() {
+            if normal.y <= up {
+                continue;
+            }
+            if out[first..]
+                .last()
+                .is_some_and(|l| (l.y - y).abs() <= SAME_HEIGHT)
+            {
+                continue;
+            }
+            // The nearest surface above: higher, or as high and facing down
+            // (a solid resting on this surface).
+            let start = hits.partition_point(|h| h.0 < y - SAME_HEIGHT);
+            let above = hits[start..]
+                .iter()
+                .enumerate()
+                .find(|(k, h)| start + k != i && (h.0 > y + SAME_HEIGHT || h.1.y < 0.0));
+            let (clearance, ceiling_tri) = above.map_or((f32::INFINITY, u32::MAX), |(_, h)| {
+                ((h.0 - y).max(0.0), h.2)
+            });
+            if clearance >= MIN_CLEARANCE {
+                out.push(Layer {
+                    y,
+                    clearance,
+                    normal,
+                    tri,
+                    ceiling_tri,
+                });
+            }
+        }
+    }
+}
+
+/// Closest-hit rays against the level, with reusable scratch.
+pub(super) struct Rays<'a> {
+    level: &'a Level,
+    scratch: BvhScratch,
+}
+
+impl<'a> Rays<'a> {
+    /// Rays against `level`.
+    pub fn new(level: &'a Level) -> Self {
+        Rays {
+            level,
+            scratch: BvhScratch::default(),
+        }
+    }
+
+    /// Distance and triangle of the first surface the ray from `origin`
+    /// along the unit `dir` meets within `max_t`.
+    pub fn cast(&mut self, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, u32)> {
+        let mut stats = QueryStats::default();
+        let hit = self.level.bvh.ray_cast(
+            &self.level.mesh,
+            origin.as_vec3(),
+            dir.as_vec3(),
+            max_t as f32,
+            &mut self.scratch,
+            &mut stats,
+        )?;
+        Some((f64::from(hit.t), hit.triangle))
+    }
+
+    /// Slope of triangle `tri`, degrees (90 for a degenerate one).
+    pub fn slope_deg(&self, tri: u32) -> f64 {
+        let n = self.level.mesh.triangle_normal(tri);
+        if n == DVec3::ZERO {
+            return 90.0;
+        }
+        n.y.abs().clamp(0.0, 1.0).acos().to_degrees()
+    }
+}

@@ -1,0 +1,155 @@
+//! Slopes (sloped surfaces, walkable or not) and low ceilings over walkable
+//! floor, grouped into regions and measured, world space.
+
+use super::grid::{Grid, Layer, continuous};
+use super::{Feature, FeatureKind, FeatureOptions, blank, median, object_name};
+use crate::level::Level;
+use glam::DVec3;
+use std::collections::HashSet;
+
+/// Gentler surfaces are flat, degrees.
+const MIN_SLOPE_DEG: f64 = 5.0;
+/// A slope region covers at least this many cells (fewer is noise: a
+/// bevel, a chamfer, a rounded edge).
+const MIN_SLOPE_CELLS: usize = 4;
+/// Neighbouring cells are one slope when their angles differ by less than
+/// this, degrees...
+const SAME_SLOPE_DEG: f64 = 5.0;
+/// ... and their uphill directions by less than this, degrees.
+const SAME_UPHILL_DEG: f64 = 20.0;
+/// Ceilings lower than this many character heights are reported.
+const CEILING_FACTOR: f64 = 1.5;
+
+/// One layer of one cell, with its sample point.
+struct Item {
+    cell: usize,
+    layer: Layer,
+    point: DVec3,
+}
+
+/// The layers for which `keep` holds, with their points.
+fn items(grid: &Grid, keep: impl Fn(usize, usize, &Layer) -> bool) -> Vec<Item> {
+    let mut out = Vec::new();
+    for cell in 0..grid.nx * grid.nz {
+        let (ix, iz) = grid.cell_of(cell);
+        for (k, layer) in grid.layers(cell).iter().enumerate() {
+            if keep(cell, k, layer) {
+                let point = grid.point(ix, iz, f64::from(layer.y));
+                out.push(Item {
+                    cell,
+                    layer: *layer,
+                    point,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Uphill unit direction of a layer (zero when flat).
+fn uphill(layer: &Layer) -> DVec3 {
+    (-layer.normal.as_dvec3()).with_y(0.0).normalize_or_zero()
+}
+
+/// Smallest and largest of `values`.
+fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+        (l.min(v), h.max(v))
+    })
+}
+
+/// Sloped regions: up-facing surfaces between 5 and 80 degrees.
+pub(super) fn slopes(level: &Level, grid: &Grid, opts: &FeatureOptions) -> Vec<Feature> {
+    let items = items(grid, |_, _, l| l.slope_deg() > MIN_SLOPE_DEG);
+    let cells: Vec<usize> = items.iter().map(|it| it.cell).collect();
+    let cos_same = SAME_UPHILL_DEG.to_radians().cos();
+    let groups = super::group::components(grid, &cells, |i, j, _| {
+        let (a, b) = (&items[i].layer, &items[j].layer);
+        continuous(a, b, grid.cell, opts.min_riser_m)
+            && (a.slope_deg() - b.slope_deg()).abs() < SAME_SLOPE_DEG
+            && uphill(a).dot(uphill(b)) > cos_same
+    });
+    groups
+        .iter()
+        .filter(|g| g.len() >= MIN_SLOPE_CELLS)
+        .map(|group| {
+            let members: Vec<&Item> = group.iter().map(|&i| &items[i]).collect();
+            let up = members
+                .iter()
+                .map(|m| uphill(&m.layer))
+                .sum::<DVec3>()
+                .normalize_or_zero();
+            let across = DVec3::new(-up.z, 0.0, up.x);
+            // The foot: the cells lowest along the uphill direction.
+            let (low, _) = span(members.iter().map(|m| m.point.dot(up)));
+            let foot: Vec<&&Item> = members
+                .iter()
+                .filter(|m| m.point.dot(up) < low + 0.75 * grid.cell)
+                .collect();
+            let position = foot.iter().map(|m| m.point).sum::<DVec3>() / foot.len() as f64;
+            let angle = median(members.iter().map(|m| m.layer.slope_deg()).collect());
+            let rep = members
+                .iter()
+                .min_by(|a, b| {
+                    let d = |m: &Item| (m.layer.slope_deg() - angle).abs();
+                    d(a).total_cmp(&d(b))
+                })
+                .expect("a group has members");
+            let (lo, hi) = span(members.iter().map(|m| m.point.dot(across)));
+            let mut f = blank(FeatureKind::Slope, position, up);
+            f.slope_deg = Some(angle);
+            f.extent_m = hi - lo + grid.cell;
+            f.object = object_name(level, rep.layer.tri);
+            f.cells = members.len();
+            f
+        })
+        .collect()
+}
+
+/// Low ceilings: walkable floor with less than 1.5 character heights of
+/// clearance, outside openings.
+pub(super) fn ceilings(
+    level: &Level,
+    grid: &Grid,
+    opts: &FeatureOptions,
+    openings: &HashSet<(usize, usize)>,
+) -> Vec<Feature> {
+    let limit = CEILING_FACTOR * opts.probe_height_m;
+    let items = items(grid, |cell, k, l| {
+        l.walkable(opts) && f64::from(l.clearance) < limit && !openings.contains(&(cell, k))
+    });
+    let cells: Vec<usize> = items.iter().map(|it| it.cell).collect();
+    let groups = super::group::components(grid, &cells, |i, j, _| {
+        continuous(
+            &items[i].layer,
+            &items[j].layer,
+            grid.cell,
+            opts.min_riser_m,
+        )
+    });
+    groups
+        .iter()
+        .map(|group| {
+            let members: Vec<&Item> = group.iter().map(|&i| &items[i]).collect();
+            let lowest = members
+                .iter()
+                .min_by(|a, b| a.layer.clearance.total_cmp(&b.layer.clearance))
+                .expect("a group has members");
+            let (x0, x1) = span(members.iter().map(|m| m.point.x));
+            let (z0, z1) = span(members.iter().map(|m| m.point.z));
+            let (direction, extent) = if x1 - x0 >= z1 - z0 {
+                (DVec3::X, x1 - x0)
+            } else {
+                (DVec3::Z, z1 - z0)
+            };
+            let mut f = blank(FeatureKind::Ceiling, lowest.point, direction);
+            f.height_m = Some(f64::from(lowest.layer.clearance));
+            f.extent_m = extent + grid.cell;
+            f.object = (lowest.layer.ceiling_tri != u32::MAX)
+                .then(|| object_name(level, lowest.layer.ceiling_tri))
+                .flatten();
+            f.cells = members.len();
+            f
+        })
+        .collect()
+}

@@ -1,0 +1,110 @@
+//! Feature finding on real levels from `../shared/levels/`: the galleria
+//! stairs (120 risers of exactly 0.25 m) and the Sibenik cathedral's altar
+//! steps. Skipped, with a message, when `../shared` is absent.
+
+use collidoscope::analysis::features::{FeatureKind, FeatureOptions, Features, find_features};
+use collidoscope::level::{ImportOptions, Level};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+fn level(name: &str) -> Option<Level> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/levels")
+        .join(name);
+    if !path.is_file() {
+        println!("SKIPPED: {} is absent", path.display());
+        return None;
+    }
+    Some(Level::load(&path, &ImportOptions::default()).expect("the shared level imports"))
+}
+
+fn find(level: &Level) -> Features {
+    let t = Instant::now();
+    let found = find_features(
+        level,
+        &FeatureOptions::default(),
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .expect("not cancelled");
+    println!(
+        "{}: {} features, {} walkable cells of {:?} at {} m, in {:?}",
+        level.name,
+        found.features.len(),
+        found.walkable_cells,
+        found.grid_size,
+        found.cell_m,
+        t.elapsed()
+    );
+    found
+}
+
+#[test]
+fn galleria_stairs_risers_measure_a_quarter_metre() {
+    let Some(level) = level("galleria_stairs.obj") else {
+        return;
+    };
+    let found = find(&level);
+    let steps: Vec<_> = found
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::Step)
+        .collect();
+    println!("{} steps", steps.len());
+    for f in &steps {
+        println!(
+            "step {:.3?} dir {:.2?} riser {:.3?} tread {:.3?} cells {}",
+            f.position, f.direction, f.riser_height_m, f.tread_depth_m, f.cells
+        );
+    }
+    // The flights' risers span their whole width (2.6 m, over 20 cells);
+    // the short findings are the stringers beside the open treads and the
+    // landing edges, of other heights.
+    let flights: Vec<_> = steps.iter().filter(|f| f.cells >= 10).collect();
+    assert!(flights.len() >= 24, "{} flight risers", flights.len());
+    for f in &flights {
+        let riser = f.riser_height_m.unwrap();
+        assert!((riser - 0.25).abs() < 0.01, "{f:?}");
+    }
+    // Open treads, 0.375 m deep, between the landings.
+    let treads = flights
+        .iter()
+        .filter(|f| (f.tread_depth_m.unwrap_or(0.0) - 0.375).abs() < 0.01)
+        .count();
+    assert!(treads >= 20, "{treads} treads of 0.375 m");
+    for f in &steps {
+        assert!(f.direction.y == 0.0 && (f.direction.length() - 1.0).abs() < 1e-9);
+    }
+}
+
+/// Sibenik in the test profile takes a few seconds; run it alone with
+/// `cargo test --no-default-features --test level_features sibenik -- --nocapture`.
+#[test]
+fn sibenik_altar_steps_are_found() {
+    let Some(level) = level("sibenik_dabrovic_75k.obj.gz") else {
+        return;
+    };
+    let found = find(&level);
+    assert!(found.walkable_cells > 10_000);
+    let risers: Vec<f64> = found
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::Step && f.cells >= 5)
+        .filter_map(|f| f.riser_height_m)
+        .collect();
+    for kind in [
+        FeatureKind::Step,
+        FeatureKind::Opening,
+        FeatureKind::Slope,
+        FeatureKind::Ceiling,
+    ] {
+        let n = found.features.iter().filter(|f| f.kind == kind).count();
+        println!("{kind:?}: {n}");
+    }
+    let low = risers.iter().filter(|r| (0.13..=0.20).contains(*r)).count();
+    let high = risers.iter().filter(|r| (0.35..=0.43).contains(*r)).count();
+    println!("risers of 5+ cells: {risers:.3?}");
+    assert!(low > 0, "no 0.13-0.20 m riser among {risers:?}");
+    assert!(high > 0, "no 0.35-0.43 m riser among {risers:?}");
+}
