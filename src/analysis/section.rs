@@ -81,9 +81,11 @@ pub fn section_of_walk(
     );
     let s_max = path.iter().map(|p| p.x).fold(0.0, f64::max) + after;
     let s_min = path.iter().map(|p| p.x).fold(0.0, f64::min) - before;
-    let (y_min, y_max) = path.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-        (a.min(p.y), b.max(p.y))
-    });
+    let (y_min, y_max) = path
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.y), b.max(p.y))
+        });
     let reach = radii.y * 2.0 + 1.0;
     let (segments, truncated) = cut(
         level,
@@ -166,21 +168,21 @@ fn cross_plane(corners: [DVec3; 3], origin: DVec3, normal: DVec3) -> Option<[DVe
 
 /// The part of segment `p`-`q` with `s` in `range`.
 fn clip(p: DVec2, q: DVec2, range: (f64, f64)) -> Option<[DVec2; 2]> {
-    let (mut p, mut q) = if p.x <= q.x { (p, q) } else { (q, p) };
+    let (p, q) = if p.x <= q.x { (p, q) } else { (q, p) };
     if q.x < range.0 || p.x > range.1 {
         return None;
     }
     let at = |s: f64| {
-        let t = if q.x > p.x { (s - p.x) / (q.x - p.x) } else { 0.0 };
+        let t = if q.x > p.x {
+            (s - p.x) / (q.x - p.x)
+        } else {
+            0.0
+        };
         p + (q - p) * t
     };
-    if p.x < range.0 {
-        p = at(range.0);
-    }
-    if q.x > range.1 {
-        q = at(range.1);
-    }
-    Some([p, q])
+    let start = if p.x < range.0 { at(range.0) } else { p };
+    let end = if q.x > range.1 { at(range.1) } else { q };
+    Some([start, end])
 }
 
 #[cfg(test)]
