@@ -5,6 +5,7 @@
 //! character at each feature for a verdict, sections along a walk, and the
 //! level generators the courses and the tests use.
 
+pub mod checks;
 pub mod envelope;
 pub mod features;
 pub mod generate;

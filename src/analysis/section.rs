@@ -8,7 +8,7 @@
 //! it crosses gives one segment.
 
 use crate::bvh::{BvhScratch, QueryStats};
-use crate::character::Walk;
+use crate::character::{Walk, radius_along};
 use crate::level::Level;
 use crate::math::Aabb;
 use glam::{DVec2, DVec3};
@@ -94,7 +94,7 @@ pub fn section_of_walk(
         (s_min, s_max),
         (y_min - reach, y_max + reach),
     );
-    let a = 1.0 / ((dir.x / radii.x).powi(2) + (dir.z / radii.z).powi(2)).sqrt();
+    let a = radius_along(radii, dir);
     Section {
         origin,
         direction: dir,

@@ -223,10 +223,7 @@ fn progress(from: DVec3, to: DVec3, walk: DVec3) -> f64 {
 /// rolls the ellipsoid up and over, while that lean is within the limit:
 /// `h < b (1 - 1 / sqrt(1 + k^2))` with `k = tan(slope) a / b`.
 pub fn rolling_height(radii: DVec3, dir: DVec3, max_slope_deg: f64) -> f64 {
-    let a = 1.0 / ((dir.x / radii.x).powi(2) + (dir.z / radii.z).powi(2)).sqrt();
-    if !a.is_finite() {
-        return 0.0;
-    }
+    let a = radius_along(radii, dir);
     let b = radii.y;
     let k = max_slope_deg.to_radians().tan() * a / b;
     b * (1.0 - 1.0 / (1.0 + k * k).sqrt())
@@ -238,12 +235,16 @@ pub fn rolling_height(radii: DVec3, dir: DVec3, max_slope_deg: f64) -> f64 {
 /// (The lean at `(x, y)` of the unit circle of its ellipsoid space is
 /// `atan((|x| / a) / (|y| / b))`, see [`rolling_height`].)
 fn perch_radius(radii: DVec3, dir: DVec3, slope_deg: f64) -> f64 {
-    let a = 1.0 / ((dir.x / radii.x).powi(2) + (dir.z / radii.z).powi(2)).sqrt();
-    if !a.is_finite() {
-        return 0.0;
-    }
+    let a = radius_along(radii, dir);
     let k = slope_deg.to_radians().tan() * a / radii.y;
     a * k / (1.0 + k * k).sqrt()
+}
+
+/// The ellipsoid's radius (radii `radii`) along the horizontal unit
+/// `dir`, metres; zero for a zero direction.
+pub fn radius_along(radii: DVec3, dir: DVec3) -> f64 {
+    let r = 1.0 / ((dir.x / radii.x).powi(2) + (dir.z / radii.z).powi(2)).sqrt();
+    if r.is_finite() { r } else { 0.0 }
 }
 
 /// Where the frame is between phases.
@@ -524,12 +525,26 @@ impl<'w> FrameSolver<'w> {
         // Coming down, the ellipsoid must meet the riser's edge (the wall
         // contact of the plain walk) within the part of its curve that is
         // walkable, or it lands on the edge too steeply to stand.
+        // The edge is met at its nearest point, square to it: walking at
+        // an angle to it closes that distance more slowly. Walking along
+        // it (a wall beside the walk), there is nothing to reach over; and
+        // the reach never goes past the riser by more than the body's own
+        // radius, so a glancing contact cannot throw the character ahead.
         let over_edge = match (self.step_try, self.wall) {
             (Some(t), Some(wall)) => {
                 let to_riser = progress(self.before.position, t.plain_end, self.walk);
-                let to_edge = (wall.point - t.plain_end).dot(dir);
-                let perch = perch_radius(self.slide.radii_vec(), dir, 0.9 * self.ch.max_slope_deg);
-                to_riser + to_edge - perch + 2.0 * self.slide.skin
+                let offset = wall.point - t.plain_end;
+                let flat = DVec3::new(offset.x, 0.0, offset.z);
+                let toward = flat.normalize_or(dir);
+                let facing = dir.dot(toward);
+                let radii = self.slide.radii_vec();
+                let perch = perch_radius(radii, toward, 0.9 * self.ch.max_slope_deg);
+                let needed = (flat.length() - perch + 2.0 * self.slide.skin) / facing;
+                if facing < 0.5 {
+                    0.0
+                } else {
+                    to_riser + needed.clamp(0.0, radius_along(radii, dir))
+                }
             }
             _ => 0.0,
         };

@@ -91,6 +91,13 @@ pub struct WalkSummary {
     pub blocked_by: Option<WallContact>,
 }
 
+impl WalkSummary {
+    /// The summary of a walk of no frames: standing at `from`.
+    pub fn at_rest(from: DVec3) -> Self {
+        summarise(from, &[])
+    }
+}
+
 /// A whole walk.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Walk {

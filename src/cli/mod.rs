@@ -1,5 +1,5 @@
 //! The `collidoscope` command line (clap 4): `info`, `sweep`, `walk`,
-//! `envelope`, `settings export|check`, and with no subcommand the desktop window.
+//! `envelope`, `check`, `settings export|check`, and with no subcommand the desktop window.
 //!
 //! Everything here works in world space (Y up, metres); the solver's trace
 //! carries the ellipsoid-space values alongside. Errors end up as one line
@@ -8,6 +8,7 @@
 //! panics on bad input.
 
 mod args;
+mod check;
 mod envelope;
 mod format;
 mod gui;
@@ -55,6 +56,8 @@ enum Command {
     Walk(Box<walk::WalkArgs>),
     /// Measure what a character can do: tallest step, steepest ramp, narrowest opening, ...
     Envelope(envelope::EnvelopeArgs),
+    /// Find a level's steps, openings, slopes and low ceilings and walk the character at each.
+    Check(Box<check::CheckArgs>),
     /// Write or check a settings file (.toml or .json).
     #[command(subcommand, arg_required_else_help = false)]
     Settings(settings::SettingsCommand),
@@ -93,7 +96,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Err(e) => return report_clap_error(&e),
     };
     match dispatch(cli) {
-        Ok(()) => EXIT_OK,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", one_line(&e.to_string()));
             e.exit_code()
@@ -101,15 +104,25 @@ pub fn run(args: Vec<OsString>) -> i32 {
     }
 }
 
-fn dispatch(cli: Cli) -> Result<(), CliError> {
+/// Runs the command; the exit code of a run that did not fail.
+fn dispatch(cli: Cli) -> Result<i32, CliError> {
     match cli.command {
         Some(Command::Info(a)) => info::run(&a),
         Some(Command::Sweep(a)) => sweep::run(&a),
         Some(Command::Walk(a)) => walk::run(&a),
         Some(Command::Envelope(a)) => envelope::run(&a),
+        Some(Command::Check(a)) => {
+            let all_pass = check::run(&a)?;
+            return Ok(if all_pass {
+                EXIT_OK
+            } else {
+                check::EXIT_FINDINGS_FAIL
+            });
+        }
         Some(Command::Settings(c)) => settings::run(&c),
         None => gui::open(cli.level, cli.import.options()),
-    }
+    }?;
+    Ok(EXIT_OK)
 }
 
 /// Help and version go to stdout in full; every other clap error becomes

@@ -6,7 +6,7 @@ use crate::analysis::generate::Solid;
 use crate::analysis::generate::parts::{Door, floor, wall};
 use crate::analysis::generate::solid::cuboid;
 use crate::analysis::generate::{
-    DOORS, LevelBuilder, RAMP_SLOPES, STAIR_RISERS, default_level, write_obj,
+    CEILINGS, DOORS, LevelBuilder, RAMP_SLOPES, STAIR_RISERS, default_level, write_obj,
 };
 use crate::level::{ImportOptions, UpAxis, import::import_obj_bytes};
 use crate::mesh::TriMesh;
@@ -136,22 +136,36 @@ fn default_level_every_ramp_slope_is_found_uphill_z() {
 #[test]
 fn default_level_open_floor_gives_no_findings() {
     let (level, found) = default_found();
-    assert!(of_kind(&found, FeatureKind::Ceiling).is_empty());
+    // Intended: one ceiling under each low slab, with its clearance.
+    let ceilings = of_kind(&found, FeatureKind::Ceiling);
+    assert_eq!(ceilings.len(), CEILINGS.len(), "{ceilings:#?}");
+    for &h in &CEILINGS {
+        let f = ceilings
+            .iter()
+            .find(|f| (f.height_m.unwrap() - h).abs() < 0.01)
+            .unwrap_or_else(|| panic!("ceiling {h} not found"));
+        assert_eq!(
+            f.object.as_deref(),
+            Some(format!("ceiling_{h:.2}").as_str())
+        );
+    }
     for f in &found.features {
         let name = f.object.as_deref().unwrap_or("");
         let intended = match f.kind {
             FeatureKind::Step => name.starts_with("stairs_") || name.starts_with("ramp_"),
             FeatureKind::Opening => name.starts_with("door_"),
             FeatureKind::Slope => name.starts_with("ramp_"),
-            FeatureKind::Ceiling => false,
+            FeatureKind::Ceiling => name.starts_with("ceiling_"),
         };
         assert!(intended, "{f:?}");
         let object = level.mesh.objects.iter().find(|o| o.name == name).unwrap();
         let near = object.aabb.expanded(0.3);
-        assert!(
-            near.contains_point(f.position.as_vec3()),
-            "{f:?} off {name}"
-        );
+        // A ceiling's position is the floor under it: compare across only.
+        let mut at = f.position.as_vec3();
+        if f.kind == FeatureKind::Ceiling {
+            at.y = near.center().y;
+        }
+        assert!(near.contains_point(at), "{f:?} off {name}");
     }
     assert!(found.walkable_cells > 100_000);
 }

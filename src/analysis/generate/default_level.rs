@@ -7,7 +7,9 @@
 //!   cannot);
 //! - z = 8: walls with door openings the probe fits through (wider than
 //!   0.8 m and taller than 1.8 m) and some it does not;
-//! - z = 12: ramps of 10, 20, 30, 45 and 60 degrees;
+//! - z = 12: ramps of 10, 20, 30, 45 and 60 degrees; beside them (x = 22)
+//!   low ceilings, slabs 1.60 m over the floor (the probe does not fit
+//!   under) and 2.10 m (it does);
 //! - z = 22 and beyond: crease corners, 2 cm thin walls and pillars.
 //!
 //! The committed `assets/default_level.obj` is this generator's output,
@@ -17,7 +19,7 @@ use super::LevelBuilder;
 use super::parts::{
     Door, Stairs, box_pillar, crease, floor, prism_pillar, ramp, staircase, thin_wall, wall,
 };
-use super::solid::Solid;
+use super::solid::{Solid, cuboid};
 use crate::mesh::TriMesh;
 use glam::{DVec2, DVec3};
 
@@ -37,6 +39,8 @@ pub const DOORS: [(f64, f64); 6] = [
 ];
 /// Ramp slopes, degrees.
 pub const RAMP_SLOPES: [f64; 5] = [10.0, 20.0, 30.0, 45.0, 60.0];
+/// Clear heights of the low ceilings, metres.
+pub const CEILINGS: [f64; 2] = [1.60, 2.10];
 
 /// Turns a part built climbing +x (width along +z) to climb +z, its width
 /// spanning `[at.x, at.x + width]`.
@@ -86,6 +90,14 @@ pub fn default_level() -> TriMesh {
         let at = DVec3::new(4.0 * i as f64, 0.0, 12.0);
         let solid = climbing_z(ramp(DVec3::ZERO, *slope, 1.0, 2.0, 1.5), at, 2.0);
         level.add(format!("ramp_{slope:.0}deg"), &solid);
+    }
+    for (i, height) in CEILINGS.iter().enumerate() {
+        let x = 22.0 + 3.5 * i as f64;
+        let slab = cuboid(
+            DVec3::new(x, *height, 13.0),
+            DVec3::new(x + 2.5, height + 0.3, 16.0),
+        );
+        level.add(format!("ceiling_{height:.2}"), &slab);
     }
     add_corners_and_pillars(&mut level);
     level.build()

@@ -1,0 +1,176 @@
+//! Level checks: every step, opening, slope and low ceiling of a level
+//! (found and measured by [`crate::analysis::features`]) gets a verdict
+//! from the character walking at it, straight on and at 45 degrees.
+//!
+//! - `climbs` (steps, slopes) / `passes` (openings, ceilings): both walks
+//!   got over, up, through or under it.
+//! - `blocked`: a walk failed, as the measurements say it must (a riser
+//!   taller than the step height, a slope over the limit, an opening
+//!   narrower or lower than the ellipsoid, ...).
+//! - `stalls`: a walk failed although the measurements say it fits: the
+//!   finding a designer or programmer most wants to open in the stepper.
+//!
+//! Every finding keeps its walks (where they started, which way, how they
+//! went, the frame where they stalled), so each verdict can be replayed
+//! exactly. World space, Y up, metres.
+
+mod html;
+mod verdict;
+
+#[cfg(test)]
+mod tests;
+
+pub use html::{draw_section, html_report, measurements};
+pub use verdict::{CheckWalk, Verdict};
+
+use crate::analysis::features::{Feature, FeatureOptions, find_features};
+use crate::collide::{CollisionWorld, SlideSettings};
+use crate::level::Level;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// One feature with its verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// What was found and measured (`kind`, `position`, `direction`,
+    /// `riser_height_m`, `tread_depth_m`, `width_m`, `height_m`,
+    /// `slope_deg`, ...).
+    #[serde(flatten)]
+    pub feature: Feature,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why, in a sentence with the numbers.
+    pub reason: String,
+    /// The walks that decided it: straight on, then at 45 degrees.
+    pub walks: Vec<CheckWalk>,
+}
+
+/// How many findings got each verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerdictCounts {
+    /// Steps and slopes climbed.
+    pub climbs: usize,
+    /// Openings and ceilings passed.
+    pub passes: usize,
+    /// Failed, as the measurements say.
+    pub blocked: usize,
+    /// Failed although the measurements say it fits.
+    pub stalls: usize,
+}
+
+/// A level's checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckReport {
+    /// The findings, in the feature finder's order (kind, then position).
+    pub findings: Vec<Finding>,
+    /// Findings per verdict.
+    pub counts: VerdictCounts,
+    /// Sampling cell used to find the features, metres.
+    pub cell_m: f64,
+    /// Whether the cell was coarsened to bound the grid.
+    pub coarsened: bool,
+    /// Time to find and measure the features, milliseconds.
+    pub find_ms: f64,
+    /// Time to walk every finding, milliseconds.
+    pub walk_ms: f64,
+}
+
+impl CheckReport {
+    /// Whether every finding climbs or passes.
+    pub fn all_pass(&self) -> bool {
+        self.counts.blocked == 0 && self.counts.stalls == 0
+    }
+}
+
+/// Why the checks could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CheckError {
+    /// The settings break a rule (the message names the field).
+    #[error("{0}")]
+    InvalidSettings(String),
+    /// No surface of the level is walkable floor for this character.
+    #[error(
+        "{level}: no walkable floor (no up-facing surface within {max_slope_deg}° of level with room above it): nothing to check"
+    )]
+    NoWalkableFloor {
+        /// The level's name.
+        level: String,
+        /// The slope limit used.
+        max_slope_deg: f64,
+    },
+}
+
+/// The feature finder's options for a character with `settings`.
+pub fn feature_options(settings: &SlideSettings) -> FeatureOptions {
+    FeatureOptions {
+        max_slope_deg: settings.character.max_slope_deg,
+        probe_height_m: 2.0 * settings.radii[1],
+        ..FeatureOptions::default()
+    }
+}
+
+/// Finds `level`'s features and walks the character of `settings` at each
+/// (through `world`, which says which objects collide). `progress` gets
+/// fractions in `[0, 1]`; `Ok(None)` when `cancel` was set.
+pub fn check_level(
+    level: &Level,
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    progress: &(dyn Fn(f32) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Option<CheckReport>, CheckError> {
+    settings
+        .validate()
+        .map_err(|e| CheckError::InvalidSettings(e.to_string()))?;
+    let t = Instant::now();
+    let opts = feature_options(settings);
+    // Finding is about a tenth of the work on real levels.
+    let Some(found) = find_features(level, &opts, &|f| progress(0.1 * f), cancel) else {
+        return Ok(None);
+    };
+    if found.walkable_cells == 0 {
+        return Err(CheckError::NoWalkableFloor {
+            level: level.name.clone(),
+            max_slope_deg: opts.max_slope_deg,
+        });
+    }
+    let find_ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    let done = AtomicUsize::new(0);
+    let total = found.features.len().max(1);
+    let findings: Option<Vec<Finding>> = found
+        .features
+        .into_par_iter()
+        .map(|feature| {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let finding = verdict::judge(world, settings, feature);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(0.1 + 0.9 * n as f32 / total as f32);
+            Some(finding)
+        })
+        .collect();
+    let Some(findings) = findings else {
+        return Ok(None);
+    };
+    let mut counts = VerdictCounts::default();
+    for f in &findings {
+        match f.verdict {
+            Verdict::Climbs => counts.climbs += 1,
+            Verdict::Passes => counts.passes += 1,
+            Verdict::Blocked => counts.blocked += 1,
+            Verdict::Stalls => counts.stalls += 1,
+        }
+    }
+    Ok(Some(CheckReport {
+        findings,
+        counts,
+        cell_m: found.cell_m,
+        coarsened: found.coarsened,
+        find_ms,
+        walk_ms: t.elapsed().as_secs_f64() * 1e3,
+    }))
+}

@@ -1,0 +1,155 @@
+//! `collidoscope check`: find a level's steps, openings, slopes and low
+//! ceilings, measure them, and walk the character at each for a verdict;
+//! as text, JSON or a self-contained HTML report. For level CI, the exit
+//! code says whether every finding passes.
+
+use super::args::{ImportArgs, parse_radii};
+use super::sweep::object_flags;
+use super::{CliError, format, print_stdout};
+use crate::analysis::checks::{CheckReport, Verdict, check_level, html_report, measurements};
+use crate::collide::{SlideMode, SlideSettings};
+use crate::level::Level;
+use clap::Args;
+use glam::DVec3;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+/// Exit code of a check that ran and found a blocked or stalled feature.
+pub(crate) const EXIT_FINDINGS_FAIL: i32 = 3;
+
+/// Arguments of `collidoscope check`.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The level (.obj or .obj.gz).
+    level: PathBuf,
+    /// Settings file (.toml or .json) with the probe and its `[character]` section.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii].
+    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
+    radii: Option<DVec3>,
+    /// The slide algorithm [default: the settings' mode, else robust].
+    #[arg(long, value_parser = |t: &str| t.parse::<SlideMode>())]
+    mode: Option<SlideMode>,
+    /// Name of an object that does not collide; repeatable.
+    #[arg(long, value_name = "OBJECT")]
+    non_colliding: Vec<String>,
+    #[command(flatten)]
+    import: ImportArgs,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also write a self-contained HTML report with a drawing of every finding.
+    #[arg(long, value_name = "REPORT.html")]
+    html: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    level: &'a str,
+    settings: &'a SlideSettings,
+    #[serde(flatten)]
+    report: &'a CheckReport,
+}
+
+/// Runs the checks; `Ok(true)` when every finding climbs or passes.
+pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
+    let mut settings = match &a.settings {
+        Some(path) => SlideSettings::load(path)?,
+        None => SlideSettings::default(),
+    };
+    if let Some(r) = a.radii {
+        settings.radii = r.to_array();
+    }
+    if let Some(m) = a.mode {
+        settings.mode = m;
+    }
+    settings.validate()?;
+    let level = Level::load(&a.level, &a.import.options())?;
+    let colliding = object_flags(&level, &a.non_colliding)?;
+    let world = level.world_with(&colliding);
+    let report = check_level(&level, world, &settings, &|_| {}, &AtomicBool::new(false))
+        .map_err(|e| CliError::Failed(e.to_string()))?
+        .ok_or_else(|| CliError::Failed("cancelled".into()))?;
+    if let Some(path) = &a.html {
+        let page = html_report(&level, world, &settings, &report);
+        std::fs::write(path, page)
+            .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))?;
+    }
+    let text = if a.json {
+        let json = CheckJson {
+            level: &level.name,
+            settings: &settings,
+            report: &report,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        text_report(&level, &settings, &report)
+    };
+    print_stdout(&text)?;
+    Ok(report.all_pass())
+}
+
+fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> String {
+    let c = &settings.character;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "level       {} ({} triangles)",
+        level.name,
+        level.mesh.triangle_count()
+    );
+    let _ = writeln!(
+        s,
+        "character   radii {}, {} m/s at {} Hz, step {} m, slope {}°, mode {}",
+        format::vec(settings.radii_vec()),
+        c.walk_speed_m_s,
+        c.frame_rate_hz,
+        c.max_step_height_m,
+        c.max_slope_deg,
+        settings.mode
+    );
+    let _ = writeln!(
+        s,
+        "findings    {} (found in {:.0} ms with a {:.2} m cell{}, walked in {:.0} ms)",
+        r.findings.len(),
+        r.find_ms,
+        r.cell_m,
+        if r.coarsened { ", coarsened" } else { "" },
+        r.walk_ms
+    );
+    for f in &r.findings {
+        let p = f.feature.position;
+        let _ = writeln!(
+            s,
+            "  {:<8} {:<8} ({:.2}, {:.2}, {:.2})  {}  {}{}",
+            format::snake_name(&f.feature.kind),
+            format::snake_name(&f.verdict),
+            p.x,
+            p.y,
+            p.z,
+            measurements(f),
+            f.reason,
+            f.feature
+                .object
+                .as_deref()
+                .map(|o| format!("  [{o}]"))
+                .unwrap_or_default()
+        );
+    }
+    let n = &r.counts;
+    let _ = writeln!(
+        s,
+        "verdicts    {} climb, {} pass, {} blocked, {} stall",
+        n.climbs, n.passes, n.blocked, n.stalls
+    );
+    if r.findings.iter().any(|f| f.verdict == Verdict::Stalls) {
+        let _ = writeln!(
+            s,
+            "            stalls fit by their measurements yet the walk failed: step through them with `walk`"
+        );
+    }
+    s
+}
