@@ -202,3 +202,85 @@ proptest! {
         prop_assert!(SlideSolver::new(level.world(), &s, v[0], v[1], TraceDetail::Full).is_none());
     }
 }
+
+/// A random course for a character: a tiled floor, a block of random
+/// height and a wall at random angles, all of random sizes.
+fn character_course() -> impl Strategy<Value = TriMesh> {
+    (
+        0.02..1.2f64,
+        0.1..3.0f64,
+        0.0..6.3f64,
+        0.0..6.3f64,
+        0.5..4.0f64,
+    )
+        .prop_map(|(riser, depth, turn_block, turn_wall, wall_at)| {
+            use collidoscope::analysis::generate::LevelBuilder;
+            use collidoscope::analysis::generate::parts::{floor, thin_wall};
+            use collidoscope::analysis::generate::solid::cuboid;
+            let turn = |mut s: collidoscope::analysis::generate::Solid, a: f64| {
+                let (sin, cos) = a.sin_cos();
+                for p in &mut s.positions {
+                    *p = DVec3::new(p.x * cos - p.z * sin, p.y, p.x * sin + p.z * cos);
+                }
+                s
+            };
+            let mut b = LevelBuilder::new();
+            b.add(
+                "floor",
+                &floor(
+                    glam::DVec2::splat(-8.0),
+                    glam::DVec2::splat(8.0),
+                    0.0,
+                    0.5,
+                    1.0,
+                ),
+            );
+            let block = cuboid(
+                DVec3::new(1.0, 0.0, -2.0),
+                DVec3::new(1.0 + depth, riser, 2.0),
+            );
+            b.add("block", &turn(block, turn_block));
+            let wall = thin_wall(DVec3::new(wall_at, 0.0, -3.0), 6.0, 2.5, 0.05);
+            b.add("wall", &turn(wall, turn_wall));
+            b.build()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Every frame of a walk ends outside geometry, finite, and no further
+    /// than its walk plus the body's own radius (the most a step-up reaches
+    /// past a riser) horizontally: a character never tunnels or teleports.
+    #[test]
+    fn a_walking_character_never_ends_a_frame_inside_geometry_or_jumps_ahead(
+        mesh in character_course(), radii in radii(), angle in 0.0..6.3f64,
+        step in 0.0..0.6f64, slope in 10.0..80.0f64, speed in 0.5..12.0f64, jump in any::<bool>(),
+    ) {
+        use collidoscope::character::{WalkSpec, WalkTrace, radius_along, walk};
+        let level = Level::from_mesh("course", mesh);
+        let mut s = robust(radii, DVec3::ZERO);
+        s.character.max_step_height_m = step;
+        s.character.max_slope_deg = slope;
+        s.character.walk_speed_m_s = speed;
+        let radii_v = DVec3::from(radii);
+        // Obstacles lie within 5 m of the origin: start 7 m out, facing it.
+        let dir = DVec3::new(angle.cos(), 0.0, angle.sin());
+        let start = (-dir * 7.0).with_y(radii[1] + 0.01);
+        prop_assume!(espace_clearance(&level.mesh, radii_v, start) >= 1.0);
+        let spec = WalkSpec { from: start, direction: dir, seconds: 1.5, jump };
+        let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).unwrap();
+        let reach = radius_along(radii_v, dir);
+        for f in &w.frames {
+            let p = f.after.position;
+            prop_assert!(p.is_finite() && f.after.vertical_speed_m_s.is_finite(), "{f:?}");
+            let c = espace_clearance(&level.mesh, radii_v, p);
+            prop_assert!(c >= 1.0 - TOL, "frame {} ends inside: clearance {c}", f.index);
+            let moved = (p - f.before.position).with_y(0.0).length();
+            prop_assert!(
+                moved <= f.walk.length() + reach + 1e-6,
+                "frame {} moved {moved} m for a walk of {} m", f.index, f.walk.length()
+            );
+        }
+    }
+}
