@@ -201,3 +201,66 @@ fn dropping_an_obj_opens_it_and_a_broken_one_says_where() {
     h.get_by_label_contains("broken.obj:4");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_character_panel_shows_the_envelope_once_measured() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    h.get_by_label("walk speed (m/s)");
+    h.get_by_label("walkable slope (°)");
+    // The measure runs on a background thread: keep drawing until it lands.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    while h.state().envelope().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the envelope was not measured in time"
+        );
+        assert!(h.state().envelope_measuring());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+    let envelope = h
+        .state()
+        .envelope()
+        .cloned()
+        .unwrap()
+        .expect("the default settings measure");
+    assert!(!h.state().envelope_measuring());
+    let step = &envelope.max_step_height_m;
+    assert!(step.found && (step.value - 0.3).abs() < 0.02, "{step:?}");
+    h.get_by_label(&format!("tallest step, standing: {:.3} m", step.value));
+    h.get_by_label(&format!(
+        "steepest ramp: {:.1}°",
+        envelope.max_slope_deg.value
+    ));
+    h.get_by_label(&format!(
+        "widest gap crossed: {:.3} m",
+        envelope.max_gap_crossed_m.value
+    ));
+    // A limit opens onto the walks that decided it.
+    // (Below the fold of the left panel at this size: scroll to it first.)
+    h.get_by_label(&format!("tallest step, standing: {:.3} m", step.value))
+        .scroll_to_me();
+    h.run_steps(2);
+    h.get_by_label(&format!("tallest step, standing: {:.3} m", step.value))
+        .click_accesskit();
+    h.run_steps(3);
+    h.get_by_label_contains("passes at");
+    h.get_by_label_contains("Failing walk (envelope: step from standing)");
+
+    // A new step height is measured again; the old numbers go.
+    let i = h.state().state().selected.unwrap();
+    let mut p = params_of(&h.state().state().probes[i]);
+    p.settings.character.max_step_height_m = 0.5;
+    h.state_mut().push(Command::UpdateProbe(i, Box::new(p)));
+    h.run_steps(2);
+    assert!(h.state().envelope().is_none());
+    assert!(h.state().envelope_measuring());
+    h.get_by_label_contains("measuring");
+}
