@@ -1,9 +1,9 @@
-//! The Character section of the left panel: the selected probe's character
+//! The Character page of the left panel: the selected probe's character
 //! settings (units in the labels; a refused value says which field and
 //! why, right there) and its envelope, measured in the background, each
 //! limit with the walks that decided it.
 
-use super::CollidoscopeApp;
+use super::{CollidoscopeApp, widgets};
 use crate::analysis::envelope::{Envelope, Limit};
 use crate::app::command::Command;
 use crate::app::envelope_job::EnvelopeStatus;
@@ -41,9 +41,14 @@ pub fn limit_header(name: &str, l: &Limit, unit: &str, decimals: usize) -> Strin
 /// Shows the section for the selected probe.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let Some(i) = app.state.selected.filter(|&i| i < app.state.probes.len()) else {
-        ui.weak("Select a probe to tune how its character walks.");
+        ui.weak("Select a probe to tune how its character walks (Scene → Probes).");
         return;
     };
+    let probe = &app.state.probes[i];
+    ui.horizontal(|ui| {
+        widgets::swatch(ui, probe.color);
+        ui.strong(&probe.name);
+    });
     settings_grid(ui, app, i);
     if let Some(msg) = app
         .state

@@ -8,30 +8,52 @@ use crate::app::walk::walk_frame_words;
 use crate::collide::SlideMode;
 use eframe::egui;
 
+/// The left panel's two pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LeftTab {
+    /// The level, the probes and the selected probe's editor.
+    #[default]
+    Scene,
+    /// The selected probe's character: settings, envelope, walk mode.
+    Character,
+}
+
 /// Shows the left panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     egui::Panel::left("left_panel")
         .resizable(true)
         .default_size(300.0)
         .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                egui::CollapsingHeader::new("Level")
-                    .default_open(true)
-                    .show(ui, |ui| level_section(ui, app));
-                egui::CollapsingHeader::new("Probes")
-                    .default_open(true)
-                    .show(ui, |ui| probes_section(ui, app));
-                if app.state.selected_probe().is_some() {
-                    egui::CollapsingHeader::new("Probe settings")
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut app.left_tab, LeftTab::Scene, "Scene");
+                ui.selectable_value(&mut app.left_tab, LeftTab::Character, "Character")
+                    .on_hover_text(
+                        "How the selected probe walks: its character settings, what it \
+                         can do (the envelope) and walk mode",
+                    );
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| match app.left_tab {
+                LeftTab::Scene => {
+                    egui::CollapsingHeader::new("Level")
                         .default_open(true)
-                        .show(ui, |ui| probe_editor(ui, app));
+                        .show(ui, |ui| level_section(ui, app));
+                    egui::CollapsingHeader::new("Probes")
+                        .default_open(true)
+                        .show(ui, |ui| probes_section(ui, app));
+                    if app.state.selected_probe().is_some() {
+                        egui::CollapsingHeader::new("Probe settings")
+                            .default_open(true)
+                            .show(ui, |ui| probe_editor(ui, app));
+                    }
                 }
-                egui::CollapsingHeader::new("Character")
-                    .default_open(true)
-                    .show(ui, |ui| character::show(ui, app));
-                egui::CollapsingHeader::new("Walk mode")
-                    .default_open(false)
-                    .show(ui, |ui| walk_section(ui, app));
+                LeftTab::Character => {
+                    character::show(ui, app);
+                    ui.separator();
+                    egui::CollapsingHeader::new("Walk mode")
+                        .default_open(true)
+                        .show(ui, |ui| walk_section(ui, app));
+                }
             });
         });
 }

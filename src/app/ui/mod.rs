@@ -79,6 +79,7 @@ pub struct CollidoscopeApp {
     print_timings: bool,
     envelope: EnvelopeTracker,
     envelope_status: EnvelopeStatus,
+    left_tab: left::LeftTab,
 }
 
 impl CollidoscopeApp {
@@ -109,6 +110,7 @@ impl CollidoscopeApp {
             print_timings: std::env::var_os("COLLIDOSCOPE_TIMINGS").is_some(),
             envelope: EnvelopeTracker::default(),
             envelope_status: EnvelopeStatus::Idle,
+            left_tab: left::LeftTab::Scene,
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
