@@ -7,6 +7,7 @@
 use collidoscope::app::command::Command;
 use collidoscope::app::probes::params_of;
 use collidoscope::app::{CollidoscopeApp, Startup};
+use collidoscope::character::Phase;
 use collidoscope::collide::{TraceDetail, slide};
 use eframe::egui;
 use egui_kittest::Harness;
@@ -261,4 +262,52 @@ fn the_character_panel_shows_the_envelope_once_measured() {
     assert!(h.state().envelope().is_none());
     assert!(h.state().envelope_measuring());
     h.get_by_label_contains("measuring");
+}
+
+#[test]
+fn walking_with_wasd_runs_character_frames_and_a_frame_opens_phase_by_phase() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    let settings = h.state().state().probes[0].settings.clone();
+    let start = h.state().state().probes[0].position;
+    h.key_press(egui::Key::P);
+    h.run_steps(1);
+    assert!(h.state().state().walk.active, "P starts walk mode");
+    h.key_down(egui::Key::W);
+    // The harness steps 1/60 s per frame: one character frame each.
+    h.run_steps(30);
+    h.key_up(egui::Key::W);
+    h.run_steps(1);
+    let s = h.state().state();
+    assert!(s.walk.frames.len() >= 30, "{} frames", s.walk.frames.len());
+    let moved = s.probes[0].position - start;
+    assert!(
+        (moved.x * moved.x + moved.z * moved.z).sqrt() > 1.0,
+        "W walks the probe: {moved:?}"
+    );
+    assert_eq!(s.probes[0].settings, settings);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(1);
+    assert!(!h.state().state().walk.active, "Esc stops walk mode");
+
+    h.state_mut().push(Command::OpenWalkFrame(20));
+    h.run_steps(2);
+    let p = &h.state().state().probes[0];
+    assert_eq!(p.settings, settings, "reopening leaves the settings");
+    assert_eq!(p.stepper.current_phase(), Some(Phase::Velocity));
+    h.get_by_label("Phase");
+    assert!(h.get_all_by_label("velocity").count() >= 2, "phase and row");
+    // Walking on the floor: one velocity iteration, then gravity's.
+    h.get_by_label("Step").click();
+    h.run_steps(2);
+    let p = &h.state().state().probes[0];
+    assert_eq!(p.stepper.current_phase(), Some(Phase::Gravity));
+    h.get_by_label("gravity");
+    // The frame's outcome, in the stepper bar (and the inspector).
+    h.get_by_label_contains("walk frame 20: 2 iterations, grounded");
 }
