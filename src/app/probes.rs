@@ -81,6 +81,8 @@ pub fn duplicate(state: &mut EditorState, i: usize) {
     copy.name = format!("{} copy", src.name);
     copy.color = state.next_color();
     copy.position.x += 2.0 * src.settings.radii[0];
+    // The copy steps its own raw move, not a walk frame opened on the original.
+    copy.stepper = Default::default();
     state.probes.push(copy);
     let j = state.probes.len() - 1;
     state.selected = Some(j);
