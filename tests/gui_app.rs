@@ -7,6 +7,7 @@
 use collidoscope::app::command::Command;
 use collidoscope::app::probes::params_of;
 use collidoscope::app::{CollidoscopeApp, Startup};
+use collidoscope::character::Phase;
 use collidoscope::collide::{TraceDetail, slide};
 use eframe::egui;
 use egui_kittest::Harness;
@@ -200,4 +201,113 @@ fn dropping_an_obj_opens_it_and_a_broken_one_says_where() {
     assert!(std::sync::Arc::ptr_eq(&kept, &level));
     h.get_by_label_contains("broken.obj:4");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_character_panel_shows_the_envelope_once_measured() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    h.get_by_label("Character").click();
+    h.run_steps(2);
+    h.get_by_label("walk speed (m/s)");
+    h.get_by_label("walkable slope (°)");
+    // The measure runs on a background thread: keep drawing until it lands.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    while h.state().envelope().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the envelope was not measured in time"
+        );
+        assert!(h.state().envelope_measuring());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+    let envelope = h
+        .state()
+        .envelope()
+        .cloned()
+        .unwrap()
+        .expect("the default settings measure");
+    assert!(!h.state().envelope_measuring());
+    let step = &envelope.max_step_height_m;
+    assert!(step.found && (step.value - 0.3).abs() < 0.02, "{step:?}");
+    h.get_by_label(&format!("tallest step, standing: {:.3} m", step.value));
+    h.get_by_label(&format!(
+        "steepest ramp: {:.1}°",
+        envelope.max_slope_deg.value
+    ));
+    h.get_by_label(&format!(
+        "widest gap crossed: {:.3} m",
+        envelope.max_gap_crossed_m.value
+    ));
+    // A limit opens onto the walks that decided it.
+    h.get_by_label(&format!("tallest step, standing: {:.3} m", step.value))
+        .click();
+    h.run_steps(3);
+    h.get_by_label_contains("passes at");
+    h.get_by_label_contains("Failing walk (envelope: step from standing)");
+
+    // A new step height is measured again; the old numbers go.
+    let i = h.state().state().selected.unwrap();
+    let mut p = params_of(&h.state().state().probes[i]);
+    p.settings.character.max_step_height_m = 0.5;
+    h.state_mut().push(Command::UpdateProbe(i, Box::new(p)));
+    h.run_steps(2);
+    assert!(h.state().envelope().is_none());
+    assert!(h.state().envelope_measuring());
+    h.get_by_label_contains("measuring");
+}
+
+#[test]
+fn walking_with_wasd_runs_character_frames_and_a_frame_opens_phase_by_phase() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    let settings = h.state().state().probes[0].settings.clone();
+    let start = h.state().state().probes[0].position;
+    h.key_press(egui::Key::P);
+    h.run_steps(1);
+    assert!(h.state().state().walk.active, "P starts walk mode");
+    h.key_down(egui::Key::W);
+    // The harness steps 1/60 s per frame: one character frame each.
+    h.run_steps(30);
+    h.key_up(egui::Key::W);
+    h.run_steps(1);
+    let s = h.state().state();
+    assert!(s.walk.frames.len() >= 30, "{} frames", s.walk.frames.len());
+    let moved = s.probes[0].position - start;
+    assert!(
+        (moved.x * moved.x + moved.z * moved.z).sqrt() > 1.0,
+        "W walks the probe: {moved:?}"
+    );
+    assert_eq!(s.probes[0].settings, settings);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(1);
+    assert!(!h.state().state().walk.active, "Esc stops walk mode");
+
+    h.state_mut().push(Command::OpenWalkFrame(20));
+    h.run_steps(2);
+    let p = &h.state().state().probes[0];
+    assert_eq!(p.settings, settings, "reopening leaves the settings");
+    assert_eq!(p.stepper.current_phase(), Some(Phase::Velocity));
+    h.get_by_label("Phase");
+    assert!(h.get_all_by_label("velocity").count() >= 2, "phase and row");
+    // Walking on the floor: one velocity iteration, then gravity's.
+    h.get_by_label("Step").click();
+    h.run_steps(2);
+    let p = &h.state().state().probes[0];
+    assert_eq!(p.stepper.current_phase(), Some(Phase::Gravity));
+    h.get_by_label("gravity");
+    // The frame's outcome, in the stepper bar (and the inspector).
+    h.get_by_label_contains("walk frame 20: 2 iterations, grounded");
 }

@@ -5,9 +5,12 @@
 
 use collidoscope::app::command::{Command, Effect};
 use collidoscope::app::loader::LoadJob;
+use collidoscope::app::probes::walk_frame;
 use collidoscope::app::probes::{params_of, support_distance};
 use collidoscope::app::state::{EditorState, Severity};
-use collidoscope::collide::{EndReason, IterationOutcome, TraceDetail, slide};
+use collidoscope::app::walk::{MAX_FRAMES_PER_UPDATE, WalkInput};
+use collidoscope::character::{CharacterSettings, Phase, StepOutcome};
+use collidoscope::collide::{IterationOutcome, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
 use collidoscope::mesh::MeshBuilder;
 use glam::{DVec3, Vec3};
@@ -365,59 +368,198 @@ fn the_session_round_trips_without_runtime_data() {
     );
 }
 
+/// One window frame of walk mode at 60 Hz towards `dir`.
+fn walk_input(dir: DVec3) -> WalkInput {
+    WalkInput {
+        wish_dir: dir,
+        jump: false,
+        dt: 1.0 / 60.0,
+    }
+}
+
 #[test]
-fn walking_up_the_stairs_climbs_and_frames_reopen_in_the_stepper() {
+fn walk_mode_climbs_the_stairs_and_frames_reopen_phase_by_phase() {
     let mut s = state_with_room();
     let i = place(&mut s, 0.0, 0.0, DVec3::ZERO);
     let mut p = params_of(&s.probes[i]);
     p.settings.radii = [0.3, 0.5, 0.3];
+    // Gravity per raw move, which the character must neither use nor lose.
+    p.settings.gravity = [0.0, -0.25, 0.0];
     s.apply(Command::UpdateProbe(i, Box::new(p)));
+    let settings = s.probes[i].settings.clone();
+    let velocity = s.probes[i].velocity;
     s.apply(Command::SetWalk(true));
     assert!(s.walk.active);
-    for _ in 0..150 {
-        let input = collidoscope::app::walk::WalkInput {
-            wish_dir: DVec3::Z,
-            jump: false,
-            dt: 1.0 / 60.0,
-        };
-        assert!(collidoscope::app::probes::walk_frame(&mut s, input));
+    // 1.5 s at 5 m/s: over the four 0.2 m stairs (z 2 to 3.6) and down.
+    for _ in 0..90 {
+        assert!(walk_frame(&mut s, walk_input(DVec3::Z)));
     }
+    assert_eq!(s.walk.frames.len(), 90, "one character frame per 1/60 s");
     let end = s.probes[i].position;
-    assert!(end.z > 4.0, "walked forward over the stairs: {end:?}");
+    assert!(end.z > 6.5, "walked forward over the stairs: {end:?}");
     // Standing on the floor the centre is at ry = 0.5; the top step is 0.8 high.
     let top = s
         .walk
         .frames
         .iter()
-        .map(|f| f.end.y)
+        .map(|f| f.end().y)
         .fold(f64::MIN, f64::max);
-    assert!(
-        top > 0.5 + 0.75,
-        "climbed to the top step: highest centre {top}"
-    );
-    assert!(
-        (end.y - 0.5).abs() < 0.05,
-        "back down on the floor: {end:?}"
-    );
-    assert_eq!(s.walk.frames.len(), 150);
-    assert!(
-        s.walk
-            .frames
-            .iter()
-            .all(|f| f.end_reason != EndReason::StuckEmbedded)
+    assert!(top > 0.5 + 0.75, "climbed to the top step: highest {top}");
+    assert!((end.y - 0.5).abs() < 0.05, "back on the floor: {end:?}");
+    let stepped: Vec<usize> = (0..s.walk.frames.len())
+        .filter(|&k| matches!(s.walk.frames[k].step, StepOutcome::Stepped { .. }))
+        .collect();
+    assert!(!stepped.is_empty(), "the stairs are climbed by step-ups");
+    assert_eq!(
+        s.probes[i].settings, settings,
+        "walking leaves the settings"
     );
 
-    let k = 100;
+    // Reopen a frame that stepped up: the stepper steps it phase by phase
+    // and its outcome is the walk's, exactly.
+    let k = stepped[0];
     let frame = s.walk.frames[k].clone();
     s.apply(Command::OpenWalkFrame(k));
     assert!(!s.walk.active, "opening a frame stops walking");
-    let st = &s.probes[i].stepper;
-    assert_eq!(st.records().len(), frame.iterations);
+    let p = &s.probes[i];
+    assert_eq!(p.settings, settings, "reopening leaves the settings");
+    assert_eq!(p.velocity, velocity, "reopening leaves the velocity");
+    let st = &p.stepper;
     assert!(st.is_complete());
-    assert_eq!(
-        st.records().last().unwrap().end,
-        frame.end,
-        "the replay is exact"
-    );
     assert_eq!(st.cursor(), Some(0));
+    assert_eq!(st.frame().map(|f| f.index), Some(frame.spec.index));
+    assert_eq!(st.records().len(), frame.iterations);
+    assert_eq!(st.phases().len(), st.records().len());
+    assert_eq!(st.phases()[0], Phase::Velocity);
+    for phase in [Phase::StepUp, Phase::StepForward, Phase::StepDown] {
+        assert!(
+            st.phases().contains(&phase),
+            "{phase:?} in {:?}",
+            st.phases()
+        );
+    }
+    let rec = st.frame_record().expect("the frame's outcome");
+    assert_eq!(rec.after, frame.after, "the replay is exact");
+    assert!(matches!(rec.step, StepOutcome::Stepped { .. }));
+    assert_eq!(p.shown_center(), st.records()[0].end);
+
+    // Step back to the start, then step again one phase iteration at a time.
+    s.apply(Command::StepBack);
+    s.apply(Command::StepBack);
+    assert_eq!(s.probes[i].stepper.cursor(), None);
+    assert_eq!(s.probes[i].shown_center(), frame.start());
+    s.apply(Command::Step);
+    assert_eq!(s.probes[i].stepper.current_phase(), Some(Phase::Velocity));
+    // Reset reruns the same frame, not the probe's raw move.
+    s.apply(Command::Reset);
+    s.apply(Command::RunToEnd);
+    let st = &s.probes[i].stepper;
+    assert_eq!(st.frame_record().map(|r| r.after), Some(frame.after));
+    assert_eq!(s.probes[i].settings, settings);
+}
+
+#[test]
+fn walk_mode_crosses_the_default_level_floor_at_the_character_speed() {
+    let (mesh, report) = collidoscope::level::import::import_obj_bytes(
+        collidoscope::app::DEFAULT_LEVEL_OBJ,
+        std::path::Path::new(collidoscope::app::DEFAULT_LEVEL_NAME),
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    let mut level = Level::from_mesh("default", mesh);
+    level.report = report;
+    let mut s = EditorState::default();
+    s.apply(Command::LevelLoaded(Arc::new(level)));
+    // The open strip in front of the staircases (z < 0), walking along +x.
+    let i = place(&mut s, -3.0, -2.0, DVec3::new(1.0, 0.0, 0.0));
+    let settings = s.probes[i].settings.clone();
+    let start = s.probes[i].position;
+    s.apply(Command::SetWalk(true));
+    // One window frame of a stalled window runs at most a few frames.
+    assert!(walk_frame(
+        &mut s,
+        WalkInput {
+            dt: 5.0,
+            ..walk_input(DVec3::ZERO)
+        }
+    ));
+    assert_eq!(
+        s.walk.frames.len(),
+        MAX_FRAMES_PER_UPDATE as usize,
+        "a stall runs a few frames and drops the rest of its time"
+    );
+    assert_eq!(s.walk.pending_s, 0.0);
+    // 2 s at 60 Hz, half of it as 1/30 s window frames (two frames each).
+    for _ in 0..30 {
+        assert!(walk_frame(
+            &mut s,
+            WalkInput {
+                dt: 1.0 / 30.0,
+                ..walk_input(DVec3::X)
+            }
+        ));
+    }
+    for _ in 0..60 {
+        assert!(walk_frame(&mut s, walk_input(DVec3::X)));
+    }
+    assert_eq!(s.walk.frames.len(), 120 + MAX_FRAMES_PER_UPDATE as usize);
+    let end = s.probes[i].position;
+    let speed = settings.character.walk_speed_m_s;
+    assert!(
+        (end.x - start.x - 2.0 * speed).abs() < 0.05,
+        "2 s at {speed} m/s: from {start:?} to {end:?}"
+    );
+    assert!(
+        (end.y - start.y).abs() < 0.02,
+        "stays on the floor: {end:?}"
+    );
+    assert!((end.z - start.z).abs() < 1e-6);
+    assert!(s.walk.frames.iter().skip(2).all(|f| f.after.grounded));
+    assert_eq!(s.probes[i].settings, settings);
+    // A jump leaves the floor and comes back down.
+    assert!(walk_frame(
+        &mut s,
+        WalkInput {
+            jump: true,
+            ..walk_input(DVec3::ZERO)
+        }
+    ));
+    assert!(s.walk.frames.back().unwrap().jumped);
+    assert!(s.probes[i].position.y > end.y);
+    for _ in 0..120 {
+        walk_frame(&mut s, walk_input(DVec3::ZERO));
+    }
+    assert!((s.probes[i].position.y - end.y).abs() < 0.02);
+    assert!(s.walk.grounded());
+}
+
+#[test]
+fn invalid_character_settings_are_refused_with_the_field_named() {
+    let mut s = state_with_room();
+    let i = place(&mut s, 0.0, -3.0, DVec3::X);
+    let before = s.probes[i].settings.clone();
+    for (edit, field) in [
+        (
+            (|c: &mut CharacterSettings| c.frame_rate_hz = 0.0) as fn(&mut CharacterSettings),
+            "frame_rate_hz",
+        ),
+        (|c| c.max_slope_deg = 90.0, "max_slope_deg"),
+        (|c| c.walk_speed_m_s = -1.0, "walk_speed_m_s"),
+        (|c| c.max_fall_speed_m_s = f64::NAN, "max_fall_speed_m_s"),
+    ] {
+        let mut p = params_of(&s.probes[i]);
+        edit(&mut p.settings.character);
+        s.apply(Command::UpdateProbe(i, Box::new(p)));
+        assert_eq!(s.probes[i].settings, before, "{field}: refused");
+        let status = s.status.clone().unwrap();
+        assert_eq!(status.severity, Severity::Error);
+        assert!(status.text.contains(field), "{}", status.text);
+        assert!(s.settings_error.as_ref().unwrap().contains(field));
+    }
+    // A valid edit is taken and clears the message.
+    let mut p = params_of(&s.probes[i]);
+    p.settings.character.max_step_height_m = 0.45;
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
+    assert_eq!(s.probes[i].settings.character.max_step_height_m, 0.45);
+    assert!(s.settings_error.is_none());
 }

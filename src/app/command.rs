@@ -198,6 +198,10 @@ impl EditorState {
         self.level = Some(level);
         self.highlight = None;
         self.walk = Default::default();
+        // A character frame opened on the previous level means nothing here.
+        for p in &mut self.probes {
+            p.stepper = Default::default();
+        }
         self.restart_all();
     }
 
@@ -208,7 +212,9 @@ impl EditorState {
         }
     }
 
-    /// Restarts probe `i`'s move from its parameters.
+    /// Restarts probe `i`'s move: the character frame it steps, with the
+    /// probe's settings as they are now, or else its raw move from its
+    /// parameters.
     pub fn restart_probe(&mut self, i: usize) {
         let Some(level) = self.level.clone() else {
             return;
@@ -217,12 +223,18 @@ impl EditorState {
         let Some(p) = self.probes.get_mut(i) else {
             return;
         };
-        let spec = MoveSpec {
-            start: p.position,
-            velocity: p.velocity,
-            settings: p.settings.clone(),
+        let started = match p.stepper.frame().copied() {
+            Some(frame) => p.stepper.start_frame(level, flags, &p.settings, &frame),
+            None => {
+                let spec = MoveSpec {
+                    start: p.position,
+                    velocity: p.velocity,
+                    settings: p.settings.clone(),
+                };
+                p.stepper.start(level, flags, &spec)
+            }
         };
-        if !p.stepper.start(level, flags, &spec) {
+        if !started {
             let name = p.name.clone();
             self.error(format!(
                 "{name}: the solver rejected this move (non-finite numbers or invalid settings)"
@@ -265,38 +277,52 @@ impl EditorState {
     }
 
     fn set_walk(&mut self, on: bool) {
-        if on && self.selected_probe().is_none() {
-            self.info("Select a probe to walk with");
+        let Some(p) = self.selected_probe() else {
+            if on {
+                self.info("Select a probe to walk with");
+            }
+            self.walk.active = false;
+            return;
+        };
+        if !on {
+            self.walk.active = false;
             return;
         }
-        self.walk.active = on;
-        if on {
-            self.walk.frames.clear();
-            self.walk.vertical_speed = 0.0;
-            self.walk.grounded = false;
-            self.info(
-                "Walk mode: WASD to move (relative to the camera), Space to jump, Esc to stop",
-            );
-        }
+        let (position, rate) = (p.position, p.settings.character.frame_rate_hz);
+        self.walk.begin(position);
+        self.info(format!(
+            "Walk mode ({rate} frames/s, the probe's Character settings): WASD to move \
+             (relative to the camera), Space to jump, Esc to stop"
+        ));
     }
 
+    /// Opens recorded walk frame `i` in the selected probe's stepper as a
+    /// character frame, with the probe's settings. The probe's parameters
+    /// are left as they are.
     fn open_walk_frame(&mut self, i: usize) {
         let (Some(frame), Some(sel)) = (self.walk.frames.get(i).cloned(), self.selected) else {
             return;
         };
         self.walk.active = false;
-        if let Some(p) = self.probes.get_mut(sel) {
-            p.position = frame.spec.start;
-            p.velocity = frame.spec.velocity;
-            p.settings = frame.spec.settings.clone();
+        let Some(level) = self.level.clone() else {
+            return;
+        };
+        let flags = self.colliding_flags();
+        let Some(p) = self.probes.get_mut(sel) else {
+            return;
+        };
+        if !p
+            .stepper
+            .start_frame(level, flags, &p.settings, &frame.spec)
+        {
+            self.error("This walk frame no longer runs with the probe's settings");
+            return;
         }
-        self.restart_probe(sel);
-        if let Some(p) = self.probes.get_mut(sel) {
-            p.stepper.run_to_end();
-            p.stepper.seek(Some(0));
-        }
+        p.stepper.run_to_end();
+        p.stepper.seek(Some(0));
         self.info(format!(
-            "Walk frame {i} opened in the stepper (full detail)"
+            "Walk frame {} opened in the stepper (full detail, phase by phase)",
+            frame.spec.index
         ));
     }
 }

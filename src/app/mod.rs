@@ -7,6 +7,7 @@
 
 pub mod camera_ctl;
 pub mod command;
+pub mod envelope_job;
 pub mod loader;
 pub mod pick;
 pub mod probes;

@@ -81,6 +81,8 @@ pub fn duplicate(state: &mut EditorState, i: usize) {
     copy.name = format!("{} copy", src.name);
     copy.color = state.next_color();
     copy.position.x += 2.0 * src.settings.radii[0];
+    // The copy steps its own raw move, not a walk frame opened on the original.
+    copy.stepper = Default::default();
     state.probes.push(copy);
     let j = state.probes.len() - 1;
     state.selected = Some(j);
@@ -103,24 +105,32 @@ pub fn delete(state: &mut EditorState, i: usize) {
 }
 
 /// Replaces probe `i`'s parameters; the move restarts when they changed.
-/// Invalid settings are refused with a message and change nothing.
+/// Invalid settings are refused with a message (in the status bar and
+/// beside the settings, [`EditorState::settings_error`]) and change nothing.
+/// A character frame open in the stepper reruns with new settings; a new
+/// position or velocity goes back to the raw move.
 pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
     if let Err(e) = params.settings.validate() {
-        state.error(e.to_string());
+        let msg = format!("Refused: {e}");
+        state.settings_error = Some(msg.clone());
+        state.error(msg);
         return;
     }
+    state.settings_error = None;
     let Some(p) = state.probes.get_mut(i) else {
         return;
     };
-    let moved = p.position != params.position
-        || p.velocity != params.velocity
-        || p.settings != params.settings;
+    let moved = p.position != params.position || p.velocity != params.velocity;
+    let changed = moved || p.settings != params.settings;
+    if moved {
+        p.stepper = Default::default();
+    }
     p.name = params.name;
     p.color = params.color;
     p.position = params.position;
     p.velocity = params.velocity;
     p.settings = params.settings;
-    if moved {
+    if changed {
         state.restart_probe(i);
     }
 }
@@ -170,8 +180,10 @@ pub fn import_settings(state: &mut EditorState, path: &Path) {
     }
 }
 
-/// One walk-mode frame for the selected probe: moves its start position.
-/// Returns `false` when walk mode cannot run (no level, no probe).
+/// Walk mode for one window frame: runs the character frames `input.dt`
+/// covers for the selected probe and moves its start position to where the
+/// character is. Returns `false` when walk mode cannot run (no level, no
+/// probe, settings or position refused: then walk mode stops with a message).
 pub fn walk_frame(state: &mut EditorState, input: WalkInput) -> bool {
     let (Some(level), Some(i)) = (state.level.clone(), state.selected) else {
         return false;
@@ -186,13 +198,18 @@ pub fn walk_frame(state: &mut EditorState, input: WalkInput) -> bool {
         level.world()
     };
     let (settings, pos) = (p.settings.clone(), p.position);
-    match state.walk.frame(world, &settings, pos, input) {
-        Some(end) => {
+    match state.walk.update(world, &settings, pos, input) {
+        Ok(0) => true,
+        Ok(_) => {
             let p = &mut state.probes[i];
-            p.position = end;
+            p.position = state.walk.character.map_or(pos, |c| c.position);
             p.stepper = Default::default();
             true
         }
-        None => false,
+        Err(e) => {
+            state.walk.active = false;
+            state.error(format!("Walk mode stopped: {e}"));
+            false
+        }
     }
 }

@@ -69,11 +69,13 @@ impl Probe {
     }
 
     /// Where the probe is drawn now: the end of the current iteration, or
-    /// its start position before any step.
+    /// the start of the move stepped (a character frame starts where the
+    /// character was), or its start position.
     pub fn shown_center(&self) -> DVec3 {
         self.stepper
             .current_record()
             .map(|r| r.end)
+            .or(self.stepper.start_position())
             .unwrap_or(self.position)
     }
 }
@@ -182,6 +184,10 @@ pub struct EditorState {
     /// Walk mode.
     #[serde(skip)]
     pub walk: WalkState,
+    /// Why the last settings edit was refused (the message names the
+    /// field); cleared by the next accepted edit.
+    #[serde(skip)]
+    pub settings_error: Option<String>,
 }
 
 impl Default for EditorState {
@@ -204,6 +210,7 @@ impl Default for EditorState {
             highlight: None,
             status: None,
             walk: WalkState::default(),
+            settings_error: None,
         }
     }
 }

@@ -1,15 +1,22 @@
 //! The stepper: one probe's move, advanced one solver iteration at a time.
 //!
-//! Step is one `next()` of the core [`SlideSolver`] (the very code the CLI
-//! and the tests run), so the records shown are exactly what the solver
-//! computed. Records already computed are kept, so Step back and the
-//! timeline only move a cursor. Positions are world space.
+//! Two kinds of move step the same way: a raw move (one [`SlideSolver`],
+//! the probe's start and velocity) and a character frame (one
+//! [`FrameSolver`]: a character state, an input and a frame index, whose
+//! phases are runs of the same slide solver). Step is one `next()` of the
+//! core solver (the very code the CLI and the tests run), so the records
+//! shown are exactly what the solver computed. Records already computed are
+//! kept, so Step back and the timeline only move a cursor. Positions are
+//! world space.
 //!
 //! The solver borrows the level; the stepper keeps it alive next to the
 //! level it borrows (an `Arc<Level>` plus the collision flags) with
 //! `self_cell`, so a step costs one iteration and not a replay of the move.
 
-use crate::collide::{EndReason, IterationRecord, SlideSettings, SlideSolver, TraceDetail};
+use crate::character::{CharacterInput, CharacterState, FrameRecord, FrameSolver, Phase};
+use crate::collide::{
+    CollisionWorld, EndReason, IterationRecord, SlideSettings, SlideSolver, TraceDetail,
+};
 use crate::level::Level;
 use glam::DVec3;
 use std::sync::Arc;
@@ -20,7 +27,19 @@ pub struct SolverOwner {
     colliding: Vec<bool>,
 }
 
+impl SolverOwner {
+    fn world(&self) -> CollisionWorld<'_> {
+        if self.colliding.len() == self.level.mesh.objects.len() {
+            self.level.world_with(&self.colliding)
+        } else {
+            self.level.world()
+        }
+    }
+}
+
 type Solver<'a> = SlideSolver<'a>;
+/// `None` once the frame has been finished into its record.
+type Frame<'a> = Option<FrameSolver<'a>>;
 
 self_cell::self_cell!(
     /// A running solver together with the level it borrows.
@@ -30,6 +49,20 @@ self_cell::self_cell!(
         dependent: Solver,
     }
 );
+
+self_cell::self_cell!(
+    /// A running character frame together with the level it borrows.
+    struct LiveFrame {
+        owner: SolverOwner,
+        #[covariant]
+        dependent: Frame,
+    }
+);
+
+enum Live {
+    Move(LiveSolver),
+    Frame(LiveFrame),
+}
 
 /// The inputs of one move.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,14 +75,34 @@ pub struct MoveSpec {
     pub settings: SlideSettings,
 }
 
+/// What reopens one character frame exactly (with the probe's settings):
+/// the state before it, the input and its index in the walk.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameSpec {
+    /// The character at the start of the frame.
+    pub state: CharacterState,
+    /// What the player asked for.
+    pub input: CharacterInput,
+    /// Index of the frame in its walk.
+    pub index: u32,
+}
+
 /// One probe's stepped move: the records computed so far and a cursor.
 #[derive(Default)]
 pub struct Stepper {
     records: Vec<IterationRecord>,
+    /// The phase of each record (character frames only).
+    phases: Vec<Phase>,
     /// Index of the record shown; `None` = before the first iteration.
     cursor: Option<usize>,
-    live: Option<LiveSolver>,
+    live: Option<Live>,
     finished: Option<EndReason>,
+    /// The character frame stepped, if this is one.
+    frame: Option<FrameSpec>,
+    /// The frame's outcome once every phase has run (its iterations are
+    /// the stepper's records).
+    frame_record: Option<FrameRecord>,
+    start: Option<DVec3>,
     invalid: bool,
 }
 
@@ -60,9 +113,13 @@ impl Clone for Stepper {
     fn clone(&self) -> Self {
         Stepper {
             records: self.records.clone(),
+            phases: self.phases.clone(),
             cursor: self.cursor,
             live: None,
             finished: self.finished,
+            frame: self.frame,
+            frame_record: self.frame_record.clone(),
+            start: self.start,
             invalid: self.invalid,
         }
     }
@@ -75,6 +132,7 @@ impl std::fmt::Debug for Stepper {
             .field("cursor", &self.cursor)
             .field("live", &self.live.is_some())
             .field("finished", &self.finished)
+            .field("frame", &self.frame.map(|f| f.index))
             .finish()
     }
 }
@@ -84,16 +142,14 @@ impl Stepper {
     /// stepper, when the solver rejects the inputs (non-finite numbers,
     /// invalid settings).
     pub fn start(&mut self, level: Arc<Level>, colliding: Vec<bool>, spec: &MoveSpec) -> bool {
-        *self = Stepper::default();
+        *self = Stepper {
+            start: Some(spec.start),
+            ..Stepper::default()
+        };
         let owner = SolverOwner { level, colliding };
         let live = LiveSolver::try_new(owner, |o| {
-            let world = if o.colliding.len() == o.level.mesh.objects.len() {
-                o.level.world_with(&o.colliding)
-            } else {
-                o.level.world()
-            };
             SlideSolver::new(
-                world,
+                o.world(),
                 &spec.settings,
                 spec.start,
                 spec.velocity,
@@ -101,6 +157,41 @@ impl Stepper {
             )
             .ok_or(())
         });
+        self.install(live.map(Live::Move))
+    }
+
+    /// Starts stepping one character frame with `settings` (Reset of a
+    /// frame). Returns `false`, and leaves an empty stepper, when the frame
+    /// solver rejects the inputs.
+    pub fn start_frame(
+        &mut self,
+        level: Arc<Level>,
+        colliding: Vec<bool>,
+        settings: &SlideSettings,
+        spec: &FrameSpec,
+    ) -> bool {
+        *self = Stepper {
+            start: Some(spec.state.position),
+            frame: Some(*spec),
+            ..Stepper::default()
+        };
+        let owner = SolverOwner { level, colliding };
+        let live = LiveFrame::try_new(owner, |o| {
+            FrameSolver::new(
+                o.world(),
+                settings,
+                &spec.state,
+                spec.input,
+                spec.index,
+                TraceDetail::Full,
+            )
+            .map(Some)
+            .ok_or(())
+        });
+        self.install(live.map(Live::Frame))
+    }
+
+    fn install(&mut self, live: Result<Live, ()>) -> bool {
         match live {
             Ok(live) => {
                 self.live = Some(live);
@@ -113,7 +204,7 @@ impl Stepper {
         }
     }
 
-    /// Whether the last [`Stepper::start`] was rejected by the solver.
+    /// Whether the last start was rejected by the solver.
     pub fn is_invalid(&self) -> bool {
         self.invalid
     }
@@ -131,19 +222,36 @@ impl Stepper {
             self.cursor = Some(next);
             return true;
         }
-        let Some(live) = self.live.as_mut() else {
-            return false;
+        let (rec, phase) = match self.live.as_mut() {
+            None => return false,
+            Some(Live::Move(live)) => (live.with_dependent_mut(|_, s| s.next()), None),
+            Some(Live::Frame(live)) => {
+                match live.with_dependent_mut(|_, f| f.as_mut().and_then(|f| f.next())) {
+                    Some(it) => (Some(it.record), Some(it.phase)),
+                    None => (None, None),
+                }
+            }
         };
-        let rec = live.with_dependent_mut(|_, solver| solver.next());
         match rec {
             Some(rec) => {
                 self.records.push(rec);
+                self.phases.extend(phase);
                 self.cursor = Some(self.records.len() - 1);
                 true
             }
             None => {
-                self.finished = live.borrow_dependent().finished();
-                self.live = None;
+                match self.live.take() {
+                    Some(Live::Move(live)) => self.finished = live.borrow_dependent().finished(),
+                    Some(Live::Frame(mut live)) => {
+                        let mut rec = live.with_dependent_mut(|_, f| f.take().map(|f| f.finish()));
+                        if let Some(r) = rec.as_mut() {
+                            // The records are already the stepper's.
+                            r.iterations = Vec::new();
+                        }
+                        self.frame_record = rec;
+                    }
+                    None => {}
+                }
                 false
             }
         }
@@ -183,6 +291,11 @@ impl Stepper {
         &self.records
     }
 
+    /// The phase of every record computed so far (empty for a raw move).
+    pub fn phases(&self) -> &[Phase] {
+        &self.phases
+    }
+
     /// The index of the record shown.
     pub fn cursor(&self) -> Option<usize> {
         self.cursor
@@ -193,16 +306,51 @@ impl Stepper {
         self.cursor.and_then(|c| self.records.get(c))
     }
 
-    /// Why the move ended, once the solver has said so.
+    /// The phase of the record shown (character frames only).
+    pub fn current_phase(&self) -> Option<Phase> {
+        self.cursor.and_then(|c| self.phases.get(c).copied())
+    }
+
+    /// The character frame stepped, when this is one.
+    pub fn frame(&self) -> Option<&FrameSpec> {
+        self.frame.as_ref()
+    }
+
+    /// The character frame's outcome, once every phase has run.
+    pub fn frame_record(&self) -> Option<&FrameRecord> {
+        self.frame_record.as_ref()
+    }
+
+    /// Where the move starts, world space (once started).
+    pub fn start_position(&self) -> Option<DVec3> {
+        self.start
+    }
+
+    /// Why the raw move ended, once the solver has said so (a character
+    /// frame: see [`Stepper::frame_record`]).
     pub fn finished(&self) -> Option<EndReason> {
-        self.finished.or_else(|| {
-            let live = self.live.as_ref()?;
-            live.borrow_dependent().finished()
+        self.finished.or_else(|| match self.live.as_ref()? {
+            Live::Move(live) => live.borrow_dependent().finished(),
+            Live::Frame(_) => None,
         })
     }
 
     /// Whether every iteration has been computed.
     pub fn is_complete(&self) -> bool {
         self.finished().is_some()
+            || self.frame_record.is_some()
+            || matches!(&self.live, Some(Live::Frame(f)) if f.borrow_dependent().as_ref().is_some_and(|f| f.is_done()))
+    }
+}
+
+/// A phase in a designer's words.
+pub fn phase_words(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Velocity => "velocity",
+        Phase::StepUp => "step up",
+        Phase::StepForward => "step forward",
+        Phase::StepDown => "step down",
+        Phase::Gravity => "gravity",
+        Phase::Snap => "snap",
     }
 }

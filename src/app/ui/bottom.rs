@@ -3,6 +3,8 @@
 
 use super::{CollidoscopeApp, plots};
 use crate::app::command::Command;
+use crate::app::stepper::{Stepper, phase_words};
+use crate::app::walk::frame_outcome_words;
 use eframe::egui;
 
 /// Shows the bottom panel.
@@ -69,10 +71,27 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         }
         let state = match (st.finished(), st.is_invalid()) {
             (_, true) => "rejected by the solver (check the numbers)".to_string(),
+            _ if st.frame().is_some() => frame_state(st, n),
             (Some(reason), _) => format!("{n} iterations, move ended: {reason:?}"),
             (None, _) if n == 0 => "not started".to_string(),
             (None, _) => format!("{n} iterations so far"),
         };
         ui.weak(state);
     });
+}
+
+/// The stepper's state line for a character frame.
+fn frame_state(st: &Stepper, n: usize) -> String {
+    let index = st.frame().map_or(0, |f| f.index);
+    match (st.frame_record(), st.current_phase()) {
+        (Some(rec), _) => format!(
+            "walk frame {index}: {n} iterations, {}",
+            frame_outcome_words(rec)
+        ),
+        (None, Some(phase)) => format!(
+            "walk frame {index}: {n} iterations so far, phase {}",
+            phase_words(phase)
+        ),
+        (None, None) => format!("walk frame {index}: not started"),
+    }
 }

@@ -4,6 +4,9 @@
 
 use super::{CollidoscopeApp, widgets};
 use crate::app::command::Command;
+use crate::app::stepper::phase_words;
+use crate::app::walk::frame_outcome_words;
+use crate::character::Phase;
 use crate::collide::{Candidate, CandidateOutcome, IterationRecord, NearestHit};
 use crate::geometry::sweep::Feature;
 use eframe::egui;
@@ -27,7 +30,13 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 ));
                 return;
             };
+            let phase = probe.stepper.current_phase();
+            let frame = probe.stepper.frame().map(|f| f.index);
+            let outcome = probe.stepper.frame_record().map(frame_outcome_words);
             egui::ScrollArea::vertical().show(ui, |ui| {
+                if let Some(index) = frame {
+                    frame_rows(ui, index, phase, outcome);
+                }
                 record_table(ui, &rec);
                 if let Some(h) = &rec.nearest {
                     egui::CollapsingHeader::new("Nearest hit")
@@ -37,6 +46,23 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 candidates(ui, app, &rec);
             });
         });
+}
+
+/// The character frame's rows: its index, this iteration's phase and,
+/// once every phase has run, the frame's outcome.
+fn frame_rows(ui: &mut egui::Ui, index: u32, phase: Option<Phase>, outcome: Option<String>) {
+    egui::Grid::new("frame_rows").num_columns(2).show(ui, |ui| {
+        ui.label("Walk frame");
+        ui.monospace(index.to_string());
+        ui.end_row();
+        ui.label("Phase");
+        ui.strong(phase.map_or("—", phase_words));
+        ui.end_row();
+        ui.label("Frame outcome");
+        ui.label(outcome.unwrap_or_else(|| "running (step to the end)".into()));
+        ui.end_row();
+    });
+    ui.separator();
 }
 
 fn record_table(ui: &mut egui::Ui, rec: &IterationRecord) {

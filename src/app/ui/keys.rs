@@ -70,7 +70,7 @@ fn wasd(i: &egui::InputState) -> (f32, f32) {
 fn walk(ctx: &egui::Context, app: &mut CollidoscopeApp) {
     let (right, forward, jump, dt) = ctx.input(|i| {
         let (r, f) = wasd(i);
-        (r, f, i.key_pressed(Key::Space), i.stable_dt as f64)
+        (r, f, i.key_pressed(Key::Space), i.unstable_dt as f64)
     });
     let (fwd, rgt) = camera_ctl::ground_basis(&app.state.camera);
     let wish = (fwd * forward + rgt * right).as_dvec3();

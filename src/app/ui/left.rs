@@ -1,11 +1,22 @@
 //! The left panel: the level (counts, bounds, BVH, warnings, objects), the
 //! probe list and the selected probe's editor, with units.
 
-use super::{CollidoscopeApp, Tool, widgets};
+use super::{CollidoscopeApp, Tool, character, widgets};
 use crate::app::command::Command;
 use crate::app::probes::params_of;
+use crate::app::walk::walk_frame_words;
 use crate::collide::SlideMode;
 use eframe::egui;
+
+/// The left panel's two pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LeftTab {
+    /// The level, the probes and the selected probe's editor.
+    #[default]
+    Scene,
+    /// The selected probe's character: settings, envelope, walk mode.
+    Character,
+}
 
 /// Shows the left panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
@@ -13,21 +24,36 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .resizable(true)
         .default_size(300.0)
         .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                egui::CollapsingHeader::new("Level")
-                    .default_open(true)
-                    .show(ui, |ui| level_section(ui, app));
-                egui::CollapsingHeader::new("Probes")
-                    .default_open(true)
-                    .show(ui, |ui| probes_section(ui, app));
-                if app.state.selected_probe().is_some() {
-                    egui::CollapsingHeader::new("Probe settings")
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut app.left_tab, LeftTab::Scene, "Scene");
+                ui.selectable_value(&mut app.left_tab, LeftTab::Character, "Character")
+                    .on_hover_text(
+                        "How the selected probe walks: its character settings, what it \
+                         can do (the envelope) and walk mode",
+                    );
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| match app.left_tab {
+                LeftTab::Scene => {
+                    egui::CollapsingHeader::new("Level")
                         .default_open(true)
-                        .show(ui, |ui| probe_editor(ui, app));
+                        .show(ui, |ui| level_section(ui, app));
+                    egui::CollapsingHeader::new("Probes")
+                        .default_open(true)
+                        .show(ui, |ui| probes_section(ui, app));
+                    if app.state.selected_probe().is_some() {
+                        egui::CollapsingHeader::new("Probe settings")
+                            .default_open(true)
+                            .show(ui, |ui| probe_editor(ui, app));
+                    }
                 }
-                egui::CollapsingHeader::new("Walk mode")
-                    .default_open(false)
-                    .show(ui, |ui| walk_section(ui, app));
+                LeftTab::Character => {
+                    character::show(ui, app);
+                    ui.separator();
+                    egui::CollapsingHeader::new("Walk mode")
+                        .default_open(true)
+                        .show(ui, |ui| walk_section(ui, app));
+                }
             });
         });
 }
@@ -246,6 +272,14 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.checkbox(&mut s.two_sided, "(robust mode)");
             ui.end_row();
         });
+    if let Some(msg) = app
+        .state
+        .settings_error
+        .as_ref()
+        .filter(|m| !m.contains("character."))
+    {
+        ui.colored_label(ui.visuals().error_fg_color, msg);
+    }
     if p != before {
         app.queue.push(Command::UpdateProbe(i, Box::new(p)));
     }
@@ -264,12 +298,23 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     {
         app.queue.push(Command::SetWalk(!walking));
     }
-    ui.weak("WASD relative to the camera, Space jumps, P or Esc stops. One slide per frame.");
+    let rate = app
+        .state
+        .selected_probe()
+        .map_or(60.0, |p| p.settings.character.frame_rate_hz);
+    ui.weak(format!(
+        "WASD relative to the camera, Space jumps, P or Esc stops. The character model \
+         at {rate} frames/s (the Character settings); click a frame to step it phase by phase."
+    ));
     let w = &app.state.walk;
     ui.label(format!(
         "{} frames recorded · {}",
         w.frames.len(),
-        if w.grounded { "on ground" } else { "airborne" }
+        if w.grounded() {
+            "on ground"
+        } else {
+            "in the air"
+        }
     ));
     egui::ScrollArea::vertical()
         .id_salt("walk_frames")
@@ -278,14 +323,14 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             for i in range {
                 let f = &w.frames[i];
                 let text = format!(
-                    "#{i}: {} it., {:?}{}",
+                    "#{}: {} it. · {}",
+                    f.spec.index,
                     f.iterations,
-                    f.end_reason,
-                    if f.grounded { "" } else { " (air)" }
+                    walk_frame_words(f)
                 );
                 if ui
                     .selectable_label(false, text)
-                    .on_hover_text("Open this frame's move in the stepper (full detail)")
+                    .on_hover_text("Open this frame in the stepper (full detail, phase by phase)")
                     .clicked()
                 {
                     app.queue.push(Command::OpenWalkFrame(i));

@@ -4,6 +4,7 @@
 //! handler, never inside a panel, and run on their own thread (`dialogs`).
 
 mod bottom;
+mod character;
 mod dialogs;
 mod inspector;
 mod keys;
@@ -14,7 +15,9 @@ mod sync;
 mod viewport;
 mod widgets;
 
+use crate::analysis::envelope::Envelope;
 use crate::app::command::{Command, Effect};
+use crate::app::envelope_job::{EnvelopeStatus, EnvelopeTracker};
 use crate::app::loader::{LoadJob, LoadPoll};
 use crate::app::pick::PickInfo;
 use crate::app::state::EditorState;
@@ -74,6 +77,9 @@ pub struct CollidoscopeApp {
     sync: sync::SyncMemo,
     timings: Timings,
     print_timings: bool,
+    envelope: EnvelopeTracker,
+    envelope_status: EnvelopeStatus,
+    left_tab: left::LeftTab,
 }
 
 impl CollidoscopeApp {
@@ -102,6 +108,9 @@ impl CollidoscopeApp {
             sync: sync::SyncMemo::default(),
             timings: Timings::default(),
             print_timings: std::env::var_os("COLLIDOSCOPE_TIMINGS").is_some(),
+            envelope: EnvelopeTracker::default(),
+            envelope_status: EnvelopeStatus::Idle,
+            left_tab: left::LeftTab::Scene,
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
@@ -138,6 +147,29 @@ impl CollidoscopeApp {
     /// Queues a command as a panel would (tests drive the app with it).
     pub fn push(&mut self, cmd: Command) {
         self.queue.push(cmd);
+    }
+
+    /// The selected probe's envelope, once measured for its current
+    /// settings (`Err`: why it could not be measured).
+    pub fn envelope(&self) -> Option<&Result<Envelope, String>> {
+        self.envelope.current()
+    }
+
+    /// Whether the envelope is measuring (or waiting to).
+    pub fn envelope_measuring(&self) -> bool {
+        self.envelope_status == EnvelopeStatus::Measuring
+    }
+
+    /// Keeps the envelope in step with the selected probe's settings.
+    fn poll_envelope(&mut self, ctx: &egui::Context) {
+        let wake_ctx = ctx.clone();
+        let settings = self.state.selected_probe().map(|p| &p.settings);
+        self.envelope_status = self
+            .envelope
+            .poll(settings, move || wake_ctx.request_repaint());
+        if let Some(due) = self.envelope.due_in() {
+            ctx.request_repaint_after(due);
+        }
     }
 
     /// Whether a level is loading in the background.
@@ -272,6 +304,7 @@ impl eframe::App for CollidoscopeApp {
         self.flush(&ctx);
         keys::handle(&ctx, self);
         self.flush(&ctx);
+        self.poll_envelope(&ctx);
         menu::menu_bar(ui, self);
         menu::status_bar(ui, self);
         bottom::show(ui, self);

@@ -48,8 +48,8 @@ pub fn height_profile(path: &[DVec3]) -> Vec<[f64; 2]> {
 /// selected probe's iterations.
 pub fn probe_path(state: &EditorState) -> Vec<DVec3> {
     if !state.walk.frames.is_empty() {
-        let mut path = vec![state.walk.frames[0].spec.start];
-        path.extend(state.walk.frames.iter().map(|f| f.end));
+        let mut path = vec![state.walk.frames[0].start()];
+        path.extend(state.walk.frames.iter().map(|f| f.end()));
         return path;
     }
     let Some(p) = state.selected_probe() else {

@@ -1,0 +1,183 @@
+//! The Character page of the left panel: the selected probe's character
+//! settings (units in the labels; a refused value says which field and
+//! why, right there) and its envelope, measured in the background, each
+//! limit with the walks that decided it.
+
+use super::{CollidoscopeApp, widgets};
+use crate::analysis::envelope::{Envelope, Limit};
+use crate::app::command::Command;
+use crate::app::envelope_job::EnvelopeStatus;
+use crate::app::probes::params_of;
+use crate::app::walk::summary_words;
+use eframe::egui;
+
+/// One envelope row: the label, the limit, its unit, its decimals.
+pub fn envelope_rows(e: &Envelope) -> [(&'static str, &Limit, &'static str, usize); 6] {
+    [
+        ("tallest step, standing", &e.max_step_height_m, "m", 3),
+        (
+            "tallest step, running",
+            &e.max_step_height_running_m,
+            "m",
+            3,
+        ),
+        ("steepest ramp", &e.max_slope_deg, "°", 1),
+        ("narrowest opening", &e.min_opening_width_m, "m", 3),
+        ("lowest ceiling", &e.min_opening_height_m, "m", 3),
+        ("widest gap crossed", &e.max_gap_crossed_m, "m", 3),
+    ]
+}
+
+/// `tallest step, standing: 0.302 m` (the header of a limit's row).
+pub fn limit_header(name: &str, l: &Limit, unit: &str, decimals: usize) -> String {
+    let sep = if unit == "°" { "" } else { " " };
+    if l.found {
+        format!("{name}: {:.decimals$}{sep}{unit}", l.value)
+    } else {
+        format!("{name}: fails even at {:.decimals$}{sep}{unit}", l.value)
+    }
+}
+
+/// Shows the section for the selected probe.
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let Some(i) = app.state.selected.filter(|&i| i < app.state.probes.len()) else {
+        ui.weak("Select a probe to tune how its character walks (Scene → Probes).");
+        return;
+    };
+    let probe = &app.state.probes[i];
+    ui.horizontal(|ui| {
+        widgets::swatch(ui, probe.color);
+        ui.strong(&probe.name);
+    });
+    settings_grid(ui, app, i);
+    if let Some(msg) = app
+        .state
+        .settings_error
+        .as_ref()
+        .filter(|m| m.contains("character."))
+    {
+        ui.colored_label(ui.visuals().error_fg_color, msg);
+    }
+    ui.separator();
+    envelope_view(ui, app);
+}
+
+fn settings_grid(ui: &mut egui::Ui, app: &mut CollidoscopeApp, i: usize) {
+    let before = params_of(&app.state.probes[i]);
+    let mut p = before.clone();
+    let c = &mut p.settings.character;
+    egui::Grid::new("character_settings")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let rows: [(&str, &mut f64, f64, &str); 9] = [
+                (
+                    "walk speed (m/s)",
+                    &mut c.walk_speed_m_s,
+                    0.05,
+                    "Horizontal walking speed",
+                ),
+                (
+                    "frame rate (Hz)",
+                    &mut c.frame_rate_hz,
+                    1.0,
+                    "Frames simulated per second, more than 0 and at most 1000",
+                ),
+                (
+                    "gravity (m/s²)",
+                    &mut c.gravity_m_s2,
+                    0.05,
+                    "Acceleration pulling down",
+                ),
+                (
+                    "jump speed (m/s)",
+                    &mut c.jump_speed_m_s,
+                    0.05,
+                    "Upward speed a jump gives",
+                ),
+                (
+                    "step height (m)",
+                    &mut c.max_step_height_m,
+                    0.005,
+                    "Tallest step climbed",
+                ),
+                (
+                    "tread depth (m)",
+                    &mut c.min_tread_depth_m,
+                    0.005,
+                    "A step-up moves at least this far forward",
+                ),
+                (
+                    "walkable slope (°)",
+                    &mut c.max_slope_deg,
+                    0.5,
+                    "Steepest walkable slope, less than 90°; steeper contacts are walls",
+                ),
+                (
+                    "ground snap (m)",
+                    &mut c.snap_distance_m,
+                    0.005,
+                    "Pulled down onto ground this far when walking down",
+                ),
+                (
+                    "fastest fall (m/s)",
+                    &mut c.max_fall_speed_m_s,
+                    0.1,
+                    "Terminal speed, more than 0",
+                ),
+            ];
+            for (label, value, speed, hint) in rows {
+                ui.label(label).on_hover_text(hint);
+                ui.add(egui::DragValue::new(value).speed(speed).max_decimals(3));
+                ui.end_row();
+            }
+        });
+    if p != before {
+        app.queue.push(Command::UpdateProbe(i, Box::new(p)));
+    }
+}
+
+fn envelope_view(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    ui.horizontal(|ui| {
+        ui.strong("Envelope");
+        if app.envelope_status == EnvelopeStatus::Measuring {
+            ui.spinner();
+            ui.weak("measuring…");
+        }
+    })
+    .response
+    .on_hover_text(
+        "What this character can do, measured by walking it over generated courses \
+         (the same walks as `collidoscope envelope`)",
+    );
+    match app.envelope.current() {
+        None => {}
+        Some(Err(e)) => {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        Some(Ok(e)) => {
+            for (name, limit, unit, decimals) in envelope_rows(e) {
+                egui::CollapsingHeader::new(limit_header(name, limit, unit, decimals))
+                    .id_salt(name)
+                    .show(ui, |ui| limit_detail(ui, limit, unit, decimals));
+            }
+        }
+    }
+}
+
+fn limit_detail(ui: &mut egui::Ui, l: &Limit, unit: &str, decimals: usize) {
+    let size = |x: f64| format!("{x:.decimals$} {unit}");
+    let bracket = match (l.found, l.failed_at) {
+        (false, _) => format!("fails even at {}", size(l.value)),
+        (true, Some(bad)) => format!("passes at {}, fails at {}", size(l.passed_at), size(bad)),
+        (true, None) => format!("every size tried passed (up to {})", size(l.passed_at)),
+    };
+    ui.label(format!("{bracket} ({} walks)", l.walks));
+    if let (Some(course), Some(walk)) = (&l.fail_course, &l.fail_walk) {
+        ui.label(egui::RichText::new(format!("Failing walk ({})", course.name())).strong());
+        ui.label(summary_words(walk));
+    }
+    if l.found {
+        ui.label(egui::RichText::new(format!("Passing walk ({})", l.pass_course.name())).strong());
+        ui.label(summary_words(&l.pass_walk));
+    }
+}
