@@ -322,3 +322,129 @@ fn settings_export_does_not_overwrite_without_force() {
     assert_eq!(run(&["settings", "export", &p, "--force"]).code, 0);
     assert_eq!(run(&["settings", "check", &p]).code, 0);
 }
+
+// ---- the character: walk, envelope, check ----
+
+#[test]
+fn walk_into_the_wall_stalls_against_it_and_json_tags_every_iteration_with_its_phase() {
+    let level = fixture("cli_box.obj");
+    let r = run(&[
+        "walk",
+        &level,
+        "--from",
+        "0,1,0",
+        "--direction",
+        "1,0",
+        "--seconds",
+        "1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("stalled     from frame"), "{}", r.stdout);
+    assert!(r.stdout.contains("(wall, 90.0° from up)"), "{}", r.stdout);
+    let v = json(&run(&[
+        "walk",
+        &level,
+        "--from",
+        "0,1,0",
+        "--direction",
+        "1,0",
+        "--seconds",
+        "1",
+        "--json",
+    ]));
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 60);
+    let phases: std::collections::BTreeSet<&str> = frames
+        .iter()
+        .flat_map(|f| f["iterations"].as_array().unwrap())
+        .map(|i| i["phase"].as_str().unwrap())
+        .collect();
+    for p in [
+        "velocity",
+        "step_up",
+        "step_forward",
+        "step_down",
+        "gravity",
+    ] {
+        assert!(phases.contains(p), "no {p} in {phases:?}");
+    }
+    // It stops against the wall at x = 3, a skin short of the radius.
+    let end = v["summary"]["final_position"][0].as_f64().unwrap();
+    assert!((end - (3.0 - 0.4)).abs() < 0.01, "{end}");
+    assert!(v["summary"]["grounded"].as_bool().unwrap());
+}
+
+#[test]
+fn envelope_json_has_every_limit_with_its_deciding_walks() {
+    let v = json(&run(&["envelope", "--json"]));
+    for key in [
+        "max_step_height_m",
+        "max_step_height_running_m",
+        "max_slope_deg",
+        "min_opening_width_m",
+        "min_opening_height_m",
+        "max_gap_crossed_m",
+    ] {
+        let l = &v[key];
+        assert!(l["value"].as_f64().is_some(), "{key}: {l}");
+        assert!(l["pass_walk"]["frames"].as_u64().unwrap() > 0, "{key}");
+    }
+    let step = v["max_step_height_m"]["value"].as_f64().unwrap();
+    assert!((step - 0.3).abs() < 0.01, "{step}");
+    // A taller step height raises the limit.
+    let dir = scratch("envelope_settings");
+    let path = dir.join("tall.toml");
+    let text =
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nmax_step_height_m = 0.5\n";
+    std::fs::write(&path, text).unwrap();
+    let v = json(&run(&[
+        "envelope",
+        "--settings",
+        &path.display().to_string(),
+        "--json",
+    ]));
+    let step = v["max_step_height_m"]["value"].as_f64().unwrap();
+    assert!((step - 0.5).abs() < 0.01, "{step}");
+}
+
+#[test]
+fn check_exits_3_when_a_finding_fails_and_writes_the_html_report() {
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/default_level.obj");
+    let level = level.display().to_string();
+    let dir = scratch("check_html");
+    let html = dir.join("report.html");
+    let r = run(&["check", &level, "--html", &html.display().to_string()]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stdout.contains("verdicts    "), "{}", r.stdout);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!doctype html>") && page.contains("<svg"));
+    assert_eq!(
+        page.matches("<tr id=\"f").count(),
+        r.stdout.lines().filter(|l| l.starts_with("  ")).count()
+    );
+    let r = run(&["check", &level, "--json"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    let door = findings
+        .iter()
+        .find(|f| f["object"] == "door_w0.60_h2.00" && f["kind"] == "opening")
+        .expect("the narrow door");
+    assert_eq!(door["verdict"], "blocked");
+    assert!((door["width_m"].as_f64().unwrap() - 0.6).abs() < 0.01);
+    assert!(
+        door["reason"]
+            .as_str()
+            .unwrap()
+            .contains("narrower than the character")
+    );
+    assert_eq!(door["position"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn check_exits_0_when_every_finding_passes() {
+    // The box fixture's floor and wall: nothing to climb, pass or duck under.
+    let r = run(&["check", &fixture("cli_box.obj")]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("findings    0"), "{}", r.stdout);
+}

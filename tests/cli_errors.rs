@@ -163,3 +163,78 @@ fn without_the_gui_feature_no_subcommand_is_a_one_line_error() {
     assert_fails(&run::<&str>(&[]), 2, "no window");
     assert_fails(&run(&[fixture("cli_box.obj")]), 2, "no window");
 }
+
+// ---- the character: bad settings, bad walks, a level with no floor ----
+
+#[test]
+fn character_settings_out_of_range_fail_naming_the_field_and_line() {
+    let dir = scratch("character_settings");
+    for (line, field) in [
+        ("walk_speed_m_s = -1.0", "walk_speed_m_s"),
+        ("frame_rate_hz = 0.0", "frame_rate_hz"),
+        ("max_slope_deg = 90.0", "max_slope_deg"),
+    ] {
+        let path = dir.join("bad.toml");
+        let text = format!("format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\n{line}\n");
+        std::fs::write(&path, text).unwrap();
+        let p = path.display().to_string();
+        assert_fails(
+            &run(&["envelope", "--settings", &p]),
+            1,
+            &format!("bad.toml:4"),
+        );
+        let r = run(&[
+            "walk",
+            &fixture("cli_box.obj"),
+            "--from",
+            "0,1,0",
+            "--direction",
+            "1,0",
+            "--settings",
+            &p,
+        ]);
+        assert_fails(&r, 1, field);
+        assert_fails(
+            &run(&["check", &fixture("cli_box.obj"), "--settings", &p]),
+            1,
+            field,
+        );
+    }
+}
+
+#[test]
+fn bad_walks_are_usage_errors() {
+    let level = fixture("cli_box.obj");
+    let cases: [(&[&str], &str); 4] = [
+        (&["--from", "0,1,0", "--direction", "0,0"], "no way to walk"),
+        (
+            &["--from", "0,1,0", "--direction", "1,0,0"],
+            "two comma-separated",
+        ),
+        (
+            &["--from", "0,1,0", "--direction", "1,0", "--seconds", "-1"],
+            "seconds",
+        ),
+        (
+            &["--from", "0,1,0", "--direction", "1,0", "--seconds", "1e9"],
+            "at most 36000 frames",
+        ),
+    ];
+    for (args, needle) in cases {
+        let mut all = vec!["walk", level.as_str()];
+        all.extend_from_slice(args);
+        assert_fails(&run(&all), 2, needle);
+    }
+}
+
+#[test]
+fn check_on_a_level_with_no_walkable_floor_says_so() {
+    let dir = scratch("no_floor");
+    let path = dir.join("wall.obj");
+    std::fs::write(&path, "v 0 0 0\nv 4 0 0\nv 4 3 0\nv 0 3 0\nf 1 2 3 4\n").unwrap();
+    assert_fails(
+        &run(&["check", &path.display().to_string()]),
+        1,
+        "no walkable floor",
+    );
+}

@@ -49,9 +49,9 @@ fn undocumented(all: &std::collections::BTreeSet<String>) -> Vec<String> {
     all.iter().filter(|k| !documented(k)).cloned().collect()
 }
 
-/// Every key of the `walk` and `envelope` JSON is named in the README.
+/// Every key of the `walk`, `envelope` and `check` JSON is named in the README.
 #[test]
-fn the_readme_documents_every_walk_and_envelope_field() {
+fn the_readme_documents_every_walk_envelope_and_check_field() {
     let mut all = std::collections::BTreeSet::new();
     let box_obj = fixture("cli_box.obj");
     // A walk into the wall (refused steps, a stall) that jumps.
@@ -69,6 +69,11 @@ fn the_readme_documents_every_walk_and_envelope_field() {
     ]);
     keys(&json(&walk), &mut all);
     keys(&json(&run(&["envelope", "--json"])), &mut all);
+    // The built-in level has findings of every kind; some fail (exit 3).
+    let level = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default_level.obj");
+    let check = run(&["check", level, "--json"]);
+    assert_eq!(check.code, 3, "{}", check.stderr);
+    keys(&serde_json::from_str(&check.stdout).unwrap(), &mut all);
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),

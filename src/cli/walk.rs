@@ -28,7 +28,7 @@ pub(crate) struct WalkArgs {
     #[arg(long, value_name = "X,Z", value_parser = parse_direction_xz, allow_hyphen_values = true)]
     direction: DVec3,
     /// How long to walk, seconds.
-    #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
+    #[arg(long, default_value_t = 2.0, value_parser = parse_seconds, allow_hyphen_values = true)]
     seconds: f64,
     /// Jump in the first frame that stands on ground.
     #[arg(long)]
