@@ -178,11 +178,7 @@ fn character_settings_out_of_range_fail_naming_the_field_and_line() {
         let text = format!("format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\n{line}\n");
         std::fs::write(&path, text).unwrap();
         let p = path.display().to_string();
-        assert_fails(
-            &run(&["envelope", "--settings", &p]),
-            1,
-            &format!("bad.toml:4"),
-        );
+        assert_fails(&run(&["envelope", "--settings", &p]), 1, "bad.toml:4");
         let r = run(&[
             "walk",
             &fixture("cli_box.obj"),
