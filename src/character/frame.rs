@@ -234,7 +234,7 @@ pub fn rolling_height(radii: DVec3, dir: DVec3, max_slope_deg: f64) -> f64 {
 /// `slope_deg`: within that radius, standing on an edge is walkable.
 /// (The lean at `(x, y)` of the unit circle of its ellipsoid space is
 /// `atan((|x| / a) / (|y| / b))`, see [`rolling_height`].)
-fn perch_radius(radii: DVec3, dir: DVec3, slope_deg: f64) -> f64 {
+pub fn perch_radius(radii: DVec3, dir: DVec3, slope_deg: f64) -> f64 {
     let a = radius_along(radii, dir);
     let k = slope_deg.to_radians().tan() * a / radii.y;
     a * k / (1.0 + k * k).sqrt()

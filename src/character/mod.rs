@@ -18,7 +18,7 @@ mod tests;
 
 pub use frame::{
     CharacterInput, CharacterState, FrameRecord, FrameSolver, Phase, PhaseIteration, StepOutcome,
-    StepRejection, WallContact, radius_along, rolling_height,
+    StepRejection, WallContact, perch_radius, radius_along, rolling_height,
 };
 pub use settings::{CharacterSettings, MAX_CHARACTER_VALUE};
 pub use walk::{MAX_WALK_FRAMES, Walk, WalkError, WalkSpec, WalkSummary, WalkTrace, walk};

@@ -4,8 +4,10 @@
 
 use super::Finding;
 use crate::analysis::features::{Feature, FeatureKind};
-use crate::character::{WalkSpec, WalkSummary, WalkTrace, radius_along, rolling_height, walk};
-use crate::collide::{CollisionWorld, SlideSettings};
+use crate::character::{
+    Walk, WalkSpec, WalkSummary, WalkTrace, perch_radius, radius_along, rolling_height, walk,
+};
+use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
@@ -34,7 +36,13 @@ pub struct CheckWalk {
     pub passed: bool,
     /// How it went (where it stalled, against what).
     pub summary: WalkSummary,
+    /// How far it dropped before reaching the feature, metres: more than
+    /// a step means there is no floor at the feature's level on that side.
+    pub drop_before_m: f64,
 }
+
+/// A drop before the feature larger than this is no approach at its level.
+const APPROACH_DROP_M: f64 = 0.2;
 
 /// How far before the feature the walks start, beyond the ellipsoid's radius.
 const RUN_UP_M: f64 = 0.8;
@@ -68,6 +76,16 @@ pub(super) fn judge(
         None => (
             Verdict::Passes,
             format!("{}: passed straight on and at 45°", p.measured),
+        ),
+        Some(failed) if failed.drop_before_m > APPROACH_DROP_M => (
+            Verdict::Blocked,
+            format!(
+                "no floor at its level before it: the walk at {:.0}° drops {:.2} m before reaching it and {} ({})",
+                failed.angle_deg,
+                failed.drop_before_m,
+                failure(world, failed),
+                p.measured
+            ),
         ),
         Some(failed) if p.fits => (
             Verdict::Stalls,
@@ -125,14 +143,21 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             };
             let wide = width_across(r, f.direction);
             let narrow = f.extent_m < wide;
+            // To stand on the tread, the body's curve must touch it within
+            // the walkable slope: the tread holds the rest of its radius.
+            let stand =
+                radius_along(r, f.direction) - perch_radius(r, f.direction, c.max_slope_deg);
+            let shallow = f.tread_depth_m.is_some_and(|t| t < stand);
             Prediction {
-                fits: riser <= reach + skin && !narrow,
+                fits: riser <= reach + skin && !narrow && !shallow,
                 measured: format!(
                     "riser {riser:.2} m over {:.2} m, {what} {reach:.2} m, character {wide:.2} m wide",
                     f.extent_m
                 ),
                 limit: if narrow {
                     "the step is narrower than the character"
+                } else if shallow {
+                    "the tread is too shallow to stand on"
                 } else {
                     "the riser is taller than the character steps"
                 },
@@ -217,7 +242,8 @@ fn walk_at(
     let r = settings.radii_vec();
     let dir = DQuat::from_rotation_y(angle_deg.to_radians()) * f.direction;
     let dir = DVec3::new(dir.x, 0.0, dir.z).normalize_or(DVec3::X);
-    let run_up = radius_along(r, dir) + RUN_UP_M;
+    let start = start_before(world, settings, f, dir);
+    let run_up = (f.position - start).dot(dir).max(0.0);
     // Past the feature: over a step's tread or a slope, through a door.
     let beyond = match f.kind {
         FeatureKind::Step => f.tread_depth_m.unwrap_or(1.0).clamp(0.2, 1.0) * 0.5,
@@ -227,54 +253,99 @@ fn walk_at(
     };
     // Along the walk, the feature's own direction shortens at an angle.
     let cos = dir.dot(f.direction).max(0.5);
-    let from = f.position - dir * run_up + DVec3::Y * (r.y + 2.0 * settings.skin);
     let speed = settings.character.walk_speed_m_s.max(1e-3);
     let spec = WalkSpec {
-        from,
+        from: start,
         direction: dir,
         seconds: ((run_up + beyond / cos + 0.2) / speed).min(10.0),
         jump: false,
     };
-    let summary = match walk(world, settings, &spec, WalkTrace::FramesOnly) {
-        Ok(w) => w.summary,
-        // Settings were validated: only a non-finite position ends here.
-        Err(_) => {
-            return CheckWalk {
-                angle_deg,
-                spec,
-                passed: false,
-                summary: WalkSummary::at_rest(from),
-            };
+    let (passed, summary, drop_before_m) = match walk(world, settings, &spec, WalkTrace::FramesOnly)
+    {
+        Ok(w) => {
+            let lowest = w
+                .frames
+                .iter()
+                .map(|fr| fr.after.position)
+                .filter(|p| (*p - f.position).dot(dir) < 0.0)
+                .fold(start.y, |low, p| low.min(p.y));
+            (got_past(settings, f, &w), w.summary, start.y - lowest)
         }
+        // Settings were validated: only a non-finite position ends here.
+        Err(_) => (false, WalkSummary::at_rest(start), 0.0),
     };
-    let passed = got_past(settings, f, &spec, &summary);
     CheckWalk {
         angle_deg,
         spec,
         passed,
         summary,
+        drop_before_m,
     }
 }
 
+/// Where a walk along `dir` at `f` starts: standing on the floor a radius
+/// and a run-up before it; or, where that spot is inside something (a
+/// niche, the level's edge), as far back as the solver slides the body
+/// from just before the feature, so the start is always free and
+/// reachable.
+fn start_before(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    f: &Feature,
+    dir: DVec3,
+) -> DVec3 {
+    let r = settings.radii_vec();
+    let lift = DVec3::Y * (r.y + 2.0 * settings.skin);
+    let radius = radius_along(r, dir);
+    let plain = f.position - dir * (radius + RUN_UP_M) + lift;
+    let mut robust = settings.clone();
+    robust.mode = SlideMode::Robust;
+    robust.gravity = [0.0; 3];
+    // A millimetre's move reports a push out of anything the body starts in.
+    let free = |p: DVec3| {
+        slide(world, &robust, p, -DVec3::Y * 1e-3, TraceDetail::Summary)
+            .is_some_and(|res| res.iterations.iter().all(|i| i.recovery.is_none()))
+    };
+    if free(plain) {
+        return plain;
+    }
+    let near = f.position - dir * (radius + 2.0 * settings.skin) + lift;
+    let back = -dir * RUN_UP_M;
+    slide(world, &robust, near, back, TraceDetail::Summary)
+        .filter(|res| res.end_reason != EndReason::StuckEmbedded)
+        .map_or(plain, |res| res.final_position)
+}
+
 /// Whether a walk got over, up, through or under the feature.
-fn got_past(settings: &SlideSettings, f: &Feature, spec: &WalkSpec, s: &WalkSummary) -> bool {
+fn got_past(settings: &SlideSettings, f: &Feature, w: &Walk) -> bool {
+    let s = &w.summary;
     let ry = settings.radii[1];
     let floor = f.position.y;
-    let past = (s.final_position - f.position).dot(spec.direction);
+    let along = |p: DVec3| (p - f.position).dot(w.spec.direction);
+    let past = along(s.final_position);
     match f.kind {
         FeatureKind::Step => {
             let riser = f.riser_height_m.unwrap_or(0.0);
             past > 0.0 && s.highest_y >= floor + riser + ry - 0.05
         }
+        // Up the slope by as much as the way walked on it says, at least
+        // half of it (a short slope may end at a wall: still climbed).
         FeatureKind::Slope => {
-            let slope = f.slope_deg.unwrap_or(0.0).to_radians();
-            let expected = (0.5 * slope.tan() * 1.2).min(0.25);
-            s.highest_y - spec.from.y >= expected && s.stalled_at_frame.is_none()
+            let tan = f.slope_deg.unwrap_or(0.0).to_radians().tan();
+            let on_slope = past.min(1.2);
+            let start_y = w.spec.from.y;
+            on_slope >= 0.1 && s.highest_y - start_y >= 0.5 * tan * on_slope
         }
         FeatureKind::Opening => past > f.extent_m * 0.5 + PAST_M,
+        // Under it, not over it: reaching the point under the lowest
+        // clearance is enough (a niche under a low ceiling is a dead end).
         FeatureKind::Ceiling => {
             let under = f.height_m.unwrap_or(f64::INFINITY);
-            past > PAST_M && s.highest_y < floor + under
+            let reached = w.frames.iter().any(|fr| {
+                let p = fr.after.position;
+                DVec3::new(p.x - f.position.x, 0.0, p.z - f.position.z).length() <= 0.25
+            });
+            (reached || past > 0.0) && s.highest_y < floor + under
         }
     }
 }
