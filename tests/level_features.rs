@@ -108,3 +108,75 @@ fn sibenik_altar_steps_are_found() {
     assert!(low > 0, "no 0.13-0.20 m riser among {risers:?}");
     assert!(high > 0, "no 0.35-0.43 m riser among {risers:?}");
 }
+
+// ---- verdicts on real levels: the stairs their README documents ----
+
+fn check(level: &Level) -> collidoscope::analysis::checks::CheckReport {
+    use collidoscope::analysis::checks::check_level;
+    use collidoscope::collide::SlideSettings;
+    check_level(
+        level,
+        level.world(),
+        &SlideSettings::default(),
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .expect("floor to walk on")
+    .expect("not cancelled")
+}
+
+/// The steps of a report as (riser, riser length, verdict).
+fn steps(
+    report: &collidoscope::analysis::checks::CheckReport,
+) -> Vec<(f64, f64, collidoscope::analysis::checks::Verdict)> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.feature.kind == FeatureKind::Step)
+        .map(|f| {
+            (
+                f.feature.riser_height_m.unwrap(),
+                f.feature.extent_m,
+                f.verdict,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn galleria_flights_of_0_25_m_risers_are_climbed_by_the_default_player() {
+    use collidoscope::analysis::checks::Verdict;
+    let Some(level) = level("galleria_stairs.obj") else {
+        return;
+    };
+    let flight: Vec<_> = steps(&check(&level))
+        .into_iter()
+        .filter(|(riser, length, _)| (riser - 0.25).abs() < 0.01 && *length >= 1.0)
+        .collect();
+    assert!(flight.len() >= 20, "{flight:?}");
+    assert!(flight.iter().all(|s| s.2 == Verdict::Climbs), "{flight:?}");
+}
+
+#[test]
+fn risers_taller_than_the_step_are_never_climbed_on_real_levels() {
+    use collidoscope::analysis::checks::Verdict;
+    // three.js's level has a flight of 0.595 m risers (for a capsule that
+    // does not climb it); Machu Picchu's terraces drop 1.7-2.4 m.
+    for name in ["threejs_collision_world.obj", "machu_picchu_level.obj"] {
+        let Some(level) = level(name) else {
+            return;
+        };
+        let all = steps(&check(&level));
+        let tall: Vec<_> = all.iter().filter(|s| s.0 > 0.31).collect();
+        assert!(
+            tall.iter().all(|s| s.2 != Verdict::Climbs),
+            "{name}: {tall:?}"
+        );
+        if name.starts_with("threejs") {
+            assert!(
+                all.iter().any(|s| (s.0 - 0.595).abs() < 0.02 && s.1 >= 1.0),
+                "{name}: the 0.595 m flight is found"
+            );
+        }
+    }
+}

@@ -56,18 +56,25 @@ fn rolling_alone_climbs_what_the_slope_limit_allows_and_less_than_the_radius() {
     assert!((step - bound).abs() < 0.01, "{step} vs the derived {bound}");
 }
 
-#[test]
-fn a_bigger_step_height_or_slope_limit_never_shrinks_the_envelope() {
-    let mut last_step = 0.0;
-    for h in [0.1, 0.25, 0.4] {
-        let e = envelope(&settings(h, 45.0)).unwrap();
-        assert!(e.max_step_height_m.value >= last_step - 1e-9, "{h}");
-        last_step = e.max_step_height_m.value;
-    }
-    let mut last_slope = 0.0;
-    for a in [20.0, 35.0, 50.0] {
-        let e = envelope(&settings(0.3, a)).unwrap();
-        assert!(e.max_slope_deg.value >= last_slope - 1e-9, "{a}");
-        last_slope = e.max_slope_deg.value;
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 8, ..Default::default() })]
+
+    /// More step height climbs no lower steps; a wider slope limit walks up
+    /// no gentler ramps; a larger body fits through no narrower openings.
+    #[test]
+    fn the_envelope_is_monotone_in_the_settings_that_should_make_it_so(
+        h in 0.1..0.5f64, dh in 0.02..0.3f64, a in 15.0..60.0f64, da in 2.0..20.0f64,
+        r in 0.25..0.5f64, dr in 0.02..0.2f64,
+    ) {
+        let low = envelope(&settings(h, a)).unwrap();
+        let high = envelope(&settings(h + dh, a + da)).unwrap();
+        proptest::prop_assert!(high.max_step_height_m.value >= low.max_step_height_m.value - 1e-9);
+        proptest::prop_assert!(high.max_slope_deg.value >= low.max_slope_deg.value - 1e-9);
+        let thin = SlideSettings { radii: [r, 0.9, r], ..SlideSettings::default() };
+        let wide = SlideSettings { radii: [r + dr, 0.9, r + dr], ..SlideSettings::default() };
+        let (thin, wide) = (envelope(&thin).unwrap(), envelope(&wide).unwrap());
+        proptest::prop_assert!(
+            wide.min_opening_width_m.value >= thin.min_opening_width_m.value - 1e-9
+        );
     }
 }
