@@ -16,8 +16,11 @@ use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
 use glam::DVec3;
 use std::sync::Arc;
 
-/// Metres of level shown before and after a walk in its section.
-pub const SECTION_MARGIN_M: f64 = 0.5;
+/// Metres of level shown before a walk in its section.
+pub const SECTION_BEFORE_M: f64 = 0.5;
+/// Metres of level shown past a walk's end: a walk stalls a radius short
+/// of the riser or wall that stopped it, which must be in the cut.
+pub const SECTION_AFTER_M: f64 = 1.5;
 
 /// Every feature kind, in the report's order.
 pub const KINDS: [FeatureKind; 4] = [
@@ -343,8 +346,8 @@ impl EditorState {
             &level,
             &w,
             settings.radii_vec(),
-            SECTION_MARGIN_M,
-            SECTION_MARGIN_M,
+            SECTION_BEFORE_M,
+            SECTION_AFTER_M,
         );
         let Some((k, spec)) = frame_to_open(&w).and_then(|k| Some((k, frame_spec(&w, k)?))) else {
             return;

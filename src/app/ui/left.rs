@@ -22,9 +22,11 @@ pub(crate) enum LeftTab {
 
 /// Shows the left panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let max = (ui.available_width() * 0.35).max(250.0);
     egui::Panel::left("left_panel")
         .resizable(true)
         .default_size(300.0)
+        .max_size(max)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut app.left_tab, LeftTab::Scene, "Scene");

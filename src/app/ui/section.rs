@@ -203,7 +203,7 @@ fn fallback_section(app: &mut CollidoscopeApp) -> Option<&Section> {
         radii: probe.radii(),
     };
     if app.section_cache.as_ref().map(|(k, _)| k) != Some(&key) {
-        let sec = section_of_path(level, &probe_path(st), key.radii, 0.5);
+        let sec = section_of_path(level, &probe_path(st), key.radii, 1.0);
         app.section_cache = sec.map(|s| (key, s));
     }
     app.section_cache.as_ref().map(|(_, s)| s)
