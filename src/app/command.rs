@@ -105,6 +105,8 @@ pub enum Command {
     /// Open finding `i` of the report: its deciding walk, at the frame
     /// where it stalls, in the selected probe's stepper.
     OpenFinding(usize),
+    /// Close the opened finding (the section plot follows the probe again).
+    CloseFinding,
 }
 
 /// Work the window must do outside the state.
@@ -179,6 +181,7 @@ impl EditorState {
             Command::CancelChecks => self.cancel_checks(),
             Command::SetChecksFilter(f) => self.checks.filter = f,
             Command::OpenFinding(i) => self.open_finding(i),
+            Command::CloseFinding => self.checks.open = None,
         }
         None
     }

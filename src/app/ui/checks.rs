@@ -136,22 +136,31 @@ fn filters(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 }
 
 /// The opened finding: its reason, wrapped, and the walk that decided it.
-fn opened(ui: &mut egui::Ui, app: &CollidoscopeApp) {
+fn opened(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let checks = &app.state.checks;
     let (Some(open), Some(f)) = (&checks.open, checks.open_finding()) else {
         ui.weak("Click a finding to open its walk in the stepper.");
         return;
     };
-    ui.label(
-        RichText::new(format!(
-            "#{} {} {}",
-            open.index + 1,
-            kind_word(f.feature.kind),
-            verdict_word(f.verdict)
-        ))
-        .strong()
-        .color(verdict_color(f.verdict)),
-    );
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(format!(
+                "#{} {} {}",
+                open.index + 1,
+                kind_word(f.feature.kind),
+                verdict_word(f.verdict)
+            ))
+            .strong()
+            .color(verdict_color(f.verdict)),
+        );
+        if ui
+            .small_button("Close")
+            .on_hover_text("The section plot follows the probe again")
+            .clicked()
+        {
+            app.queue.push(Command::CloseFinding);
+        }
+    });
     ui.label(&f.reason);
     ui.weak(format!(
         "walk at {:.0}°, frame {} of {} in the stepper",
