@@ -311,3 +311,54 @@ fn walking_with_wasd_runs_character_frames_and_a_frame_opens_phase_by_phase() {
     // The frame's outcome, in the stepper bar (and the inspector).
     h.get_by_label_contains("walk frame 20: 2 iterations, grounded");
 }
+
+#[test]
+fn the_checks_page_lists_findings_and_a_click_shows_the_reason() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.get_by_label("Checks").click();
+    h.run_steps(2);
+    h.get_by_label("Run checks").click();
+    h.run_steps(1);
+    let t = std::time::Instant::now();
+    while h.state().state().checks.running() {
+        assert!(
+            t.elapsed().as_secs() < 120,
+            "the checks did not end in time"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+    let report = h
+        .state()
+        .state()
+        .checks
+        .report()
+        .cloned()
+        .expect("the default level has findings");
+    let c = report.counts;
+    h.get_by_label(&format!("{} climbs", c.climbs));
+    h.get_by_label(&format!("{} blocked", c.blocked));
+    h.get_by_label_contains(&format!("of {} findings", report.findings.len()));
+    // The second finding's row: click it.
+    let f = &report.findings[1];
+    h.get_by_label_contains("#2 ").click();
+    h.run_steps(3);
+    let st = h.state().state();
+    assert_eq!(st.checks.open.as_ref().map(|o| o.index), Some(1));
+    assert!(
+        h.query_all_by_label(&f.reason).next().is_some(),
+        "the reason is shown: {}",
+        f.reason
+    );
+    let probe = h
+        .state()
+        .state()
+        .selected_probe()
+        .expect("a probe to step it");
+    assert!(
+        probe.stepper.frame().is_some(),
+        "its walk frame is in the stepper"
+    );
+}

@@ -9,6 +9,7 @@ use collidoscope::app::command::Command;
 use collidoscope::app::probes::params_of;
 use collidoscope::app::{CollidoscopeApp, Startup};
 use eframe::{egui, egui_glow, glow};
+use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, TestRenderer};
 use glam::DVec3;
 use glutin::api::egl::{
@@ -24,8 +25,9 @@ use std::sync::Arc;
 
 const SIZE: [u32; 2] = [1400, 900];
 
-/// egui_glow's painter on a current EGL pbuffer of `SIZE`.
+/// egui_glow's painter on a current EGL pbuffer of `size` pixels.
 struct GlowTestRenderer {
+    size: [u32; 2],
     gl: Arc<glow::Context>,
     painter: egui_glow::Painter,
     _surface: Surface<PbufferSurface>,
@@ -34,11 +36,11 @@ struct GlowTestRenderer {
 }
 
 impl GlowTestRenderer {
-    fn new() -> Result<Self, String> {
+    fn new(size: [u32; 2]) -> Result<Self, String> {
         let devices = Device::query_devices().map_err(|e| format!("no EGL devices: {e}"))?;
         let mut errors = Vec::new();
         for device in devices {
-            match Self::on(&device) {
+            match Self::on(&device, size) {
                 Ok(r) => return Ok(r),
                 Err(e) => errors.push(e),
             }
@@ -46,7 +48,7 @@ impl GlowTestRenderer {
         Err(format!("no EGL device gave a GL 3.3 pbuffer: {errors:?}"))
     }
 
-    fn on(device: &Device) -> Result<Self, String> {
+    fn on(device: &Device, size_px: [u32; 2]) -> Result<Self, String> {
         let display = unsafe { Display::with_device(device, None) }.map_err(|e| e.to_string())?;
         let template = ConfigTemplateBuilder::new()
             .with_api(Api::OPENGL)
@@ -63,8 +65,8 @@ impl GlowTestRenderer {
             .with_profile(GlProfile::Core)
             .build(None);
         let size = |v: u32| NonZeroU32::new(v).expect("non-zero size");
-        let surface_attributes =
-            SurfaceAttributesBuilder::<PbufferSurface>::new().build(size(SIZE[0]), size(SIZE[1]));
+        let surface_attributes = SurfaceAttributesBuilder::<PbufferSurface>::new()
+            .build(size(size_px[0]), size(size_px[1]));
         let surface = unsafe { display.create_pbuffer_surface(&config, &surface_attributes) }
             .map_err(|e| e.to_string())?;
         let context = unsafe { display.create_context(&config, &attributes) }
@@ -77,6 +79,7 @@ impl GlowTestRenderer {
         let painter =
             egui_glow::Painter::new(gl.clone(), "", None, false).map_err(|e| e.to_string())?;
         Ok(GlowTestRenderer {
+            size: size_px,
             gl,
             painter,
             _surface: surface,
@@ -110,14 +113,14 @@ impl TestRenderer for GlowTestRenderer {
     ) -> Result<image::RgbaImage, String> {
         let ppp = output.pixels_per_point;
         let primitives = ctx.tessellate(output.shapes.clone(), ppp);
-        self.painter.clear(SIZE, [0.0, 0.0, 0.0, 1.0]);
+        self.painter.clear(self.size, [0.0, 0.0, 0.0, 1.0]);
         // Textures were uploaded by `handle_delta` as each frame ended.
         let mut none = egui::TexturesDelta::default();
         self.painter
-            .paint_and_update_textures(SIZE, ppp, &primitives, &mut none);
-        let shot = self.painter.read_screen_rgba(SIZE);
+            .paint_and_update_textures(self.size, ppp, &primitives, &mut none);
+        let shot = self.painter.read_screen_rgba(self.size);
         let bytes: Vec<u8> = shot.pixels.iter().flat_map(|c| c.to_array()).collect();
-        image::RgbaImage::from_raw(SIZE[0], SIZE[1], bytes).ok_or("bad image size".into())
+        image::RgbaImage::from_raw(self.size[0], self.size[1], bytes).ok_or("bad image size".into())
     }
 }
 
@@ -135,7 +138,12 @@ fn distinct_colours(img: &image::RgbaImage, x0: u32, y0: u32, x1: u32, y1: u32) 
 /// The real app on a headless GL renderer, or `None` (with a message) where
 /// EGL gives no context.
 fn gl_window() -> Option<Harness<'static, CollidoscopeApp>> {
-    let renderer = match GlowTestRenderer::new() {
+    gl_window_of(SIZE)
+}
+
+/// [`gl_window`] of `size` pixels.
+fn gl_window_of(size: [u32; 2]) -> Option<Harness<'static, CollidoscopeApp>> {
+    let renderer = match GlowTestRenderer::new(size) {
         Ok(r) => r,
         Err(e) => {
             println!("skipping: no headless GL here ({e})");
@@ -144,7 +152,7 @@ fn gl_window() -> Option<Harness<'static, CollidoscopeApp>> {
     };
     Some(
         Harness::builder()
-            .with_size(egui::vec2(SIZE[0] as f32, SIZE[1] as f32))
+            .with_size(egui::vec2(size[0] as f32, size[1] as f32))
             .renderer(renderer)
             .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default())),
     )
@@ -181,6 +189,55 @@ fn the_window_renders_the_level_and_the_stepped_probe() {
     // shaded mesh with overlays has many colours there, a blank one a few.
     let (w, h_px) = (img.width(), img.height());
     let viewport = distinct_colours(&img, w * 3 / 10, h_px / 8, w * 6 / 10, h_px / 2);
+    assert!(
+        viewport > 100,
+        "the 3D viewport looks empty: {viewport} colours"
+    );
+}
+
+/// The Checks page at 1280 x 800 with a blocked step opened: the viewport
+/// keeps most of the window and shows the level, the section plot and the
+/// list share the rest (`COLLIDOSCOPE_SNAPSHOT_DIR` keeps the image).
+#[test]
+fn the_checks_page_with_a_finding_open_at_1280_by_800() {
+    let Some(mut h) = gl_window_of([1280, 800]) else {
+        return;
+    };
+    h.run_steps(2);
+    h.state_mut().push(Command::RunChecks);
+    h.run_steps(1);
+    let t = std::time::Instant::now();
+    while h.state().state().checks.running() {
+        assert!(
+            t.elapsed().as_secs() < 120,
+            "the checks did not end in time"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    let report = h
+        .state()
+        .state()
+        .checks
+        .report()
+        .cloned()
+        .expect("findings");
+    let k = report
+        .findings
+        .iter()
+        .position(|f| f.verdict == collidoscope::analysis::checks::Verdict::Blocked)
+        .expect("a blocked finding");
+    h.get_by_label("Checks").click();
+    h.state_mut().push(Command::OpenFinding(k));
+    h.run_steps(4);
+    let img = h.render().expect("renders");
+    if let Ok(dir) = std::env::var("COLLIDOSCOPE_SNAPSHOT_DIR") {
+        let path = std::path::Path::new(&dir).join("gui_checks.png");
+        img.save(&path).expect("writes the snapshot");
+        println!("wrote {}", path.display());
+    }
+    let (w, h_px) = (img.width(), img.height());
+    let viewport = distinct_colours(&img, w * 4 / 10, h_px / 8, w * 6 / 10, h_px / 2);
     assert!(
         viewport > 100,
         "the 3D viewport looks empty: {viewport} colours"

@@ -3,6 +3,9 @@
 //! persistence and failed loads.
 #![cfg(feature = "gui")]
 
+use collidoscope::analysis::checks::Verdict;
+use collidoscope::analysis::features::FeatureKind;
+use collidoscope::app::checks::ChecksFilter;
 use collidoscope::app::command::{Command, Effect};
 use collidoscope::app::loader::LoadJob;
 use collidoscope::app::probes::walk_frame;
@@ -562,4 +565,173 @@ fn invalid_character_settings_are_refused_with_the_field_named() {
     s.apply(Command::UpdateProbe(i, Box::new(p)));
     assert_eq!(s.probes[i].settings.character.max_step_height_m, 0.45);
     assert!(s.settings_error.is_none());
+}
+
+fn default_level_state() -> EditorState {
+    let (mesh, report) = collidoscope::level::import::import_obj_bytes(
+        collidoscope::app::DEFAULT_LEVEL_OBJ,
+        std::path::Path::new(collidoscope::app::DEFAULT_LEVEL_NAME),
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    let mut level = Level::from_mesh("default", mesh);
+    level.report = report;
+    let mut s = EditorState::default();
+    s.apply(Command::LevelLoaded(Arc::new(level)));
+    s
+}
+
+/// Polls the checks as the window does each frame until they end.
+fn wait_for_checks(s: &mut EditorState) {
+    let t = std::time::Instant::now();
+    while s.poll_checks() {
+        assert!(
+            t.elapsed().as_secs() < 120,
+            "the checks did not end in time"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn checks_run_in_the_background_and_filter_by_kind_and_verdict() {
+    let mut s = default_level_state();
+    assert!(s.probes.is_empty());
+    s.apply(Command::RunChecks);
+    assert!(s.checks.running());
+    wait_for_checks(&mut s);
+    let report = s.checks.report().expect("the default level has findings");
+    let n = report.findings.len();
+    assert!(n > 5, "{n} findings");
+    let c = report.counts;
+    assert_eq!(c.climbs + c.passes + c.blocked + c.stalls, n);
+    assert!(c.blocked > 0, "the built-in level has a step too tall");
+    assert!(c.climbs > 0);
+    assert_eq!(s.checks.visible().len(), n, "everything is listed at first");
+    // Only the blocked steps.
+    let f = ChecksFilter {
+        kinds: [true, false, false, false],
+        verdicts: [false, false, true, false],
+    };
+    s.apply(Command::SetChecksFilter(f));
+    let shown = s.checks.visible();
+    let report = s.checks.report().unwrap();
+    assert!(!shown.is_empty());
+    let expected = report
+        .findings
+        .iter()
+        .filter(|f| f.feature.kind == FeatureKind::Step && f.verdict == Verdict::Blocked)
+        .count();
+    assert_eq!(shown.len(), expected);
+    // A new level drops the results.
+    s.apply(Command::LevelLoaded(room()));
+    assert!(s.checks.report().is_none() && s.checks.open.is_none());
+}
+
+#[test]
+fn opening_a_finding_opens_its_stalling_frame_without_changing_probe_settings() {
+    let mut s = default_level_state();
+    let i = place(&mut s, -3.0, -2.0, DVec3::X);
+    let mut params = params_of(&s.probes[i]);
+    params.settings.character.max_step_height_m = 0.32;
+    s.apply(Command::UpdateProbe(i, Box::new(params)));
+    let before = params_of(&s.probes[i]);
+    s.apply(Command::RunChecks);
+    wait_for_checks(&mut s);
+    let (report, used) = s.checks.report.clone().unwrap();
+    assert_eq!(
+        used, before.settings,
+        "the checks use the selected probe's settings"
+    );
+    let k = report
+        .findings
+        .iter()
+        .position(|f| f.verdict == Verdict::Blocked && f.feature.kind == FeatureKind::Step)
+        .expect("a blocked step");
+    let finding = &report.findings[k];
+    let camera = s.camera;
+    s.apply(Command::OpenFinding(k));
+    let open = s.checks.open.as_ref().expect("the finding is open");
+    assert_eq!(open.index, k);
+    let failed = finding.walks.iter().find(|w| !w.passed).unwrap();
+    assert_eq!(open.walk.summary, failed.summary, "the same walk, replayed");
+    let stalled = failed.summary.stalled_at_frame.map(|f| f as usize);
+    assert_eq!(
+        Some(open.frame),
+        stalled.or(Some(open.walk.frames.len() - 1)),
+        "opened where it stalls"
+    );
+    let p = &s.probes[i];
+    let frame = p.stepper.frame().expect("a character frame in the stepper");
+    assert_eq!(frame.index as usize, open.frame);
+    assert_eq!(frame.state, open.walk.frames[open.frame].before);
+    assert!(p.stepper.frame_record().is_some(), "the frame has run");
+    // Its outcome is the walk's frame.
+    assert_eq!(
+        p.stepper.frame_record().unwrap().after,
+        open.walk.frames[open.frame].after
+    );
+    assert_eq!(params_of(p), before, "the probe's parameters are untouched");
+    assert_ne!(s.camera, camera, "the camera frames the finding");
+    assert!(
+        !open.section.segments.is_empty(),
+        "the section cuts the stairs"
+    );
+}
+
+#[test]
+fn opening_a_finding_with_no_probe_makes_one() {
+    let mut s = default_level_state();
+    s.apply(Command::RunChecks);
+    wait_for_checks(&mut s);
+    s.apply(Command::OpenFinding(0));
+    assert_eq!(s.probes.len(), 1);
+    assert_eq!(s.selected, Some(0));
+    let p = &s.probes[0];
+    assert_eq!(
+        p.settings,
+        collidoscope::collide::SlideSettings::default(),
+        "the checks ran with the defaults"
+    );
+    assert!(p.stepper.frame().is_some());
+}
+
+#[test]
+fn cancelling_the_checks_keeps_the_level_and_leaves_no_results() {
+    let mut s = default_level_state();
+    let level = s.level.clone().unwrap();
+    s.apply(Command::RunChecks);
+    s.apply(Command::CancelChecks);
+    assert!(!s.checks.running());
+    // Whatever the thread was doing, nothing arrives afterwards.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!s.poll_checks());
+    assert!(s.checks.report().is_none());
+    assert!(Arc::ptr_eq(s.level.as_ref().unwrap(), &level));
+    // And they run again afterwards.
+    s.apply(Command::RunChecks);
+    wait_for_checks(&mut s);
+    assert!(s.checks.report().is_some());
+}
+
+#[test]
+fn a_level_with_no_walkable_floor_says_so() {
+    let mut b = MeshBuilder::new();
+    // One wall and nothing to stand on.
+    b.object("wall").quad(
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(0.0, 3.0, 0.0),
+        Vec3::new(0.0, 3.0, 4.0),
+        Vec3::new(0.0, 0.0, 4.0),
+    );
+    let mut s = EditorState::default();
+    s.apply(Command::LevelLoaded(Arc::new(Level::from_mesh(
+        "wall",
+        b.build(),
+    ))));
+    s.apply(Command::RunChecks);
+    wait_for_checks(&mut s);
+    assert!(s.checks.report().is_none());
+    let e = s.checks.error.clone().expect("an error message");
+    assert!(e.contains("no walkable floor"), "{e}");
 }

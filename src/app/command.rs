@@ -4,6 +4,7 @@
 //! background loading, settings files) are returned as an [`Effect`] for the
 //! window to carry out, so the state stays testable without one.
 
+use crate::app::checks::ChecksFilter;
 use crate::app::probes;
 use crate::app::state::{EditorState, ObjectFlags, ViewOptions};
 use crate::app::stepper::MoveSpec;
@@ -94,6 +95,18 @@ pub enum Command {
     SetWalk(bool),
     /// Open recorded walk frame `i` in the stepper (full detail).
     OpenWalkFrame(usize),
+    /// Check the level with the selected probe's settings (the defaults
+    /// when none is selected), in the background.
+    RunChecks,
+    /// Stop the checks running; the level stays and no results are kept.
+    CancelChecks,
+    /// Which findings the Checks page lists.
+    SetChecksFilter(ChecksFilter),
+    /// Open finding `i` of the report: its deciding walk, at the frame
+    /// where it stalls, in the selected probe's stepper.
+    OpenFinding(usize),
+    /// Close the opened finding (the section plot follows the probe again).
+    CloseFinding,
 }
 
 /// Work the window must do outside the state.
@@ -164,6 +177,11 @@ impl EditorState {
             Command::ImportSettings(path) => probes::import_settings(self, &path),
             Command::SetWalk(on) => self.set_walk(on),
             Command::OpenWalkFrame(i) => self.open_walk_frame(i),
+            Command::RunChecks => self.run_checks(),
+            Command::CancelChecks => self.cancel_checks(),
+            Command::SetChecksFilter(f) => self.checks.filter = f,
+            Command::OpenFinding(i) => self.open_finding(i),
+            Command::CloseFinding => self.checks.open = None,
         }
         None
     }
@@ -198,6 +216,8 @@ impl EditorState {
         self.level = Some(level);
         self.highlight = None;
         self.walk = Default::default();
+        // Findings and their walks belong to the level they were found on.
+        self.checks.clear();
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

@@ -6,6 +6,8 @@
 //! show exactly what the solver computed. All positions are world space.
 
 pub mod camera_ctl;
+pub mod checks;
+pub mod checks_job;
 pub mod command;
 pub mod envelope_job;
 pub mod loader;

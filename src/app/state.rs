@@ -8,6 +8,7 @@
 //! derive is the session that eframe persists across restarts: runtime data
 //! (the loaded level, the steppers, messages) is skipped and rebuilt.
 
+use crate::app::checks::ChecksState;
 use crate::app::stepper::Stepper;
 use crate::app::walk::WalkState;
 use crate::collide::SlideSettings;
@@ -188,6 +189,10 @@ pub struct EditorState {
     /// field); cleared by the next accepted edit.
     #[serde(skip)]
     pub settings_error: Option<String>,
+    /// The level checks: the run in progress, the report, the filters and
+    /// the finding opened (dropped when the level changes).
+    #[serde(skip)]
+    pub checks: ChecksState,
 }
 
 impl Default for EditorState {
@@ -211,6 +216,7 @@ impl Default for EditorState {
             status: None,
             walk: WalkState::default(),
             settings_error: None,
+            checks: ChecksState::default(),
         }
     }
 }

@@ -76,7 +76,9 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             (None, _) if n == 0 => "not started".to_string(),
             (None, _) => format!("{n} iterations so far"),
         };
-        ui.weak(state);
+        // Truncated (whole on hover): a refused step's reason is long.
+        ui.add(egui::Label::new(egui::RichText::new(&state).weak()).truncate())
+            .on_hover_text(state);
     });
 }
 

@@ -14,9 +14,12 @@ use widgets::{fmt3, opt_pair_row, pair_row};
 
 /// Shows the right panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    // Long unwrapped text must never push the panel over the viewport.
+    let max = (ui.available_width() * 0.4).max(250.0);
     egui::Panel::right("inspector")
         .resizable(true)
-        .default_size(400.0)
+        .default_size(400.0_f32.min(max))
+        .max_size(max)
         .show(ui, |ui| {
             ui.heading("Inspector");
             let Some(probe) = app.state.selected_probe() else {
@@ -33,7 +36,8 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             let phase = probe.stepper.current_phase();
             let frame = probe.stepper.frame().map(|f| f.index);
             let outcome = probe.stepper.frame_record().map(frame_outcome_words);
-            egui::ScrollArea::vertical().show(ui, |ui| {
+            // Wide tables scroll sideways rather than widen the panel.
+            egui::ScrollArea::both().show(ui, |ui| {
                 if let Some(index) = frame {
                     frame_rows(ui, index, phase, outcome);
                 }
@@ -58,10 +62,11 @@ fn frame_rows(ui: &mut egui::Ui, index: u32, phase: Option<Phase>, outcome: Opti
         ui.label("Phase");
         ui.strong(phase.map_or("—", phase_words));
         ui.end_row();
-        ui.label("Frame outcome");
-        ui.label(outcome.unwrap_or_else(|| "running (step to the end)".into()));
-        ui.end_row();
     });
+    // Below the grid, wrapped: a refused step's reason is a long sentence,
+    // and an unwrapped one would widen the panel over the viewport.
+    let text = outcome.unwrap_or_else(|| "running (step to the end)".into());
+    ui.add(egui::Label::new(format!("Frame outcome: {text}")).wrap());
     ui.separator();
 }
 

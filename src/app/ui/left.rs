@@ -1,7 +1,7 @@
 //! The left panel: the level (counts, bounds, BVH, warnings, objects), the
 //! probe list and the selected probe's editor, with units.
 
-use super::{CollidoscopeApp, Tool, character, widgets};
+use super::{CollidoscopeApp, Tool, character, checks, widgets};
 use crate::app::command::Command;
 use crate::app::probes::params_of;
 use crate::app::walk::walk_frame_words;
@@ -16,13 +16,17 @@ pub(crate) enum LeftTab {
     Scene,
     /// The selected probe's character: settings, envelope, walk mode.
     Character,
+    /// The level checks: run, filter, open findings.
+    Checks,
 }
 
 /// Shows the left panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let max = (ui.available_width() * 0.35).max(250.0);
     egui::Panel::left("left_panel")
         .resizable(true)
         .default_size(300.0)
+        .max_size(max)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut app.left_tab, LeftTab::Scene, "Scene");
@@ -31,8 +35,18 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         "How the selected probe walks: its character settings, what it \
                          can do (the envelope) and walk mode",
                     );
+                ui.selectable_value(&mut app.left_tab, LeftTab::Checks, "Checks")
+                    .on_hover_text(
+                        "Every step, opening, slope and low ceiling of the level, with the \
+                         character's verdict",
+                    );
             });
             ui.separator();
+            if app.left_tab == LeftTab::Checks {
+                // The findings list scrolls on its own (thousands of rows).
+                checks::show(ui, app);
+                return;
+            }
             egui::ScrollArea::vertical().show(ui, |ui| match app.left_tab {
                 LeftTab::Scene => {
                     egui::CollapsingHeader::new("Level")
@@ -54,6 +68,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         .default_open(true)
                         .show(ui, |ui| walk_section(ui, app));
                 }
+                LeftTab::Checks => {}
             });
         });
 }

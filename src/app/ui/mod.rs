@@ -5,12 +5,14 @@
 
 mod bottom;
 mod character;
+mod checks;
 mod dialogs;
 mod inspector;
 mod keys;
 mod left;
 mod menu;
 mod plots;
+mod section;
 mod sync;
 mod viewport;
 mod widgets;
@@ -80,6 +82,8 @@ pub struct CollidoscopeApp {
     envelope: EnvelopeTracker,
     envelope_status: EnvelopeStatus,
     left_tab: left::LeftTab,
+    /// The section plot's cut for the selected probe's path.
+    section_cache: Option<(section::SectionKey, crate::analysis::section::Section)>,
 }
 
 impl CollidoscopeApp {
@@ -111,6 +115,7 @@ impl CollidoscopeApp {
             envelope: EnvelopeTracker::default(),
             envelope_status: EnvelopeStatus::Idle,
             left_tab: left::LeftTab::Scene,
+            section_cache: None,
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
@@ -305,6 +310,7 @@ impl eframe::App for CollidoscopeApp {
         keys::handle(&ctx, self);
         self.flush(&ctx);
         self.poll_envelope(&ctx);
+        let checking = self.state.poll_checks();
         menu::menu_bar(ui, self);
         menu::status_bar(ui, self);
         bottom::show(ui, self);
@@ -312,7 +318,7 @@ impl eframe::App for CollidoscopeApp {
         inspector::show(ui, self);
         viewport::show(ui, self);
         self.flush(&ctx);
-        if self.load.is_some() || self.state.walk.active || self.fly {
+        if self.load.is_some() || checking || self.state.walk.active || self.fly {
             ctx.request_repaint();
         }
         self.timings.frame = start.elapsed();

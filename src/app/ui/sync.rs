@@ -4,6 +4,7 @@
 //! toggles change) and the probe ellipsoids. World space throughout.
 
 use super::CollidoscopeApp;
+use crate::app::checks::finding_primitives;
 use crate::bvh::BvhStats;
 use crate::collide::debug_draw::{
     DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape,
@@ -40,6 +41,8 @@ struct OverlayKey {
     highlight: Option<u32>,
     bvh_depth: u32,
     max_boxes: usize,
+    /// The check finding opened (report, index): its measurement is drawn.
+    finding: Option<(usize, usize)>,
 }
 
 impl SyncMemo {
@@ -122,6 +125,12 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         highlight: st.highlight,
         bvh_depth: st.view.bvh_level_depth,
         max_boxes: st.view.max_boxes_per_kind,
+        finding: st
+            .checks
+            .report
+            .as_ref()
+            .zip(st.checks.open.as_ref())
+            .map(|((r, _), o)| (Arc::as_ptr(r) as usize, o.index)),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -156,6 +165,9 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             color: kind.color(),
             label: Some(format!("tri {tri}")),
         });
+    }
+    if let Some(f) = st.checks.open_finding() {
+        overlays.primitives.extend(finding_primitives(f));
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;

@@ -1,0 +1,453 @@
+//! The level checks in the window: running them in the background
+//! ([`super::checks_job`]), the report, the filters, and opening a finding
+//! (its deciding walk re-run, the frame where it stalls opened in the
+//! stepper, its section kept for the plot, its measurement drawn in the
+//! view). World space, Y up, metres.
+
+use crate::analysis::checks::{CheckReport, CheckWalk, Finding, Verdict};
+use crate::analysis::features::FeatureKind;
+use crate::analysis::section::{Section, section_of_walk};
+use crate::app::checks_job::{CheckJob, CheckPoll};
+use crate::app::state::{EditorState, Probe};
+use crate::app::stepper::FrameSpec;
+use crate::character::{CharacterInput, Walk, WalkTrace, walk};
+use crate::collide::SlideSettings;
+use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
+use glam::DVec3;
+use std::sync::Arc;
+
+/// Metres of level shown before a walk in its section.
+pub const SECTION_BEFORE_M: f64 = 0.5;
+/// Metres of level shown past a walk's end: a walk stalls a radius short
+/// of the riser or wall that stopped it, which must be in the cut.
+pub const SECTION_AFTER_M: f64 = 1.5;
+
+/// Every feature kind, in the report's order.
+pub const KINDS: [FeatureKind; 4] = [
+    FeatureKind::Step,
+    FeatureKind::Opening,
+    FeatureKind::Slope,
+    FeatureKind::Ceiling,
+];
+
+/// Every verdict.
+pub const VERDICTS: [Verdict; 4] = [
+    Verdict::Climbs,
+    Verdict::Passes,
+    Verdict::Blocked,
+    Verdict::Stalls,
+];
+
+/// Which findings the list shows (all by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChecksFilter {
+    /// Per kind, in [`KINDS`] order.
+    pub kinds: [bool; 4],
+    /// Per verdict, in [`VERDICTS`] order.
+    pub verdicts: [bool; 4],
+}
+
+impl Default for ChecksFilter {
+    fn default() -> Self {
+        ChecksFilter {
+            kinds: [true; 4],
+            verdicts: [true; 4],
+        }
+    }
+}
+
+impl ChecksFilter {
+    /// Whether `f` is shown.
+    pub fn shows(&self, f: &Finding) -> bool {
+        let k = KINDS.iter().position(|k| *k == f.feature.kind);
+        let v = VERDICTS.iter().position(|v| *v == f.verdict);
+        k.is_some_and(|k| self.kinds[k]) && v.is_some_and(|v| self.verdicts[v])
+    }
+}
+
+/// The finding opened from the list: its deciding walk and its section.
+#[derive(Clone, Debug)]
+pub struct OpenFinding {
+    /// Index into the report's findings.
+    pub index: usize,
+    /// The walk re-run (frames only).
+    pub walk: Walk,
+    /// Its angle to the feature's direction, degrees.
+    pub angle_deg: f64,
+    /// The frame opened in the stepper.
+    pub frame: usize,
+    /// The level cut along the walk.
+    pub section: Section,
+}
+
+/// The checks of the loaded level.
+#[derive(Default)]
+pub struct ChecksState {
+    /// The run in progress.
+    pub job: Option<CheckJob>,
+    /// Its last progress, `[0, 1]`.
+    pub progress: f32,
+    /// The last report, with the settings it was made with.
+    pub report: Option<(Arc<CheckReport>, SlideSettings)>,
+    /// Why the last run could not check the level.
+    pub error: Option<String>,
+    /// Which findings the list shows.
+    pub filter: ChecksFilter,
+    /// The finding opened.
+    pub open: Option<OpenFinding>,
+}
+
+impl Clone for ChecksState {
+    /// A clone keeps the results but not a running job.
+    fn clone(&self) -> Self {
+        ChecksState {
+            job: None,
+            progress: self.progress,
+            report: self.report.clone(),
+            error: self.error.clone(),
+            filter: self.filter,
+            open: self.open.clone(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ChecksState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChecksState")
+            .field("running", &self.job.is_some())
+            .field("findings", &self.report().map(|r| r.findings.len()))
+            .field("error", &self.error)
+            .field("open", &self.open.as_ref().map(|o| o.index))
+            .finish()
+    }
+}
+
+impl ChecksState {
+    /// Whether a run is in progress.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The last report.
+    pub fn report(&self) -> Option<&CheckReport> {
+        self.report.as_ref().map(|(r, _)| r.as_ref())
+    }
+
+    /// Indices of the findings the filter shows, in the report's order.
+    pub fn visible(&self) -> Vec<usize> {
+        self.report().map_or(Vec::new(), |r| {
+            (0..r.findings.len())
+                .filter(|&i| self.filter.shows(&r.findings[i]))
+                .collect()
+        })
+    }
+
+    /// The finding opened.
+    pub fn open_finding(&self) -> Option<&Finding> {
+        let i = self.open.as_ref()?.index;
+        self.report()?.findings.get(i)
+    }
+
+    /// Drops the results and stops a run (the level changed).
+    pub fn clear(&mut self) {
+        *self = ChecksState {
+            filter: self.filter,
+            ..ChecksState::default()
+        };
+    }
+}
+
+/// The walk that decided a finding: the first that failed, else the first.
+pub fn deciding_walk(f: &Finding) -> Option<&CheckWalk> {
+    f.walks.iter().find(|w| !w.passed).or(f.walks.first())
+}
+
+/// The frame of `w` to open: where it stalls, else its last.
+pub fn frame_to_open(w: &Walk) -> Option<usize> {
+    let last = w.frames.len().checked_sub(1)?;
+    Some(
+        w.summary
+            .stalled_at_frame
+            .map_or(last, |f| f as usize)
+            .min(last),
+    )
+}
+
+/// What reopens frame `k` of `w` in the stepper: the state before it and
+/// the input the walk gave it (a jump is asked until the first frame on
+/// ground takes it).
+pub fn frame_spec(w: &Walk, k: usize) -> Option<FrameSpec> {
+    let f = w.frames.get(k)?;
+    let jumped_before = w.frames[..k].iter().any(|f| f.jumped);
+    Some(FrameSpec {
+        state: f.before,
+        input: CharacterInput {
+            wish_dir: w.spec.direction,
+            jump: w.spec.jump && !jumped_before && f.before.grounded,
+        },
+        index: k as u32,
+    })
+}
+
+fn prim(a: DVec3, b: DVec3, color: [f32; 4], label: Option<String>) -> DebugPrimitive {
+    DebugPrimitive {
+        // Drawn whatever the toggles, like the highlighted triangle.
+        kind: OverlayKind::HighlightTriangle,
+        shape: Shape::Segment { a, b },
+        color,
+        label,
+    }
+}
+
+/// The measurement of `f` in the view: a vertical bar for a riser, an
+/// opening's or a ceiling's height; a bar across an opening for its width;
+/// an arrow up a slope; a marker at the feature, labelled with the numbers.
+pub fn finding_primitives(f: &Finding) -> Vec<DebugPrimitive> {
+    let m = &f.feature;
+    let p = m.position;
+    let color = [1.0, 0.3, 0.9, 1.0];
+    let label = Some(crate::analysis::checks::measurements(f));
+    let mut out = vec![DebugPrimitive {
+        kind: OverlayKind::HighlightTriangle,
+        shape: Shape::Point { p },
+        color,
+        label: None,
+    }];
+    if let Some(h) = m.riser_height_m.or(m.height_m) {
+        out.push(prim(p, p + DVec3::Y * h, color, label.clone()));
+    }
+    if let Some(w) = m.width_m {
+        let across = DVec3::new(-m.direction.z, 0.0, m.direction.x);
+        let at = p + DVec3::Y * m.height_m.map_or(1.0, |h| (h * 0.5).min(1.0));
+        out.push(prim(
+            at - across * w * 0.5,
+            at + across * w * 0.5,
+            color,
+            None,
+        ));
+    }
+    if m.kind == FeatureKind::Slope {
+        let len = m.extent_m.clamp(0.5, 2.0);
+        let rise = m.slope_deg.unwrap_or(0.0).to_radians().tan() * len;
+        out.push(DebugPrimitive {
+            kind: OverlayKind::HighlightTriangle,
+            shape: Shape::Arrow {
+                from: p,
+                to: p + m.direction * len + DVec3::Y * rise,
+            },
+            color,
+            label,
+        });
+    }
+    out
+}
+
+impl EditorState {
+    /// Starts the checks with the selected probe's settings (the defaults
+    /// when none is selected); a run in progress is replaced.
+    pub fn run_checks(&mut self) {
+        let Some(level) = self.level.clone() else {
+            self.info("Open a level to check");
+            return;
+        };
+        let settings = self
+            .selected_probe()
+            .map(|p| p.settings.clone())
+            .unwrap_or_default();
+        let flags = self.colliding_flags();
+        self.checks.clear();
+        self.checks.job = Some(CheckJob::start(level, flags, settings));
+        self.info("Checking the level …");
+    }
+
+    /// Stops the run in progress; the level and the previous state stay,
+    /// no results are kept.
+    pub fn cancel_checks(&mut self) {
+        if self.checks.job.take().is_some() {
+            self.info("Checks cancelled");
+        }
+    }
+
+    /// Takes a finished run (the window calls this every frame); returns
+    /// whether the run is still going.
+    pub fn poll_checks(&mut self) -> bool {
+        let Some(job) = &self.checks.job else {
+            return false;
+        };
+        let outcome = match job.poll() {
+            CheckPoll::Running(p) => {
+                self.checks.progress = p;
+                return true;
+            }
+            CheckPoll::Done(outcome) => outcome,
+        };
+        let Some(job) = self.checks.job.take() else {
+            return false;
+        };
+        if !self
+            .level
+            .as_ref()
+            .is_some_and(|l| Arc::ptr_eq(l, &job.level))
+        {
+            return false;
+        }
+        match outcome {
+            Ok(Some(report)) => {
+                let c = report.counts;
+                self.info(format!(
+                    "Checks: {} findings ({} climb, {} pass, {} blocked, {} stall)",
+                    report.findings.len(),
+                    c.climbs,
+                    c.passes,
+                    c.blocked,
+                    c.stalls
+                ));
+                self.checks.report = Some((Arc::new(report), job.settings.clone()));
+            }
+            Ok(None) => {}
+            Err(e) => {
+                self.checks.error = Some(e.clone());
+                self.error(format!("Checks: {e}"));
+            }
+        }
+        false
+    }
+
+    /// Opens finding `i`: re-runs its deciding walk, opens the frame where
+    /// it stalls (or its last) in the selected probe's stepper (a probe is
+    /// made when none is selected; no probe's settings change), frames the
+    /// camera on it and keeps its section.
+    pub fn open_finding(&mut self, i: usize) {
+        let (Some((report, settings)), Some(level)) =
+            (self.checks.report.clone(), self.level.clone())
+        else {
+            return;
+        };
+        let Some(finding) = report.findings.get(i) else {
+            return;
+        };
+        let Some(decisive) = deciding_walk(finding) else {
+            return;
+        };
+        let flags = self.colliding_flags();
+        let world = if flags.len() == level.mesh.objects.len() {
+            level.world_with(&flags)
+        } else {
+            level.world()
+        };
+        let w = match walk(world, &settings, &decisive.spec, WalkTrace::FramesOnly) {
+            Ok(w) => w,
+            Err(e) => {
+                self.error(format!("The finding's walk does not run: {e}"));
+                return;
+            }
+        };
+        let section = section_of_walk(
+            &level,
+            &w,
+            settings.radii_vec(),
+            SECTION_BEFORE_M,
+            SECTION_AFTER_M,
+        );
+        let Some((k, spec)) = frame_to_open(&w).and_then(|k| Some((k, frame_spec(&w, k)?))) else {
+            return;
+        };
+        self.walk.active = false;
+        let sel = self.probe_for_finding(&settings, spec.state.position);
+        let p = &mut self.probes[sel];
+        if p.stepper.start_frame(level, flags, &p.settings, &spec) {
+            p.stepper.run_to_end();
+            p.stepper.seek(Some(0));
+        }
+        let r = DVec3::splat((finding.feature.extent_m * 0.5).clamp(1.0, 3.0));
+        let aabb = crate::math::Aabb::from_f64_outward(
+            finding.feature.position.min(spec.state.position) - r,
+            finding.feature.position.max(spec.state.position) + r,
+        );
+        self.camera = self.camera.reframed(&aabb);
+        self.info(format!(
+            "Finding {}: the walk at {:.0}°, frame {k} opened in the stepper",
+            i + 1,
+            decisive.angle_deg
+        ));
+        self.checks.open = Some(OpenFinding {
+            index: i,
+            walk: w,
+            angle_deg: decisive.angle_deg,
+            frame: k,
+            section,
+        });
+    }
+
+    /// The selected probe, or a new one at `at` with `settings` (selected).
+    fn probe_for_finding(&mut self, settings: &SlideSettings, at: DVec3) -> usize {
+        if let Some(i) = self.selected.filter(|&i| i < self.probes.len()) {
+            return i;
+        }
+        let name = format!("Probe {}", self.next_probe_number);
+        self.next_probe_number += 1;
+        let mut probe = Probe::new(name, self.next_color(), at, DVec3::new(2.0, 0.0, 0.0));
+        probe.settings = settings.clone();
+        self.probes.push(probe);
+        self.selected = Some(self.probes.len() - 1);
+        self.probes.len() - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::features::Feature;
+
+    fn opening() -> Finding {
+        Finding {
+            feature: Feature {
+                kind: FeatureKind::Opening,
+                position: DVec3::new(2.0, 0.0, 1.0),
+                direction: DVec3::X,
+                riser_height_m: None,
+                tread_depth_m: None,
+                width_m: Some(0.9),
+                height_m: Some(2.1),
+                slope_deg: None,
+                extent_m: 0.2,
+                object: Some("door".into()),
+                cells: 4,
+            },
+            verdict: Verdict::Passes,
+            reason: String::new(),
+            walks: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_opening_is_drawn_with_its_height_and_width() {
+        let prims = finding_primitives(&opening());
+        let segments: Vec<(DVec3, DVec3)> = prims
+            .iter()
+            .filter_map(|p| match p.shape {
+                Shape::Segment { a, b } => Some((a, b)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(segments.len(), 2);
+        let (a, b) = segments[0];
+        assert!((b - a - DVec3::Y * 2.1).length() < 1e-12, "the height bar");
+        let (a, b) = segments[1];
+        assert!((a.distance(b) - 0.9).abs() < 1e-12, "the width bar");
+        assert!(
+            (b - a).normalize().dot(DVec3::X).abs() < 1e-12,
+            "across the passage"
+        );
+        assert!(
+            prims
+                .iter()
+                .any(|p| p.label.as_deref() == Some("width 0.900 m, height 2.100 m")),
+            "labelled with the measurements"
+        );
+        let mut f = ChecksFilter::default();
+        assert!(f.shows(&opening()));
+        f.verdicts[1] = false;
+        assert!(!f.shows(&opening()));
+    }
+}

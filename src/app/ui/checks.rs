@@ -1,0 +1,227 @@
+//! The Checks page of the left panel: Run checks (the selected probe's
+//! settings, or the defaults), progress and Cancel while it runs, the
+//! counts per verdict, filters by kind and verdict, the opened finding's
+//! reason, and the findings list (virtualised: thousands of rows stay quick).
+
+use super::CollidoscopeApp;
+use crate::analysis::checks::{Finding, Verdict, measurements};
+use crate::analysis::features::FeatureKind;
+use crate::app::checks::{KINDS, VERDICTS};
+use crate::app::command::Command;
+use eframe::egui::{self, Color32, RichText, text::LayoutJob};
+
+/// Height of one row of the findings list, points.
+const ROW_H: f32 = 20.0;
+
+/// The colour of a verdict: green for climbs and passes, red for blocked,
+/// orange for stalls.
+pub fn verdict_color(v: Verdict) -> Color32 {
+    match v {
+        Verdict::Climbs | Verdict::Passes => Color32::from_rgb(80, 200, 90),
+        Verdict::Blocked => Color32::from_rgb(230, 70, 60),
+        Verdict::Stalls => Color32::from_rgb(240, 150, 40),
+    }
+}
+
+/// A verdict's word.
+pub fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Climbs => "climbs",
+        Verdict::Passes => "passes",
+        Verdict::Blocked => "blocked",
+        Verdict::Stalls => "stalls",
+    }
+}
+
+/// A kind's word.
+pub fn kind_word(k: FeatureKind) -> &'static str {
+    match k {
+        FeatureKind::Step => "step",
+        FeatureKind::Opening => "opening",
+        FeatureKind::Slope => "slope",
+        FeatureKind::Ceiling => "ceiling",
+    }
+}
+
+/// Shows the page (it fills the panel; the list scrolls on its own).
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    run_bar(ui, app);
+    let checks = &app.state.checks;
+    if let Some(e) = &checks.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+    let Some(report) = checks.report() else {
+        if !checks.running() {
+            ui.weak(
+                "Finds the level's steps, openings, slopes and low ceilings and walks the \
+                 character at each, straight on and at 45°.",
+            );
+        }
+        return;
+    };
+    let c = report.counts;
+    ui.horizontal_wrapped(|ui| {
+        for (v, n) in [
+            (Verdict::Climbs, c.climbs),
+            (Verdict::Passes, c.passes),
+            (Verdict::Blocked, c.blocked),
+            (Verdict::Stalls, c.stalls),
+        ] {
+            ui.label(RichText::new(format!("{n} {}", verdict_word(v))).color(verdict_color(v)));
+        }
+    });
+    ui.weak(format!(
+        "cell {:.2} m{} · found in {:.0} ms, walked in {:.0} ms",
+        report.cell_m,
+        if report.coarsened { " (coarsened)" } else { "" },
+        report.find_ms,
+        report.walk_ms
+    ));
+    filters(ui, app);
+    ui.separator();
+    opened(ui, app);
+    findings_list(ui, app);
+}
+
+fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let checks = &app.state.checks;
+    if checks.running() {
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::ProgressBar::new(checks.progress)
+                    .show_percentage()
+                    .desired_width(ui.available_width() - 70.0),
+            );
+            if ui.button("Cancel").clicked() {
+                app.queue.push(Command::CancelChecks);
+            }
+        });
+        return;
+    }
+    let whose = app
+        .state
+        .selected_probe()
+        .map_or("the default settings".to_string(), |p| {
+            format!("{}'s settings", p.name)
+        });
+    ui.horizontal(|ui| {
+        let enabled = app.state.level.is_some();
+        if ui
+            .add_enabled(enabled, egui::Button::new("Run checks"))
+            .on_hover_text("Check the level in the background (Cancel stops it)")
+            .clicked()
+        {
+            app.queue.push(Command::RunChecks);
+        }
+        ui.weak(format!("with {whose}"));
+    });
+}
+
+fn filters(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let before = app.state.checks.filter;
+    let mut f = before;
+    ui.horizontal_wrapped(|ui| {
+        for (k, on) in KINDS.iter().zip(f.kinds.iter_mut()) {
+            ui.toggle_value(on, kind_word(*k));
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        for (v, on) in VERDICTS.iter().zip(f.verdicts.iter_mut()) {
+            ui.toggle_value(on, RichText::new(verdict_word(*v)).color(verdict_color(*v)));
+        }
+    });
+    if f != before {
+        app.queue.push(Command::SetChecksFilter(f));
+    }
+}
+
+/// The opened finding: its reason, wrapped, and the walk that decided it.
+fn opened(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let checks = &app.state.checks;
+    let (Some(open), Some(f)) = (&checks.open, checks.open_finding()) else {
+        ui.weak("Click a finding to open its walk in the stepper.");
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(format!(
+                "#{} {} {}",
+                open.index + 1,
+                kind_word(f.feature.kind),
+                verdict_word(f.verdict)
+            ))
+            .strong()
+            .color(verdict_color(f.verdict)),
+        );
+        if ui
+            .small_button("Close")
+            .on_hover_text("The section plot follows the probe again")
+            .clicked()
+        {
+            app.queue.push(Command::CloseFinding);
+        }
+    });
+    ui.label(&f.reason);
+    ui.weak(format!(
+        "walk at {:.0}°, frame {} of {} in the stepper",
+        open.angle_deg,
+        open.frame,
+        open.walk.frames.len()
+    ));
+    ui.separator();
+}
+
+fn findings_list(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let checks = &app.state.checks;
+    let Some(report) = checks.report() else {
+        return;
+    };
+    let visible = checks.visible();
+    let open = checks.open.as_ref().map(|o| o.index);
+    ui.weak(format!(
+        "{} of {} findings",
+        visible.len(),
+        report.findings.len()
+    ));
+    let text_color = ui.visuals().text_color();
+    egui::ScrollArea::vertical()
+        .id_salt("findings")
+        .auto_shrink([false, false])
+        .show_rows(ui, ROW_H, visible.len(), |ui, range| {
+            for &i in &visible[range] {
+                let f = &report.findings[i];
+                let job = row_job(i, f, text_color);
+                let row = ui
+                    .add(egui::Button::selectable(open == Some(i), job).truncate())
+                    .on_hover_text(&f.reason);
+                if row.clicked() {
+                    app.queue.push(Command::OpenFinding(i));
+                }
+            }
+        });
+}
+
+/// A row with the verdict in its colour.
+fn row_job(i: usize, f: &Finding, text: Color32) -> LayoutJob {
+    let mut job = LayoutJob::default();
+    let font = egui::TextFormat {
+        color: text,
+        ..Default::default()
+    };
+    let object = f.feature.object.as_deref().unwrap_or("?");
+    job.append(
+        &format!("#{} {} ", i + 1, kind_word(f.feature.kind)),
+        0.0,
+        font.clone(),
+    );
+    job.append(
+        verdict_word(f.verdict),
+        0.0,
+        egui::TextFormat {
+            color: verdict_color(f.verdict),
+            ..font.clone()
+        },
+    );
+    job.append(&format!(" · {} · {object}", measurements(f)), 0.0, font);
+    job
+}

@@ -1,0 +1,352 @@
+//! The section plot of the bottom panel: the level cut by a vertical plane
+//! along a walk ([`crate::analysis::section`]), with the ellipsoid's
+//! outline at several frames, the path of its centre, a marker where the
+//! stepper is, and the measured riser or opening height as a labelled bar.
+//! Drawn at equal scale on both axes, so a step looks like a step.
+//!
+//! The walk is the opened check finding's deciding walk, else the selected
+//! probe's walk-mode frames, else its stepped path. Cut coordinates: `s`
+//! metres along the walk, `y` world height.
+
+use super::CollidoscopeApp;
+use crate::analysis::checks::Finding;
+use crate::analysis::section::{Section, cut};
+use crate::app::state::EditorState;
+use crate::character::radius_along;
+use eframe::egui::{self, Color32};
+use egui_plot::{Legend, Line, Plot, PlotPoint, PlotPoints, Points, Text};
+use glam::{DVec2, DVec3};
+use std::sync::Arc;
+
+/// Outlines drawn along the path (evenly spaced frames, first and last included).
+pub const OUTLINES: usize = 6;
+/// Points of one outline.
+const OUTLINE_POINTS: usize = 48;
+/// Most cut segments drawn (each is one plot line).
+const MAX_DRAWN_SEGMENTS: usize = 4000;
+
+/// A measured height drawn as a vertical bar with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasureBar {
+    /// Foot of the bar, `(s, y)`.
+    pub foot: [f64; 2],
+    /// Top of the bar, `(s, y)`.
+    pub top: [f64; 2],
+    /// `riser 0.300 m`, `height 2.000 m`.
+    pub label: String,
+}
+
+/// Everything the section plot draws, in cut coordinates `(s, y)`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SectionPlot {
+    /// The level's cut.
+    pub segments: Vec<[[f64; 2]; 2]>,
+    /// The ellipsoid's outline at a few frames.
+    pub outlines: Vec<Vec<[f64; 2]>>,
+    /// The centre's path.
+    pub path: Vec<[f64; 2]>,
+    /// Where the stepper is.
+    pub marker: Option<[f64; 2]>,
+    /// The ellipsoid's outline at the marker.
+    pub marker_outline: Vec<[f64; 2]>,
+    /// The measured height, for a finding.
+    pub bar: Option<MeasureBar>,
+    /// Segments were left out (the cut's cap or the drawing cap).
+    pub truncated: bool,
+}
+
+/// A closed polyline of `n` points around the ellipse centred at `c` with
+/// half-axes `half` (the first point repeated at the end).
+pub fn ellipse_outline(c: DVec2, half: DVec2, n: usize) -> Vec<[f64; 2]> {
+    let n = n.max(3);
+    (0..=n)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            [c.x + half.x * a.cos(), c.y + half.y * a.sin()]
+        })
+        .collect()
+}
+
+/// The plot of `sec`, with `finding`'s measured height and a marker at
+/// `current` (world space).
+pub fn section_plot(
+    sec: &Section,
+    finding: Option<&Finding>,
+    current: Option<DVec3>,
+) -> SectionPlot {
+    let arr = |p: DVec2| [p.x, p.y];
+    let n = sec.path.len();
+    let shown = OUTLINES.min(n);
+    let outlines = (0..shown)
+        .map(|k| {
+            let i = if shown > 1 {
+                k * (n - 1) / (shown - 1)
+            } else {
+                0
+            };
+            ellipse_outline(sec.path[i], sec.half_extent, OUTLINE_POINTS)
+        })
+        .collect();
+    let marker = current.map(|p| sec.to_cut(p));
+    let bar = finding.and_then(|f| {
+        let m = &f.feature;
+        let (h, what) = match (m.riser_height_m, m.height_m) {
+            (Some(r), _) => (r, "riser"),
+            (None, Some(h)) => (h, "height"),
+            _ => return None,
+        };
+        let foot = sec.to_cut(m.position);
+        Some(MeasureBar {
+            foot: arr(foot),
+            top: [foot.x, foot.y + h],
+            label: format!("{what} {h:.3} m"),
+        })
+    });
+    SectionPlot {
+        segments: sec
+            .segments
+            .iter()
+            .take(MAX_DRAWN_SEGMENTS)
+            .map(|s| [arr(s[0]), arr(s[1])])
+            .collect(),
+        outlines,
+        path: sec.path.iter().map(|p| arr(*p)).collect(),
+        marker: marker.map(arr),
+        marker_outline: marker.map_or(Vec::new(), |m| {
+            ellipse_outline(m, sec.half_extent, OUTLINE_POINTS)
+        }),
+        bar,
+        truncated: sec.truncated || sec.segments.len() > MAX_DRAWN_SEGMENTS,
+    }
+}
+
+/// The section along a polyline of centres (world space): the cut through
+/// its first point towards its last, `margin` metres beyond both ends.
+pub fn section_of_path(
+    level: &crate::level::Level,
+    path: &[DVec3],
+    radii: DVec3,
+    margin: f64,
+) -> Option<Section> {
+    let origin = *path.first()?;
+    let far = path
+        .iter()
+        .max_by(|a, b| {
+            let h = |p: &DVec3| (*p - origin).with_y(0.0).length_squared();
+            h(a).total_cmp(&h(b))
+        })
+        .copied()?;
+    let dir = (far - origin).with_y(0.0).normalize_or(DVec3::X);
+    let along = |p: DVec3| DVec2::new((p - origin).dot(dir), p.y);
+    let cut_path: Vec<DVec2> = path.iter().map(|p| along(*p)).collect();
+    let (lo, hi) = cut_path.iter().fold(
+        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let reach = radii.y * 2.0 + 1.0;
+    let (segments, truncated) = cut(
+        level,
+        origin,
+        dir,
+        (lo.x - margin, hi.x + margin),
+        (lo.y - reach, hi.y + reach),
+    );
+    Some(Section {
+        origin,
+        direction: dir,
+        segments,
+        truncated,
+        path: cut_path,
+        half_extent: DVec2::new(radius_along(radii, dir), radii.y),
+    })
+}
+
+/// What the fallback section depends on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SectionKey {
+    level: usize,
+    selected: Option<usize>,
+    frames: usize,
+    last_frame: Option<u32>,
+    records: usize,
+    start: DVec3,
+    radii: DVec3,
+}
+
+/// The walk-mode frames or the stepped path of the selected probe, world space.
+fn probe_path(st: &EditorState) -> Vec<DVec3> {
+    if !st.walk.frames.is_empty() {
+        let mut path = vec![st.walk.frames[0].start()];
+        path.extend(st.walk.frames.iter().map(|f| f.end()));
+        return path;
+    }
+    let Some(p) = st.selected_probe() else {
+        return Vec::new();
+    };
+    let mut path = vec![p.stepper.start_position().unwrap_or(p.position)];
+    path.extend(p.stepper.records().iter().map(|r| r.end));
+    path
+}
+
+/// The section for the selected probe (cached while its path holds still).
+fn fallback_section(app: &mut CollidoscopeApp) -> Option<&Section> {
+    let st = &app.state;
+    let level = st.level.as_ref()?;
+    let probe = st.selected_probe()?;
+    let key = SectionKey {
+        level: Arc::as_ptr(level) as usize,
+        selected: st.selected,
+        frames: st.walk.frames.len(),
+        last_frame: st.walk.frames.back().map(|f| f.spec.index),
+        records: probe.stepper.records().len(),
+        start: probe.position,
+        radii: probe.radii(),
+    };
+    if app.section_cache.as_ref().map(|(k, _)| k) != Some(&key) {
+        let sec = section_of_path(level, &probe_path(st), key.radii, 1.0);
+        app.section_cache = sec.map(|s| (key, s));
+    }
+    app.section_cache.as_ref().map(|(_, s)| s)
+}
+
+/// Shows the section plot, `w` by `h` points.
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
+    let current = app.state.selected_probe().map(|p| p.shown_center());
+    let data = if let Some(open) = &app.state.checks.open {
+        section_plot(&open.section, app.state.checks.open_finding(), current)
+    } else {
+        fallback_section(app).map_or_else(SectionPlot::default, |s| section_plot(s, None, current))
+    };
+    let title = if app.state.checks.open.is_some() {
+        "finding's walk"
+    } else {
+        "probe path"
+    };
+    Plot::new("section")
+        .legend(Legend::default())
+        .width(w)
+        .height(h)
+        .x_axis_label("along the walk (m)")
+        .y_axis_label("height (m)")
+        .data_aspect(1.0)
+        .show(ui, |pu| {
+            let grey = Color32::from_gray(170);
+            for s in &data.segments {
+                pu.line(
+                    Line::new("level cut", PlotPoints::from(s.to_vec()))
+                        .color(grey)
+                        .width(1.5)
+                        .allow_hover(false),
+                );
+            }
+            let blue = Color32::from_rgb(70, 140, 230);
+            for o in &data.outlines {
+                pu.line(
+                    Line::new("ellipsoid", PlotPoints::from(o.clone()))
+                        .color(blue.gamma_multiply(0.6))
+                        .allow_hover(false),
+                );
+            }
+            pu.line(Line::new(title, PlotPoints::from(data.path.clone())).color(blue));
+            if let Some(m) = data.marker {
+                let orange = Color32::from_rgb(250, 160, 40);
+                pu.line(
+                    Line::new("now", PlotPoints::from(data.marker_outline.clone()))
+                        .color(orange)
+                        .width(2.0),
+                );
+                pu.points(
+                    Points::new("now", PlotPoints::from(vec![m]))
+                        .radius(4.0)
+                        .color(orange),
+                );
+            }
+            if let Some(b) = &data.bar {
+                let red = Color32::from_rgb(230, 70, 60);
+                pu.line(
+                    Line::new("measured", PlotPoints::from(vec![b.foot, b.top]))
+                        .color(red)
+                        .width(3.0),
+                );
+                let mid = PlotPoint::new(b.foot[0], (b.foot[1] + b.top[1]) * 0.5);
+                pu.text(
+                    Text::new("measured", mid, b.label.clone())
+                        .color(red)
+                        .anchor(egui::Align2::LEFT_CENTER),
+                );
+            }
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::checks::Verdict;
+    use crate::analysis::features::{Feature, FeatureKind};
+
+    fn section() -> Section {
+        Section {
+            origin: DVec3::new(1.0, 0.0, 2.0),
+            direction: DVec3::Z,
+            segments: vec![[DVec2::new(0.0, 0.0), DVec2::new(1.0, 0.0)]],
+            truncated: false,
+            path: (0..10).map(|i| DVec2::new(0.1 * i as f64, 0.9)).collect(),
+            half_extent: DVec2::new(0.4, 0.9),
+        }
+    }
+
+    fn step(riser: f64) -> Finding {
+        Finding {
+            feature: Feature {
+                kind: FeatureKind::Step,
+                position: DVec3::new(1.0, 0.0, 2.5),
+                direction: DVec3::Z,
+                riser_height_m: Some(riser),
+                tread_depth_m: Some(0.6),
+                width_m: None,
+                height_m: None,
+                slope_deg: None,
+                extent_m: 2.0,
+                object: Some("stairs".into()),
+                cells: 10,
+            },
+            verdict: Verdict::Climbs,
+            reason: String::new(),
+            walks: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_outlines_lie_on_the_ellipse() {
+        let plot = section_plot(&section(), None, Some(DVec3::new(1.0, 0.9, 2.3)));
+        assert_eq!(plot.outlines.len(), OUTLINES);
+        let sec = section();
+        let firsts = [sec.path[0], sec.path[9]];
+        let centres = [
+            plot.outlines[0].clone(),
+            plot.outlines[OUTLINES - 1].clone(),
+        ];
+        for (c, outline) in firsts.iter().zip(centres) {
+            for p in outline {
+                let q = (DVec2::from(p) - *c) / sec.half_extent;
+                assert!((q.length() - 1.0).abs() < 1e-9, "{p:?} is off the ellipse");
+            }
+        }
+        let m = plot.marker.expect("a marker at the probe");
+        assert!((m[0] - 0.3).abs() < 1e-9 && (m[1] - 0.9).abs() < 1e-9);
+        assert_eq!(plot.path.len(), 10);
+    }
+
+    #[test]
+    fn the_riser_bar_has_the_measured_height() {
+        let plot = section_plot(&section(), Some(&step(0.3)), None);
+        let bar = plot.bar.expect("a step has a riser bar");
+        assert!(
+            (bar.foot[0] - 0.5).abs() < 1e-9,
+            "at the feature, 0.5 m along"
+        );
+        assert!((bar.top[1] - bar.foot[1] - 0.3).abs() < 1e-12);
+        assert_eq!(bar.label, "riser 0.300 m");
+        assert!(plot.marker.is_none());
+    }
+}
