@@ -5,9 +5,11 @@
 //! "invalid value '...' for '--flag'", so bad numbers are reported as usage
 //! errors (exit code 2) and never reach the solver.
 
+use crate::collide::{SlideMode, SlideSettings};
 use crate::level::{ImportOptions, UpAxis};
 use clap::{Args, ValueEnum};
 use glam::DVec3;
+use std::path::PathBuf;
 
 /// The up axis as typed on the command line (`--up y` or `--up z`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -46,6 +48,39 @@ impl ImportArgs {
             up: self.up.into(),
             scale: self.scale,
         }
+    }
+}
+
+/// The character a command walks: a settings file and the flags that
+/// override it (`walk`, `envelope`, `check`).
+#[derive(Clone, Debug, Args)]
+pub(crate) struct CharacterArgs {
+    /// Settings file (.toml or .json) with the probe and its `[character]` section.
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii].
+    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
+    pub radii: Option<DVec3>,
+    /// The slide algorithm [default: the settings' mode, else robust].
+    #[arg(long, value_parser = |t: &str| t.parse::<SlideMode>())]
+    pub mode: Option<SlideMode>,
+}
+
+impl CharacterArgs {
+    /// The settings file (or the defaults) with the flags applied, checked.
+    pub fn settings(&self) -> Result<SlideSettings, super::CliError> {
+        let mut s = match &self.settings {
+            Some(path) => SlideSettings::load(path)?,
+            None => SlideSettings::default(),
+        };
+        if let Some(r) = self.radii {
+            s.radii = r.to_array();
+        }
+        if let Some(m) = self.mode {
+            s.mode = m;
+        }
+        s.validate()?;
+        Ok(s)
     }
 }
 

@@ -3,14 +3,13 @@
 //! as text, JSON or a self-contained HTML report. For level CI, the exit
 //! code says whether every finding passes.
 
-use super::args::{ImportArgs, parse_radii};
+use super::args::{CharacterArgs, ImportArgs};
 use super::sweep::object_flags;
 use super::{CliError, format, print_stdout};
 use crate::analysis::checks::{CheckReport, Verdict, check_level, html_report, measurements};
-use crate::collide::{SlideMode, SlideSettings};
+use crate::collide::SlideSettings;
 use crate::level::Level;
 use clap::Args;
-use glam::DVec3;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -24,15 +23,8 @@ pub(crate) const EXIT_FINDINGS_FAIL: i32 = 3;
 pub(crate) struct CheckArgs {
     /// The level (.obj or .obj.gz).
     level: PathBuf,
-    /// Settings file (.toml or .json) with the probe and its `[character]` section.
-    #[arg(long, value_name = "FILE")]
-    settings: Option<PathBuf>,
-    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii].
-    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
-    radii: Option<DVec3>,
-    /// The slide algorithm [default: the settings' mode, else robust].
-    #[arg(long, value_parser = |t: &str| t.parse::<SlideMode>())]
-    mode: Option<SlideMode>,
+    #[command(flatten)]
+    character: CharacterArgs,
     /// Name of an object that does not collide; repeatable.
     #[arg(long, value_name = "OBJECT")]
     non_colliding: Vec<String>,
@@ -56,17 +48,7 @@ struct CheckJson<'a> {
 
 /// Runs the checks; `Ok(true)` when every finding climbs or passes.
 pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
-    let mut settings = match &a.settings {
-        Some(path) => SlideSettings::load(path)?,
-        None => SlideSettings::default(),
-    };
-    if let Some(r) = a.radii {
-        settings.radii = r.to_array();
-    }
-    if let Some(m) = a.mode {
-        settings.mode = m;
-    }
-    settings.validate()?;
+    let settings = a.character.settings()?;
     let level = Level::load(&a.level, &a.import.options())?;
     let colliding = object_flags(&level, &a.non_colliding)?;
     let world = level.world_with(&colliding);

@@ -1,28 +1,19 @@
 //! `collidoscope envelope`: what a character with given settings can do,
 //! measured by walking it over generated courses (metres and degrees).
 
-use super::args::parse_radii;
+use super::args::CharacterArgs;
 use super::{CliError, format, print_stdout};
 use crate::analysis::envelope::{Envelope, Limit, envelope};
-use crate::collide::{SlideMode, SlideSettings};
+use crate::collide::SlideSettings;
 use clap::Args;
-use glam::DVec3;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 /// Arguments of `collidoscope envelope`.
 #[derive(Debug, Args)]
 pub(crate) struct EnvelopeArgs {
-    /// Settings file (.toml or .json) with the probe and its `[character]` section.
-    #[arg(long, value_name = "FILE")]
-    settings: Option<PathBuf>,
-    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii].
-    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
-    radii: Option<DVec3>,
-    /// The slide algorithm [default: the settings' mode, else robust].
-    #[arg(long, value_parser = |t: &str| t.parse::<SlideMode>())]
-    mode: Option<SlideMode>,
+    #[command(flatten)]
+    character: CharacterArgs,
     /// Print the envelope and the walks that decided it as JSON.
     #[arg(long)]
     json: bool,
@@ -36,17 +27,7 @@ struct EnvelopeJson<'a> {
 }
 
 pub(crate) fn run(a: &EnvelopeArgs) -> Result<(), CliError> {
-    let mut settings = match &a.settings {
-        Some(path) => SlideSettings::load(path)?,
-        None => SlideSettings::default(),
-    };
-    if let Some(r) = a.radii {
-        settings.radii = r.to_array();
-    }
-    if let Some(m) = a.mode {
-        settings.mode = m;
-    }
-    settings.validate()?;
+    let settings = a.character.settings()?;
     let e = envelope(&settings).map_err(|e| CliError::Failed(e.to_string()))?;
     let text = if a.json {
         let json = EnvelopeJson {

@@ -4,11 +4,11 @@
 //!
 //! World space, Y up, metres; speeds in m/s.
 
-use super::args::{ImportArgs, parse_direction_xz, parse_radii, parse_vec3};
+use super::args::{CharacterArgs, ImportArgs, parse_direction_xz, parse_vec3};
 use super::sweep::object_flags;
 use super::{CliError, format, print_stdout};
 use crate::character::{FrameRecord, StepOutcome, Walk, WalkSpec, WalkTrace, walk};
-use crate::collide::{SlideMode, SlideSettings};
+use crate::collide::SlideSettings;
 use crate::level::Level;
 use clap::Args;
 use glam::DVec3;
@@ -33,15 +33,8 @@ pub(crate) struct WalkArgs {
     /// Jump in the first frame that stands on ground.
     #[arg(long)]
     jump: bool,
-    /// Settings file (.toml or .json) with the probe and its `[character]` section.
-    #[arg(long, value_name = "FILE")]
-    settings: Option<PathBuf>,
-    /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii].
-    #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
-    radii: Option<DVec3>,
-    /// The slide algorithm [default: the settings' mode, else robust].
-    #[arg(long, value_parser = |t: &str| t.parse::<SlideMode>())]
-    mode: Option<SlideMode>,
+    #[command(flatten)]
+    character: CharacterArgs,
     /// Name of an object that does not collide; repeatable.
     #[arg(long, value_name = "OBJECT")]
     non_colliding: Vec<String>,
@@ -73,25 +66,8 @@ struct WalkJson<'a> {
     walk: &'a Walk,
 }
 
-impl WalkArgs {
-    fn settings(&self) -> Result<SlideSettings, CliError> {
-        let mut s = match &self.settings {
-            Some(path) => SlideSettings::load(path)?,
-            None => SlideSettings::default(),
-        };
-        if let Some(r) = self.radii {
-            s.radii = r.to_array();
-        }
-        if let Some(m) = self.mode {
-            s.mode = m;
-        }
-        s.validate()?;
-        Ok(s)
-    }
-}
-
 pub(crate) fn run(a: &WalkArgs) -> Result<(), CliError> {
-    let settings = a.settings()?;
+    let settings = a.character.settings()?;
     let spec = WalkSpec {
         from: a.from,
         direction: a.direction,
