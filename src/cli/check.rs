@@ -75,7 +75,6 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> String {
-    let c = &settings.character;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -83,16 +82,7 @@ fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> Stri
         level.name,
         level.mesh.triangle_count()
     );
-    let _ = writeln!(
-        s,
-        "character   radii {}, {} m/s at {} Hz, step {} m, slope {}°, mode {}",
-        format::vec(settings.radii_vec()),
-        c.walk_speed_m_s,
-        c.frame_rate_hz,
-        c.max_step_height_m,
-        c.max_slope_deg,
-        settings.mode
-    );
+    let _ = writeln!(s, "{}", format::character_line(settings));
     let _ = writeln!(
         s,
         "findings    {} (found in {:.0} ms with a {:.2} m cell{}, walked in {:.0} ms)",

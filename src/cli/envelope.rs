@@ -42,18 +42,8 @@ pub(crate) fn run(a: &EnvelopeArgs) -> Result<(), CliError> {
 }
 
 fn text_report(settings: &SlideSettings, e: &Envelope) -> String {
-    let c = &settings.character;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "character   radii {}, mode {}, {} m/s at {} Hz, step {} m, slope {}°",
-        format::vec(settings.radii_vec()),
-        settings.mode,
-        c.walk_speed_m_s,
-        c.frame_rate_hz,
-        c.max_step_height_m,
-        c.max_slope_deg
-    );
+    let _ = writeln!(s, "{}", format::character_line(settings));
     let rows: [(&str, &Limit, &str, bool); 6] = [
         ("tallest step, standing", &e.max_step_height_m, "m", true),
         (

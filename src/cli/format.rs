@@ -32,6 +32,23 @@ pub(crate) fn millis(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
 
+/// `character   radii (..), mode M, 5 m/s at 60 Hz, ...`: who walks, one
+/// line (the `walk`, `envelope` and `check` headers).
+pub(crate) fn character_line(settings: &crate::collide::SlideSettings) -> String {
+    let c = &settings.character;
+    format!(
+        "character   radii {}, mode {}, {} m/s at {} Hz, gravity {} m/s², step {} m, slope {}°, snap {} m",
+        vec(settings.radii_vec()),
+        settings.mode,
+        c.walk_speed_m_s,
+        c.frame_rate_hz,
+        c.gravity_m_s2,
+        c.max_step_height_m,
+        c.max_slope_deg,
+        c.snap_distance_m
+    )
+}
+
 /// `face`, `edge 1`, `vertex 2`.
 pub(crate) fn feature(f: Feature) -> String {
     match f {

@@ -107,7 +107,6 @@ pub(crate) fn run(a: &WalkArgs) -> Result<(), CliError> {
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, w: &Walk) -> String {
-    let c = &settings.character;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -115,18 +114,7 @@ fn text_report(level: &Level, settings: &SlideSettings, w: &Walk) -> String {
         level.name,
         level.mesh.triangle_count()
     );
-    let _ = writeln!(
-        s,
-        "character   radii {}, mode {}, {} m/s at {} Hz, gravity {} m/s², step {} m, slope {}°, snap {} m",
-        format::vec(settings.radii_vec()),
-        settings.mode,
-        c.walk_speed_m_s,
-        c.frame_rate_hz,
-        c.gravity_m_s2,
-        c.max_step_height_m,
-        c.max_slope_deg,
-        c.snap_distance_m
-    );
+    let _ = writeln!(s, "{}", format::character_line(settings));
     let _ = writeln!(s, "from        {}", format::vec(w.spec.from));
     let _ = writeln!(
         s,
