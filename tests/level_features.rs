@@ -180,3 +180,39 @@ fn risers_taller_than_the_step_are_never_climbed_on_real_levels() {
         }
     }
 }
+
+#[test]
+fn galleria_map_staircases_climb_and_its_doors_pass() {
+    use collidoscope::analysis::checks::Verdict;
+    let Some(level) = level("galleria_map.obj") else {
+        return;
+    };
+    let report = check(&level);
+    // Its two staircases: 0.25 m risers across 2.6 m wide flights.
+    let flights: Vec<_> = steps(&report)
+        .into_iter()
+        .filter(|(riser, length, _)| (riser - 0.25).abs() < 0.01 && (2.0..3.0).contains(length))
+        .collect();
+    assert!(flights.len() >= 40, "{flights:?}");
+    assert!(
+        flights.iter().all(|s| s.2 == Verdict::Climbs),
+        "{flights:?}"
+    );
+    // Its door openings, all wider and taller than the default player.
+    let doors: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.feature.kind == FeatureKind::Opening)
+        .filter(|f| f.feature.width_m.unwrap() >= 0.9 && f.feature.height_m.unwrap() >= 1.85)
+        .collect();
+    assert!(doors.len() >= 10, "{}", doors.len());
+    for d in doors {
+        assert_eq!(
+            d.verdict,
+            Verdict::Passes,
+            "{:?}: {}",
+            d.feature.position,
+            d.reason
+        );
+    }
+}

@@ -104,9 +104,14 @@ pub enum CheckError {
 
 /// The feature finder's options for a character with `settings`.
 pub fn feature_options(settings: &SlideSettings) -> FeatureOptions {
+    let [rx, ry, rz] = settings.radii;
     FeatureOptions {
         max_slope_deg: settings.character.max_slope_deg,
-        probe_height_m: 2.0 * settings.radii[1],
+        probe_height_m: 2.0 * ry,
+        // Half the character's size: smaller gaps are no passage for it,
+        // while a door it does not quite fit through is still checked.
+        min_opening_width_m: rx.min(rz),
+        min_opening_height_m: ry,
         ..FeatureOptions::default()
     }
 }

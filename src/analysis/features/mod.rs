@@ -40,7 +40,9 @@
 //!    2 m on both sides along the other axis (the lintel is thin: a long low
 //!    tunnel is a ceiling instead). Width is the smallest wall-to-wall ray
 //!    distance, height the smallest clearance, both measured by rays, so
-//!    they do not depend on the cell size.
+//!    they do not depend on the cell size. Gaps narrower than
+//!    `min_opening_width_m` or lower than `min_opening_height_m` (between a
+//!    bench's legs, under a table) are no passage and are not reported.
 //! 4. **Slopes and ceilings** (`surfaces`): up-facing layers between 5 and 80
 //!    degrees, grouped by continuity and orientation, give slopes (median
 //!    angle, uphill direction from the normals); walkable cells with less
@@ -101,6 +103,13 @@ pub struct FeatureOptions {
     pub max_opening_width_m: f64,
     /// Higher lintels are not openings, metres.
     pub max_opening_height_m: f64,
+    /// Narrower gaps are not openings, metres: the space between a
+    /// bench's legs is no passage (a door too narrow for the character
+    /// still is one).
+    pub min_opening_width_m: f64,
+    /// Lower gaps are not openings, metres: the space under a table is no
+    /// passage (a door too low for the character still is one).
+    pub min_opening_height_m: f64,
     /// Largest grid, cells (at most [`MAX_CELLS`]): a bigger level is
     /// sampled with a coarser cell.
     pub max_cells: usize,
@@ -116,6 +125,8 @@ impl Default for FeatureOptions {
             probe_height_m: 1.8,
             max_opening_width_m: 3.0,
             max_opening_height_m: 3.0,
+            min_opening_width_m: 0.3,
+            min_opening_height_m: 0.9,
             max_cells: MAX_CELLS,
         }
     }

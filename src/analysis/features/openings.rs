@@ -143,9 +143,14 @@ pub(super) fn find(
         let (a, b) = (&gaps[i], &gaps[j]);
         a.across == b.across && continuous(&a.floor, &b.floor, grid.cell, opts.min_riser_m)
     });
+    let big_enough = |f: &Feature| {
+        f.width_m.is_some_and(|w| w >= opts.min_opening_width_m)
+            && f.height_m.is_some_and(|h| h >= opts.min_opening_height_m)
+    };
     let features = groups
         .iter()
         .map(|group| opening_feature(level, grid, group, &gaps))
+        .filter(big_enough)
         .collect();
     (features, gaps.iter().map(|g| (g.cell, g.layer)).collect())
 }

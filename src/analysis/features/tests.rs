@@ -283,3 +283,34 @@ fn z_up_inches_file_gives_the_same_metres() {
         assert!(i.direction.dot(m.direction) > 0.999);
     }
 }
+
+#[test]
+fn a_gap_under_a_low_bench_is_no_opening_but_a_small_door_is() {
+    // A 1.5 m wall with a 0.25 m high slot at its foot (the space under a
+    // bench), and a wall with a 0.5 x 1.0 m hatch.
+    let slot = Door {
+        offset: 0.5,
+        width: 2.0,
+        height: 0.25,
+    };
+    let hatch = Door {
+        offset: 1.0,
+        width: 0.5,
+        height: 1.0,
+    };
+    let level = small_level(&[
+        (
+            "bench",
+            wall(DVec3::new(-3.0, 0.0, 0.0), 3.0, 1.5, 0.4, Some(slot)),
+        ),
+        (
+            "hatch",
+            wall(DVec3::new(1.0, 0.0, 0.0), 3.0, 3.0, 0.2, Some(hatch)),
+        ),
+    ]);
+    let found = find(&level);
+    let openings = of_kind(&found, FeatureKind::Opening);
+    assert_eq!(openings.len(), 1, "{openings:#?}");
+    assert_eq!(openings[0].object.as_deref(), Some("hatch"));
+    assert!((openings[0].width_m.unwrap() - 0.5).abs() < 0.02);
+}
