@@ -216,3 +216,30 @@ fn galleria_map_staircases_climb_and_its_doors_pass() {
         );
     }
 }
+
+#[test]
+fn sibenik_altar_steps_low_ones_climb_and_high_ones_do_not() {
+    use collidoscope::analysis::checks::Verdict;
+    let Some(level) = level("sibenik_dabrovic_75k.obj.gz") else {
+        return;
+    };
+    let t = Instant::now();
+    let all = steps(&check(&level));
+    println!("sibenik checked in {:?}", t.elapsed());
+    let wide = |lo: f64, hi: f64| {
+        all.iter()
+            .filter(move |s| (lo..=hi).contains(&s.0) && s.1 >= 1.0)
+            .collect::<Vec<_>>()
+    };
+    // Its README: altar steps with 0.13-0.20 m and 0.35-0.43 m risers. The
+    // low ones the default player climbs (a few have treads too shallow to
+    // stand on, against the altar); the high ones it never does.
+    let low = wide(0.13, 0.20);
+    let climbed = low.iter().filter(|s| s.2 == Verdict::Climbs).count();
+    assert!(climbed >= 15, "{low:?}");
+    let high = wide(0.35, 0.43);
+    assert!(
+        !high.is_empty() && high.iter().all(|s| s.2 != Verdict::Climbs),
+        "{high:?}"
+    );
+}

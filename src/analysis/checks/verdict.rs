@@ -46,6 +46,8 @@ const APPROACH_DROP_M: f64 = 0.2;
 
 /// How far before the feature the walks start, beyond the ellipsoid's radius.
 const RUN_UP_M: f64 = 0.8;
+/// Time added to every walk beyond its way at full speed, seconds.
+const WALK_MARGIN_S: f64 = 0.3;
 /// How far past the feature a walk must get, metres.
 const PAST_M: f64 = 0.3;
 
@@ -254,10 +256,12 @@ fn walk_at(
     // Along the walk, the feature's own direction shortens at an angle.
     let cos = dir.dot(f.direction).max(0.5);
     let speed = settings.character.walk_speed_m_s.max(1e-3);
+    // The way at full speed, and time to settle on the floor at the start
+    // and for the frames that step up.
     let spec = WalkSpec {
         from: start,
         direction: dir,
-        seconds: ((run_up + beyond / cos + 0.2) / speed).min(10.0),
+        seconds: ((run_up + beyond / cos) / speed + WALK_MARGIN_S).min(10.0),
         jump: false,
     };
     let (passed, summary, drop_before_m) = match walk(world, settings, &spec, WalkTrace::FramesOnly)
