@@ -10,15 +10,19 @@
 //! `PM_StepSlideMove`, it composes the slide and never copies it.
 
 mod frame;
+mod record;
 mod settings;
+mod shape;
 mod walk;
 
 #[cfg(test)]
 mod tests;
 
-pub use frame::{
-    CharacterInput, CharacterState, FrameRecord, FrameSolver, Phase, PhaseIteration, StepOutcome,
-    StepRejection, WallContact, perch_radius, radius_along, rolling_height,
+pub use frame::FrameSolver;
+pub use record::{
+    CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
+    WallContact,
 };
 pub use settings::{CharacterSettings, MAX_CHARACTER_VALUE};
+pub use shape::{perch_radius, radius_along, rolling_height};
 pub use walk::{MAX_WALK_FRAMES, Walk, WalkError, WalkSpec, WalkSummary, WalkTrace, walk};

@@ -2,8 +2,10 @@
 //! world space. What `collidoscope walk` prints, and what the envelope and
 //! the level checks run to decide their verdicts.
 
-use super::frame::{CharacterInput, CharacterState, FrameRecord, FrameSolver, StepOutcome};
-use super::frame::{StepRejection, WallContact};
+use super::frame::FrameSolver;
+use super::record::{
+    CharacterInput, CharacterState, FrameRecord, StepOutcome, StepRejection, WallContact,
+};
 use crate::collide::{CollisionWorld, SlideSettings, TraceDetail};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
