@@ -258,6 +258,22 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]
                 }
             })
         });
+        // The same moves without the solver's checks of itself (clearance,
+        // ghost corners): what those cost, and the like-for-like figure
+        // against parry3d, which checks nothing after a move.
+        let unchecked = SlideSettings {
+            self_checks: false,
+            ..settings.clone()
+        };
+        group.bench_function("collidoscope_unchecked", |b| {
+            b.iter(|| {
+                for m in moves {
+                    let world = level.world();
+                    let (start, vel) = (m.start_world, m.velocity_world);
+                    black_box(slide(world, &unchecked, start, vel, TraceDetail::Summary));
+                }
+            })
+        });
         group.bench_function("parry3d", |b| {
             b.iter(|| {
                 for m in moves {

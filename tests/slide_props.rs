@@ -4,7 +4,9 @@
 
 mod common;
 
-use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail, slide};
+use collidoscope::collide::{
+    CLEARANCE_REACH_RADII, SlideMode, SlideSettings, SlideSolver, TraceDetail, slide,
+};
 use collidoscope::geometry::espace::EllipsoidSpace;
 use collidoscope::level::Level;
 use collidoscope::mesh::{MeshBuilder, TriMesh};
@@ -85,13 +87,22 @@ fn check_move(
             rec.end.is_finite() && rec.start.is_finite(),
             "NaN in {rec:?}"
         );
+        let c = espace_clearance(&level.mesh, radii, rec.end);
         if s.mode == SlideMode::Robust {
-            let c = espace_clearance(&level.mesh, radii, rec.end);
             prop_assert!(
                 c >= 1.0 - TOL,
                 "iteration {} ends inside: clearance {c}",
                 rec.index
             );
+            prop_assert!(rec.clearance.is_none_or(|c| !c.embedded), "{rec:?}");
+        }
+        // The clearance the solver records is the brute-force one.
+        match rec.clearance {
+            Some(recorded) => prop_assert!(
+                (recorded.radii - (c - 1.0)).abs() < 1e-9,
+                "recorded {recorded:?}, measured {c}"
+            ),
+            None => prop_assert!(c - 1.0 > CLEARANCE_REACH_RADII - 1e-9, "missed {c}"),
         }
         prop_assert!(n <= 2 * s.max_iterations as usize);
     }

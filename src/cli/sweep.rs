@@ -8,8 +8,8 @@
 use super::args::{ImportArgs, parse_radii, parse_vec3};
 use super::{CliError, format, print_stdout};
 use crate::collide::{
-    CandidateOutcome, IterationOutcome, IterationRecord, SlideMode, SlideResult, SlideSettings,
-    TraceDetail, slide,
+    CLEARANCE_REACH_RADII, CandidateOutcome, IterationOutcome, IterationRecord, SlideMode,
+    SlideResult, SlideSettings, TraceDetail, embedded_verdict, slide,
 };
 use crate::level::Level;
 use clap::Args;
@@ -84,6 +84,10 @@ struct SweepJson<'a> {
     settings: &'a SlideSettings,
     #[serde(flatten)]
     result: &'a SlideResult,
+    /// Indices of the iterations that ended inside geometry.
+    embedded_iterations: Vec<u32>,
+    /// The one-line verdict when any did (see [`embedded_verdict`]).
+    verdict: Option<String>,
 }
 
 impl SweepArgs {
@@ -142,6 +146,13 @@ pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
             velocity: a.velocity,
             settings: &settings,
             result: &result,
+            embedded_iterations: result
+                .iterations
+                .iter()
+                .filter(|r| r.clearance.is_some_and(|c| c.embedded))
+                .map(|r| r.index)
+                .collect(),
+            verdict: embedded_verdict(&level.mesh, settings.mode, &result.iterations),
         };
         serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
@@ -209,6 +220,9 @@ fn text_report(level: &Level, settings: &SlideSettings, a: &SweepArgs, r: &Slide
     }
     let _ = writeln!(s, "final       {}", format::vec(r.final_position));
     let _ = writeln!(s, "end reason  {}", format::snake_name(&r.end_reason));
+    if let Some(verdict) = embedded_verdict(&level.mesh, settings.mode, &r.iterations) {
+        let _ = writeln!(s, "VERDICT     {verdict}");
+    }
     s
 }
 
@@ -232,11 +246,7 @@ fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
     }
     match &rec.nearest {
         Some(hit) => {
-            let object = level
-                .mesh
-                .objects
-                .get(hit.object as usize)
-                .map_or("?", |o| o.name.as_str());
+            let object = object_name(level, hit.object);
             let _ = write!(
                 line,
                 "  hit triangle {} ({object}) {} t={:.4}",
@@ -244,6 +254,21 @@ fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
                 format::feature(hit.feature),
                 hit.t
             );
+            if let Some(ghost) = &rec.ghost_hit {
+                let names: Vec<String> = ghost
+                    .neighbours
+                    .iter()
+                    .zip(&ghost.neighbour_objects)
+                    .take(4)
+                    .map(|(t, &o)| format!("{t} ({})", object_name(level, o)))
+                    .collect();
+                let _ = write!(
+                    line,
+                    "  GHOST corner (flat neighbours {}; contact bent {:.1}°)",
+                    names.join(", "),
+                    ghost.deflection_deg
+                );
+            }
         }
         None => {
             let separating = rec
@@ -259,8 +284,33 @@ fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
         }
     }
     line.push_str("  ");
+    line.push_str(&clearance(level, rec));
+    line.push_str("  ");
     line.push_str(&outcome(&rec.outcome));
     line
+}
+
+/// `clearance 0.0050 m`, or `EMBEDDED 0.2000 m (0.500 radii) in triangle 3 (wall)`.
+fn clearance(level: &Level, rec: &IterationRecord) -> String {
+    match &rec.clearance {
+        None => format!("clearance > {CLEARANCE_REACH_RADII} radii"),
+        Some(c) if c.embedded => format!(
+            "EMBEDDED {:.4} m ({:.3} radii) in triangle {} ({})",
+            -c.metres,
+            -c.radii,
+            c.triangle,
+            object_name(level, c.object)
+        ),
+        Some(c) => format!("clearance {:.4} m", c.metres),
+    }
+}
+
+fn object_name(level: &Level, object: u32) -> &str {
+    level
+        .mesh
+        .objects
+        .get(object as usize)
+        .map_or("?", |o| o.name.as_str())
 }
 
 fn outcome(o: &IterationOutcome) -> String {
@@ -339,6 +389,36 @@ mod tests {
         );
         assert!(text.contains("final       (2.59"), "{text}");
         assert!(text.contains("end reason  arrived"), "{text}");
+    }
+
+    #[test]
+    fn a_move_ending_inside_a_wall_is_flagged_on_its_line_and_in_a_verdict() {
+        let level = box_level();
+        // From behind the wall, which nettle2000 ignores: ends half a radius in.
+        let a = args(&[
+            "--from",
+            "5,1,0",
+            "--velocity",
+            "-1.8,0,0",
+            "--mode",
+            "nettle2000",
+        ]);
+        let settings = a.settings().unwrap();
+        let r = slide(level.world(), &settings, a.from, a.velocity, TraceDetail::Full).unwrap();
+        let text = text_report(&level, &settings, &a, &r);
+        assert!(
+            text.contains("EMBEDDED 0.2000 m (0.500 radii) in triangle 2 (wall)"),
+            "{text}"
+        );
+        let verdict = text.lines().last().unwrap();
+        assert!(verdict.starts_with("VERDICT     embedded: 1 of 1"), "{text}");
+        assert!(verdict.contains("nettle2000 ignores"), "{text}");
+        // A sound move says how clear it stayed, and has no verdict.
+        let a = args(&["--from", "0,1,0", "--velocity", "1,0,0"]);
+        let r = slide(level.world(), &settings, a.from, a.velocity, TraceDetail::Full).unwrap();
+        let text = text_report(&level, &settings, &a, &r);
+        assert!(text.contains("clearance 0.1000 m  move ended: arrived"), "{text}");
+        assert!(!text.contains("VERDICT"), "{text}");
     }
 
     #[test]

@@ -69,11 +69,17 @@ pub enum OverlayKind {
     BvhLevel,
     /// The triangle that was hit.
     HighlightTriangle,
+    /// The gap from the nearest triangle to the probe where the iteration
+    /// ends; when the probe ended inside geometry, the triangle it is in
+    /// and the depth vector, in red.
+    Clearance,
+    /// A ghost corner: the edge or vertex hit, and its flat neighbours.
+    GhostCorner,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 20] = [
+    pub const ALL: [OverlayKind; 22] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -94,6 +100,8 @@ impl OverlayKind {
         OverlayKind::TriangleAabbs,
         OverlayKind::BvhLevel,
         OverlayKind::HighlightTriangle,
+        OverlayKind::Clearance,
+        OverlayKind::GhostCorner,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -119,6 +127,8 @@ impl OverlayKind {
             OverlayKind::TriangleAabbs => "Rejected triangle boxes",
             OverlayKind::BvhLevel => "BVH level",
             OverlayKind::HighlightTriangle => "Hit triangle",
+            OverlayKind::Clearance => "Clearance (red: inside geometry)",
+            OverlayKind::GhostCorner => "Ghost corner",
         }
     }
 
@@ -147,6 +157,8 @@ impl OverlayKind {
             OverlayKind::TriangleAabbs => [0.55, 0.55, 0.6, 1.0],
             OverlayKind::BvhLevel => [0.55, 1.0, 0.55, 1.0],
             OverlayKind::HighlightTriangle => [1.0, 0.15, 0.15, 0.8],
+            OverlayKind::Clearance => [0.95, 0.95, 0.95, 1.0],
+            OverlayKind::GhostCorner => [1.0, 0.5, 0.95, 1.0],
         }
     }
 
@@ -277,6 +289,10 @@ pub struct OverlayToggles {
     pub bvh_level: bool,
     /// [`OverlayKind::HighlightTriangle`].
     pub highlight_triangle: bool,
+    /// [`OverlayKind::Clearance`].
+    pub clearance: bool,
+    /// [`OverlayKind::GhostCorner`].
+    pub ghost_corner: bool,
 }
 
 impl Default for OverlayToggles {
@@ -302,6 +318,8 @@ impl Default for OverlayToggles {
             triangle_aabbs: OverlayKind::TriangleAabbs.on_by_default(),
             bvh_level: OverlayKind::BvhLevel.on_by_default(),
             highlight_triangle: OverlayKind::HighlightTriangle.on_by_default(),
+            clearance: OverlayKind::Clearance.on_by_default(),
+            ghost_corner: OverlayKind::GhostCorner.on_by_default(),
         }
     }
 }
@@ -330,6 +348,8 @@ impl OverlayToggles {
             triangle_aabbs: on,
             bvh_level: on,
             highlight_triangle: on,
+            clearance: on,
+            ghost_corner: on,
         }
     }
 
@@ -356,6 +376,8 @@ impl OverlayToggles {
             OverlayKind::TriangleAabbs => &mut self.triangle_aabbs,
             OverlayKind::BvhLevel => &mut self.bvh_level,
             OverlayKind::HighlightTriangle => &mut self.highlight_triangle,
+            OverlayKind::Clearance => &mut self.clearance,
+            OverlayKind::GhostCorner => &mut self.ghost_corner,
         }
     }
 
@@ -382,6 +404,8 @@ impl OverlayToggles {
             OverlayKind::TriangleAabbs => self.triangle_aabbs,
             OverlayKind::BvhLevel => self.bvh_level,
             OverlayKind::HighlightTriangle => self.highlight_triangle,
+            OverlayKind::Clearance => self.clearance,
+            OverlayKind::GhostCorner => self.ghost_corner,
         }
     }
 

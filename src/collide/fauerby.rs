@@ -21,10 +21,12 @@ pub(super) fn step(
     vel_w: DVec3,
 ) -> (IterationRecord, StepDecision) {
     let es = ctx.es;
-    let very_close = ctx.skin_e();
     let mut rec = ctx.blank_record(start_w, vel_w);
     let base_e = es.espace_from_world(start_w);
     let vel_e = es.espace_from_world(vel_w);
+    // The paper's very-close distance is taken along the velocity: here the
+    // skin, measured along it in metres.
+    let very_close = ctx.skin_e_along(vel_e.normalize_or_zero());
     let (query, stats) = ctx.gather(start_w, vel_w);
     ctx.record_query(&mut rec, query, stats, ctx.tris.len());
 

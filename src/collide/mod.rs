@@ -6,8 +6,10 @@
 //! one [`IterationRecord`] per iteration of the recursion; [`slide`] drains
 //! it. The GUI's Step is `next()`, the CLI and the tests drain it.
 
+mod clearance;
 pub mod debug_draw;
 mod fauerby;
+mod ghost;
 mod nettle;
 mod nettle_points;
 mod robust;
@@ -16,6 +18,7 @@ mod solver;
 pub mod trace;
 mod world;
 
+pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};
 pub use settings::{SettingsError, SlideMode, SlideSettings};
 pub use solver::{SlideResult, SlideSolver, TraceDetail, WallRule, slide};
 pub use trace::*;

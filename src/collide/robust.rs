@@ -52,7 +52,6 @@ pub(super) fn step(
     vel_w: DVec3,
 ) -> (IterationRecord, StepDecision) {
     let es = ctx.es;
-    let skin_e = ctx.skin_e();
     let mut rec = ctx.blank_record(start_w, vel_w);
     let vel_e = es.espace_from_world(vel_w);
     let mut start_e = es.espace_from_world(start_w);
@@ -71,7 +70,7 @@ pub(super) fn step(
             return (rec, StepDecision::stop(end_w, EndReason::StuckEmbedded));
         }
         rounds += 1;
-        let push_e = dir_e * (depth + skin_e);
+        let push_e = dir_e * (depth + ctx.skin_e_across(dir_e));
         start_e += push_e;
         let total_e = start_e - es.espace_from_world(start_w);
         rec.recovery = Some(Recovery {
@@ -95,7 +94,7 @@ pub(super) fn step(
     let speed_e = vel_e.length();
     let approach = -(vel_e / speed_e).dot(hit.normal_espace);
     let back_t = if approach > 1e-12 {
-        skin_e / (approach * speed_e)
+        ctx.skin_e_across(hit.normal_espace) / (approach * speed_e)
     } else {
         hit.t
     };
@@ -252,8 +251,8 @@ fn clip_to_planes(
     // Whether the probe still touches an earlier plane only matters when
     // that plane would make a crease or a stop: test it only then.
     if planes.len() >= 2 || planes.iter().any(|p| slide.dot(p.normal_e) < 0.0) {
-        let reach = 1.0 + 2.0 * ctx.skin_e() + TOUCH_SLACK;
         planes.retain(|p| {
+            let reach = 1.0 + 2.0 * ctx.skin_e_across(p.normal_e) + TOUCH_SLACK;
             let closest = closest_point_on_triangle(ctx.triangle_e(p.triangle), center_e);
             closest.distance(center_e) <= reach
         });

@@ -99,6 +99,17 @@ pub struct SlideSettings {
     /// paper modes always cull back faces, as published.
     #[serde(default = "default_true")]
     pub two_sided: bool,
+    /// A hit on an edge or vertex whose neighbours fold by at most this
+    /// many degrees from the hit triangle is flagged as a ghost corner in
+    /// the trace (0 to 45; it changes no motion).
+    #[serde(default = "default_ghost_edge_angle_deg")]
+    pub ghost_edge_angle_deg: f64,
+    /// After every iteration, measure the clearance (flagging an end inside
+    /// geometry) and check the nearest hit for a ghost corner. On big levels
+    /// this costs about as much again as the slide (see BENCHMARKS.md):
+    /// batch runs that only need final positions may turn it off.
+    #[serde(default = "default_true")]
+    pub self_checks: bool,
     /// How a character with this probe walks (`collidoscope walk`, the
     /// envelope, the level checks, walk mode). Files without the section
     /// get the defaults.
@@ -115,6 +126,9 @@ fn default_max_iterations() -> u32 {
 fn default_min_move() -> f64 {
     1e-4
 }
+fn default_ghost_edge_angle_deg() -> f64 {
+    1.0
+}
 fn default_true() -> bool {
     true
 }
@@ -130,6 +144,8 @@ impl Default for SlideSettings {
             max_iterations: default_max_iterations(),
             min_move: default_min_move(),
             two_sided: true,
+            ghost_edge_angle_deg: default_ghost_edge_angle_deg(),
+            self_checks: true,
             character: CharacterSettings::default(),
         }
     }
@@ -258,6 +274,12 @@ impl SlideSettings {
             return bad(format!(
                 "min_move {} must be finite and zero or more",
                 self.min_move
+            ));
+        }
+        if !(0.0..=45.0).contains(&self.ghost_edge_angle_deg) {
+            return bad(format!(
+                "ghost_edge_angle_deg {} must be from 0 to 45",
+                self.ghost_edge_angle_deg
             ));
         }
         if self.max_iterations == 0 {

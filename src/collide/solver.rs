@@ -104,10 +104,27 @@ pub(super) struct StepContext<'s, 'w> {
 }
 
 impl StepContext<'_, '_> {
-    /// Very-close distance in ellipsoid space: the world skin divided by the
-    /// smallest radius, so the world clearance is at least `skin` on every axis.
-    pub fn skin_e(&self) -> f64 {
-        self.settings.skin / self.es.radii().min_element()
+    /// The skin in ellipsoid space across a plane of unit normal `n_e`
+    /// (ellipsoid space): the gap to the parallel plane a world `skin` away.
+    ///
+    /// A plane stays a plane between the spaces, and the world distance
+    /// between two parallel ones is their ellipsoid-space distance divided
+    /// by `|n_e / radii|`; so the skin is exact in metres whatever the radii
+    /// (a thin probe kept `skin / smallest radius` before: 9 cm at 5 cm).
+    pub fn skin_e_across(&self, n_e: DVec3) -> f64 {
+        self.settings.skin * (n_e / self.es.radii()).length()
+    }
+
+    /// The skin in ellipsoid space along the unit direction `dir_e`: the
+    /// ellipsoid-space length whose world length is `skin` (0 for a zero
+    /// direction).
+    pub fn skin_e_along(&self, dir_e: DVec3) -> f64 {
+        let world_per_unit = (dir_e * self.es.radii()).length();
+        if world_per_unit > 0.0 {
+            self.settings.skin / world_per_unit
+        } else {
+            0.0
+        }
     }
 
     /// The normal to slide along for a contact of unit normal `n_e`
@@ -265,6 +282,7 @@ impl StepContext<'_, '_> {
             candidates: Vec::new(),
             candidate_count: 0,
             nearest: None,
+            ghost_hit: None,
             sliding_plane: None,
             slide_vector: None,
             slide_vector_espace: None,
@@ -273,6 +291,7 @@ impl StepContext<'_, '_> {
             crease_direction: None,
             end: start_w,
             end_espace: es.espace_from_world(start_w),
+            clearance: None,
             outcome: IterationOutcome::Continue,
         }
     }
@@ -464,6 +483,9 @@ impl Iterator for SlideSolver<'_> {
         rec.pass = self.pass;
         rec.end = decision.end_w;
         rec.end_espace = self.es.espace_from_world(decision.end_w);
+        if self.settings.self_checks {
+            self.check_iteration(&mut rec);
+        }
         self.position_w = decision.end_w;
         self.index += 1;
         self.depth += 1;
@@ -486,6 +508,29 @@ impl Iterator for SlideSolver<'_> {
 }
 
 impl SlideSolver<'_> {
+    /// The solver checking itself after an iteration: the clearance where it
+    /// ended (flagging an end inside geometry) and whether its nearest hit
+    /// was a ghost corner.
+    fn check_iteration(&mut self, rec: &mut IterationRecord) {
+        if let Some(hit) = &rec.nearest {
+            rec.ghost_hit = super::ghost::detect(
+                &self.world,
+                hit,
+                self.settings.ghost_edge_angle_deg,
+                &mut self.scratch,
+                &mut self.tris,
+            );
+        }
+        rec.clearance = super::clearance::ClearanceQuery {
+            world: &self.world,
+            settings: &self.settings,
+            es: self.es,
+            scratch: &mut self.scratch,
+            tris: &mut self.tris,
+        }
+        .measure(rec.end);
+    }
+
     fn finish(&mut self, reason: EndReason) -> IterationOutcome {
         self.finished = Some(reason);
         IterationOutcome::MoveEnded(reason)

@@ -6,6 +6,8 @@
 //! Times of impact are fractions of the iteration's velocity, in `[0, 1]`.
 //! These names are the stable JSON field names of `collidoscope sweep --json`.
 
+pub use super::clearance::Clearance;
+pub use super::ghost::GhostHit;
 use crate::bvh::QueryStats;
 use crate::collide::SlideMode;
 use crate::geometry::sweep::{Feature, MissReason};
@@ -206,6 +208,10 @@ pub struct IterationRecord {
     pub candidate_count: u32,
     /// The nearest hit, if any.
     pub nearest: Option<NearestHit>,
+    /// The nearest hit was on an edge or vertex with flat neighbours: a
+    /// ghost corner (see [`GhostHit`]).
+    #[serde(default)]
+    pub ghost_hit: Option<GhostHit>,
     /// The sliding plane, when there was a hit.
     pub sliding_plane: Option<SlidingPlane>,
     /// The remaining motion after the hit, projected onto the sliding plane
@@ -223,6 +229,11 @@ pub struct IterationRecord {
     pub end: DVec3,
     /// End, ellipsoid space.
     pub end_espace: DVec3,
+    /// The gap to the nearest colliding triangle at `end`; `None` when
+    /// nothing is within [`CLEARANCE_REACH_RADII`](super::CLEARANCE_REACH_RADII)
+    /// radii. Its `embedded` flag says the iteration ended inside geometry.
+    #[serde(default)]
+    pub clearance: Option<Clearance>,
     /// Whether the recursion goes on.
     pub outcome: IterationOutcome,
 }

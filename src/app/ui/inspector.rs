@@ -42,6 +42,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                     frame_rows(ui, index, phase, outcome);
                 }
                 record_table(ui, &rec);
+                self_check_rows(ui, app, &rec);
                 if let Some(h) = &rec.nearest {
                     egui::CollapsingHeader::new("Nearest hit")
                         .default_open(true)
@@ -210,6 +211,82 @@ fn nearest_table(ui: &mut egui::Ui, h: &NearestHit) {
             ui.monospace(format!("n {}", fmt3(h.triangle_plane_normal)));
             ui.end_row();
         });
+}
+
+/// The solver's checks of itself: the clearance where the iteration ends
+/// (red when it ended inside geometry, with the mode's known flaw) and a
+/// ghost corner with its neighbours named.
+fn self_check_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, rec: &IterationRecord) {
+    let Some(level) = app.state.level.as_deref() else {
+        return;
+    };
+    let mesh = &level.mesh;
+    let name = |object: u32| {
+        mesh.objects
+            .get(object as usize)
+            .map_or("?", |o| o.name.as_str())
+    };
+    match &rec.clearance {
+        Some(c) if c.embedded => {
+            ui.colored_label(
+                egui::Color32::from_rgb(235, 70, 70),
+                format!(
+                    "INSIDE GEOMETRY: {:.4} m ({:.3} radii) into triangle {} ({})",
+                    -c.metres,
+                    -c.radii,
+                    c.triangle,
+                    name(c.object)
+                ),
+            )
+            .on_hover_text(format!("{c:?}"));
+            if let Some(verdict) = crate::collide::embedded_verdict(
+                mesh,
+                rec.mode,
+                std::slice::from_ref(rec),
+            ) {
+                ui.add(egui::Label::new(verdict).wrap());
+            }
+        }
+        Some(c) => {
+            ui.label(format!(
+                "Clearance: {:.4} m ({:.3} radii) to triangle {} ({}), its {}",
+                c.metres,
+                c.radii,
+                c.triangle,
+                name(c.object),
+                feature_name(c.feature)
+            ))
+            .on_hover_text(format!("{c:?}"));
+        }
+        None => {
+            ui.label(format!(
+                "Clearance: nothing within {} radii",
+                crate::collide::CLEARANCE_REACH_RADII
+            ));
+        }
+    }
+    if let Some(g) = &rec.ghost_hit {
+        let neighbours: Vec<String> = g
+            .neighbours
+            .iter()
+            .zip(&g.neighbour_objects)
+            .take(6)
+            .map(|(t, &o)| format!("{t} ({})", name(o)))
+            .collect();
+        ui.colored_label(
+            egui::Color32::from_rgb(240, 130, 230),
+            format!(
+                "Ghost corner: the {} hit is flat with triangles {} (fold {:.2}°); it bent the contact by {:.1}°",
+                feature_name(g.feature),
+                neighbours.join(", "),
+                g.max_fold_deg,
+                g.deflection_deg
+            ),
+        )
+        .on_hover_text(
+            "An internal edge of a flat surface stopped or deflected the probe as if it were a corner",
+        );
+    }
 }
 
 /// "face", "edge 1", "vertex 2".

@@ -286,6 +286,19 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.label("two-sided");
             ui.checkbox(&mut s.two_sided, "(robust mode)");
             ui.end_row();
+            ui.label("self checks")
+                .on_hover_text("Clearance and ghost corners after every iteration");
+            ui.checkbox(&mut s.self_checks, "clearance, ghost corners");
+            ui.end_row();
+            ui.label("ghost corner fold");
+            ui.add(
+                egui::DragValue::new(&mut s.ghost_edge_angle_deg)
+                    .speed(0.05)
+                    .range(0.0..=45.0)
+                    .suffix("°"),
+            )
+            .on_hover_text("Edge hits whose neighbours fold less than this are ghost corners");
+            ui.end_row();
         });
     if let Some(msg) = app
         .state

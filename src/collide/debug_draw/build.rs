@@ -10,6 +10,7 @@ use super::{
 };
 use crate::bvh::{Bvh, Slot};
 use crate::collide::{CandidateOutcome, IterationRecord};
+use crate::geometry::sweep::Feature;
 use crate::mesh::TriMesh;
 use glam::DVec3;
 use std::collections::HashSet;
@@ -52,6 +53,7 @@ pub fn primitives_for_trace(
         let rec = &trace[current];
         motion(&mut out, rec, radii);
         contact(&mut out, rec, radii, mesh);
+        self_checks(&mut out, rec, mesh);
         query(&mut out, rec, mesh, bvh);
         focus = Some(rec.nearest.as_ref().map_or(rec.start, |h| h.contact_center));
     }
@@ -285,6 +287,80 @@ fn contact(out: &mut Prims, rec: &IterationRecord, radii: DVec3, mesh: &TriMesh)
                 corners: mesh.triangle_f64(hit.triangle),
             },
             Some(format!("triangle {}", hit.triangle)),
+        );
+    }
+}
+
+/// The solver's checks of itself: the clearance segment (red, with the
+/// triangle the probe is in, when it ended inside geometry) and a ghost
+/// corner's edge and flat neighbours.
+fn self_checks(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh) {
+    let in_mesh = |t: u32| (t as usize) < mesh.triangle_count();
+    if let Some(c) = &rec.clearance {
+        let kind = OverlayKind::Clearance;
+        if c.embedded && in_mesh(c.triangle) {
+            let red = [1.0, 0.05, 0.05, 1.0];
+            out.push_colored(
+                kind,
+                Shape::Triangle {
+                    corners: mesh.triangle_f64(c.triangle),
+                },
+                red,
+                None,
+            );
+            out.push_colored(
+                kind,
+                Shape::Arrow {
+                    from: c.closest_point,
+                    to: c.surface_point,
+                },
+                red,
+                Some(format!("INSIDE {:.3} m", -c.metres)),
+            );
+        } else {
+            out.push(
+                kind,
+                Shape::Segment {
+                    a: c.closest_point,
+                    b: c.surface_point,
+                },
+                Some(format!("clear {:.3} m", c.metres)),
+            );
+        }
+    }
+    let (Some(ghost), Some(hit)) = (&rec.ghost_hit, &rec.nearest) else {
+        return;
+    };
+    if !in_mesh(hit.triangle) {
+        return;
+    }
+    let kind = OverlayKind::GhostCorner;
+    let corners = mesh.triangle_f64(hit.triangle);
+    match ghost.feature {
+        Feature::Edge(i) => out.push(
+            kind,
+            Shape::Segment {
+                a: corners[i as usize],
+                b: corners[(i as usize + 1) % 3],
+            },
+            Some("ghost corner".into()),
+        ),
+        Feature::Vertex(i) => out.push(
+            kind,
+            Shape::Point {
+                p: corners[i as usize],
+            },
+            Some("ghost corner".into()),
+        ),
+        Feature::Face => {}
+    }
+    for &t in ghost.neighbours.iter().filter(|&&t| in_mesh(t)).take(16) {
+        out.push(
+            kind,
+            Shape::Triangle {
+                corners: mesh.triangle_f64(t),
+            },
+            None,
         );
     }
 }

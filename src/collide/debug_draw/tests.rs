@@ -68,6 +68,7 @@ fn record(index: u32, start: DVec3, velocity: DVec3, end: DVec3) -> IterationRec
         candidates: Vec::new(),
         candidate_count: 0,
         nearest: None,
+        ghost_hit: None,
         sliding_plane: None,
         slide_vector: None,
         slide_vector_espace: None,
@@ -76,6 +77,7 @@ fn record(index: u32, start: DVec3, velocity: DVec3, end: DVec3) -> IterationRec
         crease_direction: None,
         end,
         end_espace: es(end),
+        clearance: None,
         outcome: IterationOutcome::Continue,
     }
 }

@@ -1,0 +1,224 @@
+//! The solver checking itself: after every iteration, how far the probe is
+//! from the nearest colliding triangle, and whether it ended inside one.
+//!
+//! The paper modes reproduce the papers' flaws on purpose (Nettle's article
+//! ignores planes facing away from the velocity, Fauerby's keeps its
+//! very-close distance along the velocity), so they can end a move inside
+//! a wall. The trace must then say so, loudly, rather than leave a
+//! programmer to find out from a screenshot; and robust mode, which must
+//! never do it, is checked by the same measure in its property tests.
+//!
+//! The measure is exact in ellipsoid space, where the probe is the unit
+//! sphere: the distance from its centre to the closest point of each nearby
+//! triangle, minus one. The metres reported are the length, in world space,
+//! of the segment from that closest point to the probe's surface along the
+//! same direction: exact for a sphere, and for an ellipsoid the gap along the
+//! direction in which it is smallest in radii.
+
+use super::world::CollisionWorld;
+use super::{EndReason, IterationOutcome, IterationRecord, SlideMode, SlideSettings};
+use crate::bvh::{BvhScratch, QueryStats};
+use crate::geometry::espace::EllipsoidSpace;
+use crate::geometry::closest::closest_feature_on_triangle;
+use crate::geometry::sweep::Feature;
+use crate::math::Aabb;
+use crate::mesh::TriMesh;
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// How far beyond the probe's surface the clearance is looked for, in radii
+/// (ellipsoid space), or twice the skin if that is farther (a tiny probe).
+/// Farther triangles are not searched: the search stays as cheap as one
+/// small box query, and a gap of a quarter of the body is clear by any
+/// standard.
+pub const CLEARANCE_REACH_RADII: f64 = 0.25;
+
+/// Deeper than this (radii) counts as embedded. The solver's own arithmetic
+/// leaves contacts within about `1e-9` of the skin; the property tests hold
+/// robust mode to `1e-6`.
+pub const EMBEDDED_TOLERANCE_RADII: f64 = 1e-6;
+
+/// The gap between the probe and the nearest colliding triangle where an
+/// iteration ends.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Clearance {
+    /// The gap, metres (see the module documentation); negative when the
+    /// probe is embedded: then minus the depth.
+    pub metres: f64,
+    /// The gap in radii: distance from the centre to the triangle in
+    /// ellipsoid space, minus one. Negative when embedded.
+    pub radii: f64,
+    /// The nearest triangle.
+    pub triangle: u32,
+    /// Its object.
+    pub object: u32,
+    /// The triangle's face, edge or vertex nearest to the probe.
+    pub feature: Feature,
+    /// The nearest point of the triangle, world space.
+    pub closest_point: DVec3,
+    /// The point of the probe's surface facing it (along the ellipsoid-space
+    /// direction to the centre), world space. From `closest_point` to here is
+    /// the gap; when embedded, the depth vector that would free the probe.
+    pub surface_point: DVec3,
+    /// Deeper inside the triangle than [`EMBEDDED_TOLERANCE_RADII`].
+    pub embedded: bool,
+}
+
+/// What a clearance search needs from the solver.
+pub(super) struct ClearanceQuery<'a, 'w> {
+    pub world: &'a CollisionWorld<'w>,
+    pub settings: &'a SlideSettings,
+    pub es: EllipsoidSpace,
+    pub scratch: &'a mut BvhScratch,
+    pub tris: &'a mut Vec<u32>,
+}
+
+impl ClearanceQuery<'_, '_> {
+    /// The clearance of the probe centred at `center_w`, or `None` when no
+    /// colliding triangle comes within [`CLEARANCE_REACH_RADII`].
+    ///
+    /// Which triangles are solid from both sides follows the settings: in
+    /// robust mode with `two_sided` off, a triangle whose plane has the
+    /// centre behind it is passable by design and not counted. The paper
+    /// modes cull back faces as published, which is exactly the flaw this
+    /// measure exists to reveal, so for them every triangle counts.
+    pub fn measure(&mut self, center_w: DVec3) -> Option<Clearance> {
+        let es = self.es;
+        // Every triangle within `reach_radii` of the surface (in ellipsoid
+        // space) touches the box of the ball of radius `1 + reach_radii`.
+        let reach_radii =
+            CLEARANCE_REACH_RADII.max(2.0 * self.settings.skin / es.radii().min_element());
+        let reach = es.radii() * (1.0 + reach_radii);
+        let pad = center_w.abs().max_element() * 1e-12 + 1e-9;
+        let query = Aabb::from_f64_covering(center_w - reach - pad, center_w + reach + pad);
+        self.tris.clear();
+        let mut stats = QueryStats::default();
+        let mesh = self.world.mesh;
+        self.world.bvh.query_aabb(
+            &mesh.tri_aabbs,
+            &query,
+            self.scratch,
+            self.tris,
+            None,
+            &mut stats,
+        );
+        let one_sided = self.settings.mode == SlideMode::Robust && !self.settings.two_sided;
+        let center_e = es.espace_from_world(center_w);
+        let inv_radii = es.radii().recip();
+        // Nearest so far; farther than the reach is not reported anyway.
+        // Two cheap lower bounds, the distance to the triangle's box and to
+        // its plane, skip most triangles before the exact closest point.
+        let mut best_distance_e = 1.0 + reach_radii;
+        let mut best: Option<(u32, DVec3, Feature)> = None;
+        for &tri in self.tris.iter() {
+            let aabb = &mesh.tri_aabbs[tri as usize];
+            let outside = (aabb.min.as_dvec3() - center_w)
+                .max(center_w - aabb.max.as_dvec3())
+                .max(DVec3::ZERO);
+            if (outside * inv_radii).length() > best_distance_e
+                || !self.world.triangle_collides(tri)
+            {
+                continue;
+            }
+            let tri_e = mesh.triangle_f64(tri).map(|p| es.espace_from_world(p));
+            let normal_e = (tri_e[1] - tri_e[0])
+                .cross(tri_e[2] - tri_e[0])
+                .normalize_or_zero();
+            let height_e = normal_e.dot(center_e - tri_e[0]);
+            if one_sided && height_e < 0.0 {
+                continue;
+            }
+            if height_e.abs() > best_distance_e {
+                continue;
+            }
+            let (point_e, feature) = closest_feature_on_triangle(tri_e, center_e);
+            let distance_e = (center_e - point_e).length();
+            if distance_e <= best_distance_e {
+                best_distance_e = distance_e;
+                best = Some((tri, point_e, feature));
+            }
+        }
+        let (tri, point_e, feature) = best?;
+        let gap_radii = best_distance_e - 1.0;
+        // The probe's surface point facing the triangle. A centre exactly on
+        // the triangle has no direction: take the triangle's normal.
+        let dir_e = (center_e - point_e).try_normalize().unwrap_or_else(|| {
+            let t = mesh.triangle_f64(tri).map(|p| es.espace_from_world(p));
+            (t[1] - t[0]).cross(t[2] - t[0]).normalize_or(DVec3::Y)
+        });
+        let surface_e = center_e - dir_e;
+        let closest_point = es.world_from_espace(point_e);
+        let surface_point = es.world_from_espace(surface_e);
+        let length_w = (surface_point - closest_point).length();
+        Some(Clearance {
+            metres: length_w.copysign(gap_radii),
+            radii: gap_radii,
+            triangle: tri,
+            object: mesh.object_of(tri) as u32,
+            feature,
+            closest_point,
+            surface_point,
+            embedded: gap_radii < -EMBEDDED_TOLERANCE_RADII,
+        })
+    }
+}
+
+/// One line saying that a move ended iterations inside geometry, the
+/// deepest of them, and the cause when it is a known flaw of the mode;
+/// `None` when no iteration was embedded.
+pub fn embedded_verdict(
+    mesh: &TriMesh,
+    mode: SlideMode,
+    iterations: &[IterationRecord],
+) -> Option<String> {
+    let embedded: Vec<(&IterationRecord, Clearance)> = iterations
+        .iter()
+        .filter_map(|r| r.clearance.filter(|c| c.embedded).map(|c| (r, c)))
+        .collect();
+    let (rec, c) = embedded
+        .iter()
+        .min_by(|a, b| a.1.radii.total_cmp(&b.1.radii))?;
+    let name = mesh
+        .objects
+        .get(c.object as usize)
+        .map_or("?", |o| o.name.as_str());
+    let normal = mesh.triangle_normal(c.triangle);
+    let from_behind = normal.dot(rec.end - c.closest_point) < 0.0;
+    let started_inside = matches!(
+        rec.outcome,
+        IterationOutcome::MoveEnded(EndReason::StuckEmbedded)
+    );
+    let cause = match (mode, from_behind) {
+        _ if started_inside => {
+            "the move started inside geometry and could not be pushed free (stuck_embedded)"
+        }
+        (SlideMode::Nettle2000, true) => {
+            "it came in through the triangle's back, which nettle2000 ignores \
+             (Nettle 2000 skips planes facing away from the velocity)"
+        }
+        (SlideMode::Nettle2000, false) => {
+            "nettle2000 backs off along the velocity, not the contact normal, and \
+             starts the slide at the polygon point (Nettle 2000)"
+        }
+        (SlideMode::Fauerby2003, true) => {
+            "it came in through the triangle's back, which fauerby2003 culls (Fauerby 2003)"
+        }
+        (SlideMode::Fauerby2003, false) => {
+            "fauerby2003 keeps its very-close distance along the velocity, which \
+             leaves almost none at grazing angles (Fauerby 2003; Linahan 2012)"
+        }
+        (SlideMode::Robust, _) => {
+            "robust mode must never do this: please report it with this move's --json trace"
+        }
+    };
+    Some(format!(
+        "embedded: {} of {} iterations end inside geometry; the deepest, #{}, is {:.3} radii \
+         ({:.4} m) inside triangle {} ({name}): {cause}",
+        embedded.len(),
+        iterations.len(),
+        rec.index,
+        -c.radii,
+        -c.metres,
+        c.triangle,
+    ))
+}

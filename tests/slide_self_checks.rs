@@ -1,0 +1,226 @@
+//! The solver checking itself: the clearance recorded after every
+//! iteration (and the loud flag when a paper mode ends inside a wall), the
+//! skin kept in metres whatever the radii, and ghost corners on the
+//! internal edges of flat floors.
+
+mod common;
+
+use collidoscope::collide::{
+    CLEARANCE_REACH_RADII, EndReason, SlideMode, SlideSettings, embedded_verdict,
+};
+use collidoscope::geometry::sweep::Feature;
+use collidoscope::level::Level;
+use collidoscope::mesh::{MeshBuilder, TriMesh};
+use common::*;
+use glam::{DVec3, Vec3};
+
+const RADII: [f64; 3] = [0.4, 0.9, 0.4];
+
+/// A floor at y = 0 and one single-sided quad wall at x = 3 facing -x
+/// (towards the origin), as an exporter writes a thin wall.
+fn one_sided_wall() -> Level {
+    let p = Vec3::new;
+    let positions = vec![
+        p(-5.0, 0.0, -5.0),
+        p(-5.0, 0.0, 5.0),
+        p(8.0, 0.0, 5.0),
+        p(8.0, 0.0, -5.0),
+        p(3.0, 0.0, -5.0),
+        p(3.0, 0.0, 5.0),
+        p(3.0, 3.0, 5.0),
+        p(3.0, 3.0, -5.0),
+    ];
+    let triangles = vec![[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]];
+    let objects = vec![("floor".to_string(), 2), ("wall".to_string(), 2)];
+    Level::from_mesh("wall", TriMesh::new(positions, triangles, objects))
+}
+
+#[test]
+fn a_paper_mode_entering_a_wall_from_behind_is_flagged_with_its_known_flaw() {
+    let level = one_sided_wall();
+    // From behind the wall towards it: both paper modes ignore the back face
+    // and end 0.2 m past its plane, half the radius inside.
+    let from = DVec3::new(5.0, 1.0, 0.0);
+    let velocity = DVec3::new(-1.8, 0.0, 0.0);
+    for (mode, flaw) in [
+        (SlideMode::Nettle2000, "which nettle2000 ignores"),
+        (SlideMode::Fauerby2003, "which fauerby2003 culls"),
+    ] {
+        let s = SlideSettings {
+            mode,
+            ..settings(RADII)
+        };
+        let r = run(&level, &s, from, velocity);
+        let last = r.iterations.last().unwrap();
+        let c = last.clearance.expect("the wall is within reach");
+        assert!(c.embedded, "{mode}: {c:?}");
+        assert!((c.radii + 0.5).abs() < 1e-9, "{mode}: {c:?}");
+        assert!((c.metres + 0.2).abs() < 1e-9, "{mode}: {c:?}");
+        assert_eq!(r.level_object_name(&level, c.object), "wall");
+        // The depth vector runs from the wall to the probe's surface.
+        assert!((c.surface_point - DVec3::new(2.8, 1.0, 0.0)).length() < 1e-9);
+        assert!((c.closest_point - DVec3::new(3.0, 1.0, 0.0)).length() < 1e-9);
+        let verdict = embedded_verdict(&level.mesh, mode, &r.iterations).unwrap();
+        assert!(verdict.starts_with("embedded: 1 of 1 iterations"), "{verdict}");
+        assert!(verdict.contains("0.500 radii (0.2000 m)"), "{verdict}");
+        assert!(verdict.contains("(wall)") && verdict.contains(flaw), "{verdict}");
+    }
+    // Robust mode collides with both sides and stops a skin short.
+    let r = run(&level, &settings(RADII), from, velocity);
+    assert!(r.iterations.iter().all(|i| !i.clearance.unwrap().embedded));
+    assert_eq!(embedded_verdict(&level.mesh, SlideMode::Robust, &r.iterations), None);
+}
+
+/// `SlideResult` has no level; a small helper keeps the asserts readable.
+trait ObjectName {
+    fn level_object_name<'a>(&self, level: &'a Level, object: u32) -> &'a str;
+}
+impl ObjectName for collidoscope::collide::SlideResult {
+    fn level_object_name<'a>(&self, level: &'a Level, object: u32) -> &'a str {
+        &level.mesh.objects[object as usize].name
+    }
+}
+
+#[test]
+fn the_skin_is_metres_from_the_geometry_whatever_the_radii() {
+    let level = one_sided_wall();
+    let skin = 0.005;
+    // A tall thin probe, a flat wide one and a tiny one.
+    for radii in [[0.4, 0.9, 0.05], [0.05, 0.9, 0.4], [0.01, 0.01, 0.01], RADII] {
+        let s = SlideSettings {
+            gravity: [0.0, -2.0, 0.0],
+            ..settings(radii)
+        };
+        let from = DVec3::new(0.0, radii[1] + 0.5, 0.0);
+        // Into the wall (+x) and down onto the floor.
+        let r = run(&level, &s, from, DVec3::new(6.0, 0.0, 0.0));
+        let p = r.final_position;
+        let to_wall = 3.0 - (p.x + radii[0]);
+        let to_floor = p.y - radii[1];
+        assert!((to_wall - skin).abs() < 1e-6, "{radii:?}: {to_wall}");
+        assert!((to_floor - skin).abs() < 1e-6, "{radii:?}: {to_floor}");
+        let c = r.iterations.last().unwrap().clearance.unwrap();
+        assert!((c.metres - skin).abs() < 1e-6, "{radii:?}: {c:?}");
+        assert!(!c.embedded);
+    }
+}
+
+#[test]
+fn clearance_is_left_out_beyond_its_reach_and_reported_at_contact() {
+    let mut b = MeshBuilder::new();
+    floor(&mut b);
+    let level = level(&b);
+    let s = settings(RADII);
+    // High above the floor: nothing within a quarter of a radius.
+    let r = run(&level, &s, DVec3::new(0.0, 5.0, 0.0), DVec3::new(1.0, 0.0, 0.0));
+    assert_eq!(r.iterations[0].clearance, None);
+    // Just within reach: 0.2 radii over the floor (0.18 m).
+    let y = 0.9 * (1.0 + 0.2);
+    let r = run(&level, &s, DVec3::new(0.0, y, 0.0), DVec3::new(1.0, 0.0, 0.0));
+    let c = r.iterations[0].clearance.unwrap();
+    assert!((c.radii - 0.2).abs() < 1e-9 && (c.metres - 0.18).abs() < 1e-9, "{c:?}");
+    assert!(c.radii < CLEARANCE_REACH_RADII);
+    assert_eq!(c.feature, Feature::Face);
+    assert_eq!(level.mesh.triangle_normal(c.triangle).y, 1.0);
+}
+
+#[test]
+fn a_robust_start_stuck_inside_is_flagged_as_such() {
+    // Two walls 0.6 m apart squeeze a probe 0.8 m wide: pushed out of one,
+    // it is pushed into the other.
+    let mut b = MeshBuilder::new();
+    b.object("left")
+        .cuboid(Vec3::new(-1.3, -2.0, -2.0), Vec3::new(-0.3, 2.0, 2.0));
+    b.object("right")
+        .cuboid(Vec3::new(0.3, -2.0, -2.0), Vec3::new(1.3, 2.0, 2.0));
+    let level = level(&b);
+    let s = settings(RADII);
+    let r = run(&level, &s, DVec3::ZERO, DVec3::new(0.1, 0.0, 0.0));
+    assert_eq!(r.end_reason, EndReason::StuckEmbedded);
+    let verdict = embedded_verdict(&level.mesh, SlideMode::Robust, &r.iterations).unwrap();
+    assert!(verdict.contains("started inside geometry"), "{verdict}");
+}
+
+/// A floor of 1 m tiles, two triangles each, whose top is at y = 0.
+fn tiled_floor(tilt_deg: f32) -> Level {
+    let tan = tilt_deg.to_radians().tan();
+    let mut positions = Vec::new();
+    let mut triangles = Vec::new();
+    let n = 6;
+    for i in 0..=n {
+        for k in 0..=n {
+            // From x = 0 on, the floor falls away by `tilt_deg`: the edge
+            // at x = 0 is a crest.
+            let x = i as f32 - 3.0;
+            let y = if x > 0.0 { -x * tan } else { 0.0 };
+            positions.push(Vec3::new(x, y, k as f32 - 3.0));
+        }
+    }
+    let at = |i: u32, k: u32| i * (n + 1) + k;
+    for i in 0..n {
+        for k in 0..n {
+            triangles.push([at(i, k), at(i, k + 1), at(i + 1, k + 1)]);
+            triangles.push([at(i, k), at(i + 1, k + 1), at(i + 1, k)]);
+        }
+    }
+    let count = triangles.len() as u32;
+    Level::from_mesh(
+        "tiles",
+        TriMesh::new(positions, triangles, vec![("tiles".into(), count)]),
+    )
+}
+
+#[test]
+fn a_crest_between_nearly_flat_tiles_is_flagged_as_a_ghost_corner_and_a_real_one_is_not() {
+    let s = SlideSettings {
+        gravity: [0.0, -1.0, 0.0],
+        ..settings(RADII)
+    };
+    let landing = |level: &Level, s: &SlideSettings, x: f64| {
+        let r = run(level, s, DVec3::new(x, 1.2, 0.5), DVec3::ZERO);
+        let rec = r.iterations.iter().find(|i| i.nearest.is_some()).cloned();
+        rec.expect("lands")
+    };
+    // Set down on the crest x = 0 of a floor that falls away by 0.5°: the
+    // probe meets the crest's edge before either face.
+    let slight = tiled_floor(0.5);
+    let rec = landing(&slight, &s, 0.0);
+    let hit = rec.nearest.unwrap();
+    assert!(matches!(hit.feature, Feature::Edge(_)), "{hit:?}");
+    let ghost = rec.ghost_hit.clone().expect("0.5° is under the 1° default");
+    assert_eq!(ghost.neighbours.len(), 1);
+    assert_eq!(ghost.neighbour_objects, [0]);
+    assert!((ghost.max_fold_deg - 0.5).abs() < 1e-3, "{ghost:?}");
+    // The setting decides what is flat.
+    let strict = SlideSettings {
+        ghost_edge_angle_deg: 0.1,
+        ..s.clone()
+    };
+    let rec = landing(&slight, &strict, 0.0);
+    assert!(matches!(rec.nearest.unwrap().feature, Feature::Edge(_)));
+    assert_eq!(rec.ghost_hit, None);
+    // A crest of 20° is a real corner.
+    let rec = landing(&tiled_floor(20.0), &s, 0.0);
+    assert!(matches!(rec.nearest.unwrap().feature, Feature::Edge(_)));
+    assert_eq!(rec.ghost_hit, None);
+    // An exactly flat floor is met on a face even over an internal edge:
+    // the contact is the face's, nothing to flag.
+    let rec = landing(&tiled_floor(0.0), &s, -1.0);
+    assert_eq!(rec.nearest.unwrap().feature, Feature::Face);
+    assert_eq!(rec.ghost_hit, None);
+}
+
+#[test]
+fn the_open_border_of_a_floor_is_a_real_edge() {
+    let s = SlideSettings {
+        gravity: [0.0, -1.0, 0.0],
+        ..settings(RADII)
+    };
+    let flat = tiled_floor(0.0);
+    // Falling past the floor's far edge at x = 3, so the rim is hit.
+    let r = run(&flat, &s, DVec3::new(3.2, 1.2, 0.5), DVec3::ZERO);
+    let rec = r.iterations.iter().find(|i| i.nearest.is_some()).unwrap();
+    let hit = rec.nearest.expect("catches the rim");
+    assert!(matches!(hit.feature, Feature::Edge(_)), "{hit:?}");
+    assert_eq!(rec.ghost_hit, None);
+}
