@@ -224,3 +224,29 @@ fn the_open_border_of_a_floor_is_a_real_edge() {
     assert!(matches!(hit.feature, Feature::Edge(_)), "{hit:?}");
     assert_eq!(rec.ghost_hit, None);
 }
+
+#[test]
+fn a_walk_over_a_nearly_flat_crest_counts_its_ghost_corner_hits() {
+    use collidoscope::character::{WalkSpec, WalkTrace, walk};
+    let level = tiled_floor(0.5);
+    let spec = WalkSpec {
+        from: DVec3::new(-2.0, 0.91, 0.5),
+        direction: DVec3::X,
+        seconds: 0.8,
+        jump: false,
+    };
+    let s = settings(RADII);
+    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).unwrap();
+    assert!(w.summary.final_position.x > 1.0, "{:?}", w.summary);
+    let ghost_hits = w.summary.ghost_hits;
+    assert!(ghost_hits > 0, "{:?}", w.summary);
+    assert_eq!(w.summary.embedded_iterations, 0);
+    let strict = SlideSettings {
+        ghost_edge_angle_deg: 0.1,
+        ..s
+    };
+    // The tiles of the falling part are flat among themselves; only the
+    // crest's 0.5° fold stops counting.
+    let w = walk(level.world(), &strict, &spec, WalkTrace::FramesOnly).unwrap();
+    assert!(w.summary.ghost_hits < ghost_hits, "{:?}", w.summary);
+}

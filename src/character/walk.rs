@@ -91,6 +91,13 @@ pub struct WalkSummary {
     pub stalled_at_frame: Option<u32>,
     /// The unwalkable contact that stopped the walk at the stall.
     pub blocked_by: Option<WallContact>,
+    /// Solver iterations whose nearest hit was a ghost corner (an internal
+    /// edge of a flat surface): each may have stopped or deflected the walk.
+    #[serde(default)]
+    pub ghost_hits: u32,
+    /// Solver iterations that ended inside geometry (never in robust mode).
+    #[serde(default)]
+    pub embedded_iterations: u32,
 }
 
 impl WalkSummary {
@@ -150,6 +157,7 @@ pub fn walk(
     let mut state = CharacterState::at(spec.from);
     let mut records = Vec::with_capacity(frames as usize);
     let mut jump_pending = spec.jump;
+    let (mut ghost_hits, mut embedded_iterations) = (0, 0);
     for index in 0..frames as u32 {
         let input = CharacterInput {
             wish_dir: dir,
@@ -162,13 +170,21 @@ pub fn walk(
         };
         let mut frame = solver.finish();
         jump_pending &= !frame.jumped;
+        for it in &frame.iterations {
+            ghost_hits += u32::from(it.record.ghost_hit.is_some());
+            embedded_iterations += u32::from(it.record.clearance.is_some_and(|c| c.embedded));
+        }
         if trace == WalkTrace::FramesOnly {
             frame.iterations = Vec::new();
         }
         state = frame.after;
         records.push(frame);
     }
-    let summary = summarise(spec.from, &records);
+    let summary = WalkSummary {
+        ghost_hits,
+        embedded_iterations,
+        ..summarise(spec.from, &records)
+    };
     Ok(Walk {
         spec: WalkSpec {
             direction: dir,
@@ -224,5 +240,7 @@ fn summarise(from: DVec3, frames: &[FrameRecord]) -> WalkSummary {
         last_step_rejection,
         stalled_at_frame,
         blocked_by,
+        ghost_hits: 0,
+        embedded_iterations: 0,
     }
 }

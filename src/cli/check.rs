@@ -85,12 +85,13 @@ fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> Stri
     let _ = writeln!(s, "{}", format::character_line(settings));
     let _ = writeln!(
         s,
-        "findings    {} (found in {:.0} ms with a {:.2} m cell{}, walked in {:.0} ms)",
+        "findings    {} (found in {:.0} ms with a {:.2} m cell{}, walked in {:.0} ms; {} ghost corner hits)",
         r.findings.len(),
         r.find_ms,
         r.cell_m,
         if r.coarsened { ", coarsened" } else { "" },
-        r.walk_ms
+        r.walk_ms,
+        r.ghost_hits
     );
     for f in &r.findings {
         let p = f.feature.position;

@@ -75,6 +75,10 @@ pub struct CheckReport {
     pub find_ms: f64,
     /// Time to walk every finding, milliseconds.
     pub walk_ms: f64,
+    /// Solver iterations of all the walks whose nearest hit was a ghost
+    /// corner (an internal edge of a flat surface; see `ghost_hit`).
+    #[serde(default)]
+    pub ghost_hits: u32,
 }
 
 impl CheckReport {
@@ -170,7 +174,13 @@ pub fn check_level(
             Verdict::Stalls => counts.stalls += 1,
         }
     }
+    let ghost_hits = findings
+        .iter()
+        .flat_map(|f| &f.walks)
+        .map(|w| w.summary.ghost_hits)
+        .sum();
     Ok(Some(CheckReport {
+        ghost_hits,
         findings,
         counts,
         cell_m: found.cell_m,

@@ -71,12 +71,14 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         }
     });
     ui.weak(format!(
-        "cell {:.2} m{} · found in {:.0} ms, walked in {:.0} ms",
+        "cell {:.2} m{} · found in {:.0} ms, walked in {:.0} ms · {} ghost corner hits",
         report.cell_m,
         if report.coarsened { " (coarsened)" } else { "" },
         report.find_ms,
-        report.walk_ms
-    ));
+        report.walk_ms,
+        report.ghost_hits
+    ))
+    .on_hover_text("Walk iterations stopped or bent by an internal edge of a flat surface");
     filters(ui, app);
     ui.separator();
     opened(ui, app);
