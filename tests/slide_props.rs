@@ -110,7 +110,7 @@ fn check_move(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: proptest_cases(1000), ..ProptestConfig::default() })]
 
     #[test]
     fn a_robust_slide_never_ends_inside_geometry(
@@ -258,7 +258,7 @@ fn character_course() -> impl Strategy<Value = TriMesh> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: proptest_cases(64), ..ProptestConfig::default() })]
 
     /// Every frame of a walk ends outside geometry, finite, and no further
     /// than its walk plus the body's own radius (the most a step-up reaches

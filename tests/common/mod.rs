@@ -121,3 +121,13 @@ impl Rng {
         DVec3::new(self.unit(), self.unit(), self.unit()) * (hi - lo) + lo
     }
 }
+
+/// Property-test cases: `default`, sized for CI, or `PROPTEST_CASES` from
+/// the environment to run them long (`PROPTEST_CASES=100000 cargo test
+/// --release --test slide_props`).
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
