@@ -9,4 +9,5 @@ pub mod checks;
 pub mod envelope;
 pub mod features;
 pub mod generate;
+pub mod hygiene;
 pub mod section;
