@@ -16,7 +16,7 @@
 //! - `slivers`: triangles whose smallest angle is under a threshold;
 //! - `overlaps`: same-facing coplanar triangles whose interiors overlap.
 //!
-//! Every search is near-linear (sorting, hash grids, the BVH) and runs on
+//! Every search is near-linear (sorting, hash grids, BVHs) and runs on
 //! rayon's threads; the figures on the shipped levels are in BENCHMARKS.md.
 //! Each kind lists at most [`HygieneOptions::max_items_per_kind`] items
 //! (in a fixed order, so the report is deterministic) while its count
@@ -34,7 +34,6 @@ mod fixtures;
 #[cfg(test)]
 mod tests;
 
-use crate::bvh::Bvh;
 use crate::math::DVec3;
 use crate::mesh::TriMesh;
 use rayon::prelude::*;
@@ -112,9 +111,11 @@ pub enum HygieneKind {
     /// `triangles`: the edge's triangle first, then the triangles whose
     /// open edges end at the vertex.
     TJunction,
-    /// Two distinct vertices closer than [`HygieneOptions::near_miss_m`]
-    /// and not joined by an edge: a missed weld. `size`: their distance,
-    /// m; `position`: their midpoint; `triangles`: those using either.
+    /// A vertex with another of higher index closer than
+    /// [`HygieneOptions::near_miss_m`], distinct and not joined to it by an
+    /// edge: a missed weld (two vertices count once, a clump of `k` about
+    /// `k - 1` times). `size`: their distance, m; `position`: their
+    /// midpoint; `triangles`: those using either.
     NearMiss,
     /// A triangle whose smallest angle is under
     /// [`HygieneOptions::sliver_min_angle_deg`] and whose smallest
@@ -228,15 +229,8 @@ impl HygieneReport {
     }
 }
 
-/// Analyses `mesh`, building a BVH over its triangle boxes for the overlap
-/// search. Use [`analyse_with_bvh`] when the level already has one.
+/// Analyses `mesh` (world space, metres) with the tolerances in `options`.
 pub fn analyse(mesh: &TriMesh, options: &HygieneOptions) -> HygieneReport {
-    let bvh = Bvh::build(&mesh.tri_aabbs);
-    analyse_with_bvh(mesh, &bvh, options)
-}
-
-/// Analyses `mesh` with `bvh`, a BVH over `mesh.tri_aabbs`.
-pub fn analyse_with_bvh(mesh: &TriMesh, bvh: &Bvh, options: &HygieneOptions) -> HygieneReport {
     let cap = options.max_items_per_kind;
     let welded = crate::level::import::weld_ids(&mesh.positions);
     let normals: Vec<DVec3> = (0..mesh.triangle_count() as u32)
@@ -248,7 +242,7 @@ pub fn analyse_with_bvh(mesh: &TriMesh, bvh: &Bvh, options: &HygieneOptions) -> 
     let t_junctions = tjunctions::find(mesh, &table, options);
     let (welded_vertices, near_misses) = near_miss::find(mesh, &welded, &table, options);
     let slivers = slivers::find(mesh, options);
-    let overlaps = overlaps::find(mesh, bvh, &normals, options);
+    let overlaps = overlaps::find(mesh, &normals, options);
     let mut kinds = Vec::with_capacity(HygieneKind::ALL.len());
     let [open, non_manifold, winding, coplanar] = edge_kinds;
     for (kind, found) in [

@@ -1,9 +1,18 @@
-//! Near misses: two distinct vertex positions closer than the tolerance, a
-//! weld the modeller missed. Positions go into a hash grid whose cells are
-//! as wide as the tolerance, so each vertex compares only with the 27 cells
-//! around its own: near-linear unless a hostile mesh piles thousands of
-//! vertices into one cell. Pairs joined by an edge are left out: that is a
-//! short edge, not a missed weld, and its triangle shows as a sliver.
+//! Near misses: distinct vertex positions closer than the tolerance, welds
+//! the modeller missed. One item per vertex that has a vertex of higher
+//! index (welded ids) within the tolerance, not joined to it by an edge: a
+//! missed weld of two vertices counts once, a clump of `k` about `k - 1`
+//! times (about the vertices a weld at the tolerance would remove), never
+//! once per pair. Per pair, the conference level's chair feet (hundreds of
+//! vertices within a millimetre at its metre scale) gave 23.6 million items
+//! in 8.5 s; per vertex, the search stops at the first match, so a clump
+//! costs little more than its size.
+//!
+//! Positions go into a hash grid whose cells are as wide as the tolerance,
+//! so each vertex looks only in the 27 cells around its own, in a fixed
+//! order (the item names the first match). Pairs joined by an edge are left
+//! out: that is a short edge, not a missed weld, and its triangle shows as
+//! a sliver.
 
 use super::collect::{Found, find_capped};
 use super::edges::EdgeTable;
@@ -11,7 +20,7 @@ use super::{HygieneItem, HygieneKind, HygieneOptions};
 use crate::mesh::TriMesh;
 use std::collections::HashMap;
 
-/// `(welded vertices used by a triangle, near misses by vertex pair)`.
+/// `(welded vertices used by a triangle, near misses by vertex)`.
 pub(super) fn find(
     mesh: &TriMesh,
     welded: &[u32],
@@ -47,34 +56,25 @@ pub(super) fn find(
     let mut found = find_capped(vertices.len(), options.max_items_per_kind, |i, sink| {
         let v = vertices[i];
         let (pv, cell) = (pos(v), cell_of(v));
-        let mut near: Vec<u32> = Vec::new();
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    let c = [cell[0] + dx, cell[1] + dy, cell[2] + dz];
-                    if let Some(&(s, e)) = cells.get(&c) {
-                        near.extend(
-                            by_cell[s..e]
-                                .iter()
-                                .map(|&(_, w)| w)
-                                .filter(|&w| w > v && pos(w).distance(pv) < tol),
-                        );
-                    }
-                }
-            }
-        }
-        near.sort_unstable();
-        for w in near {
-            if !table.has_edge(v, w) {
-                let pw = pos(w);
-                sink.push(|| HygieneItem {
-                    kind: HygieneKind::NearMiss,
-                    position: (pv + pw) * 0.5,
-                    // Filled in below, for the listed items only.
-                    triangles: vec![v, w],
-                    size: pv.distance(pw),
-                });
-            }
+        let mut neighbours = (-1..=1)
+            .flat_map(|dx| (-1..=1).flat_map(move |dy| (-1..=1).map(move |dz| [dx, dy, dz])));
+        let first_near = neighbours.find_map(|d| {
+            let c = [cell[0] + d[0], cell[1] + d[1], cell[2] + d[2]];
+            let &(s, e) = cells.get(&c)?;
+            by_cell[s..e]
+                .iter()
+                .map(|&(_, w)| w)
+                .find(|&w| w > v && pos(w).distance(pv) < tol && !table.has_edge(v, w))
+        });
+        if let Some(w) = first_near {
+            let pw = pos(w);
+            sink.push(|| HygieneItem {
+                kind: HygieneKind::NearMiss,
+                position: (pv + pw) * 0.5,
+                // Filled in below, for the listed items only.
+                triangles: vec![v, w],
+                size: pv.distance(pw),
+            });
         }
     });
     fill_triangles(mesh, welded, &mut found.items);
