@@ -81,6 +81,22 @@ fn the_readme_documents_every_walk_envelope_and_check_field() {
     );
 }
 
+/// Every key of `info --json`, with `--hygiene`, is named in the README.
+#[test]
+fn the_readme_documents_every_info_and_hygiene_field() {
+    let mut all = std::collections::BTreeSet::new();
+    let box_obj = fixture("cli_box.obj");
+    keys(
+        &json(&run(&["info", &box_obj, "--json", "--hygiene"])),
+        &mut all,
+    );
+    let missing = undocumented(&all);
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
+
 /// The sample envelope in the README is this build's real output.
 #[test]
 fn the_readme_envelope_sample_is_real_output() {

@@ -3,10 +3,12 @@
 //! courses), the level's features (steps, openings, slopes, low ceilings,
 //! found and measured from its triangles), the level checks that walk the
 //! character at each feature for a verdict, sections along a walk, and the
-//! level generators the courses and the tests use.
+//! level generators the courses and the tests use, and the mesh hygiene
+//! analysis (open edges, T-junctions, near misses, slivers, overlaps, ...).
 
 pub mod checks;
 pub mod envelope;
 pub mod features;
 pub mod generate;
+pub mod hygiene;
 pub mod section;

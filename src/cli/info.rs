@@ -1,9 +1,11 @@
 //! `collidoscope info LEVEL`: what a level holds once imported (world space,
 //! Y up, metres): vertex and triangle counts, objects with their boxes, the
-//! BVH's shape and memory, parse and build times, and the import report.
+//! BVH's shape and memory, parse and build times, and the import report;
+//! with `--hygiene`, the mesh hygiene analysis (`analysis::hygiene`).
 
 use super::args::ImportArgs;
-use super::{CliError, format, print_stdout};
+use super::{CliError, format, hygiene, print_stdout};
+use crate::analysis::hygiene::{HygieneOptions, HygieneReport, analyse};
 use crate::bvh::BvhStats;
 use crate::level::{ImportOptions, ImportReport, Level};
 use crate::math::Aabb;
@@ -26,6 +28,10 @@ pub(crate) struct InfoArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Also analyse the mesh's hygiene: open and non-manifold edges,
+    /// T-junctions, near misses, slivers, overlaps, winding, coplanar edges.
+    #[arg(long)]
+    hygiene: bool,
 }
 
 /// The JSON form of `info` (field names are part of the CLI's interface).
@@ -42,6 +48,8 @@ struct InfoJson<'a> {
     parse_ms: f64,
     build_ms: f64,
     import_report: &'a ImportReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hygiene: Option<&'a HygieneReport>,
 }
 
 #[derive(Serialize)]
@@ -55,6 +63,9 @@ pub(crate) fn run(a: &InfoArgs) -> Result<(), CliError> {
     let options = a.import.options();
     let level = Level::load(&a.level, &options)?;
     let stats = level.bvh.stats();
+    let hygiene = a
+        .hygiene
+        .then(|| analyse(&level.mesh, &HygieneOptions::default()));
     let triangles = level.mesh.triangle_count();
     let bytes_per_triangle = if triangles == 0 {
         0.0
@@ -77,10 +88,15 @@ pub(crate) fn run(a: &InfoArgs) -> Result<(), CliError> {
             parse_ms: level.parse_time.as_secs_f64() * 1e3,
             build_ms: level.build_time.as_secs_f64() * 1e3,
             import_report: &level.report,
+            hygiene: hygiene.as_ref(),
         };
         serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
-        text_report(&level, &options, &stats, bytes_per_triangle)
+        let mut text = text_report(&level, &options, &stats, bytes_per_triangle);
+        if let Some(report) = &hygiene {
+            text.push_str(&hygiene::text(report));
+        }
+        text
     };
     print_stdout(&text)
 }

@@ -12,6 +12,7 @@ mod check;
 mod envelope;
 mod format;
 mod gui;
+mod hygiene;
 mod info;
 mod settings;
 mod sweep;

@@ -109,7 +109,7 @@ fn repeats_within(records: &[(Key, u32)], hash: impl Fn(&Key) -> u64) -> Vec<(u3
 
 /// For every vertex, the index of the first vertex at exactly the same
 /// position (`-0.0` and `0.0` are the same place).
-pub(super) fn weld_ids(positions: &[Vec3]) -> Vec<u32> {
+pub(crate) fn weld_ids(positions: &[Vec3]) -> Vec<u32> {
     let keys: Vec<Key> = positions
         .par_iter()
         .map(|&p| (p + Vec3::ZERO).to_array().map(f32::to_bits))

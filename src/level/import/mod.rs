@@ -30,6 +30,8 @@ mod report;
 mod triangulate;
 
 use crate::mesh::TriMesh;
+/// Exact-position welding, shared with the mesh hygiene analysis.
+pub(crate) use dedupe::weld_ids;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

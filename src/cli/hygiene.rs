@@ -1,0 +1,89 @@
+//! The text form of `collidoscope info --hygiene`: the verdict, then one
+//! line per kind with its count and its first few items (position in
+//! metres, triangles, size in the kind's unit); `--json` lists them all up
+//! to the report's cap.
+
+use super::format;
+use crate::analysis::hygiene::{HygieneKind, HygieneReport};
+use std::fmt::Write as _;
+
+/// Items shown per kind in the text output.
+const TEXT_ITEMS: usize = 3;
+
+/// The unit of a kind's `size`, as printed.
+fn unit(kind: HygieneKind) -> &'static str {
+    match kind {
+        HygieneKind::Sliver | HygieneKind::CoplanarEdge => "deg",
+        HygieneKind::Overlap => "m2",
+        _ => "m",
+    }
+}
+
+/// The `hygiene` section of `info`'s text output.
+pub(crate) fn text(report: &HygieneReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "hygiene    {} faults, {} welded vertices (coplanar edges are information, not faults)",
+        report.faults, report.welded_vertices
+    );
+    let width = HygieneKind::ALL
+        .iter()
+        .map(|k| k.name().len())
+        .max()
+        .unwrap_or(0);
+    for kind in &report.kinds {
+        let _ = write!(s, "  {:<width$} {:>8}", kind.kind.name(), kind.count);
+        let shown: Vec<String> = kind
+            .items
+            .iter()
+            .take(TEXT_ITEMS)
+            .map(|item| {
+                let tris: Vec<String> = item.triangles.iter().map(u32::to_string).collect();
+                format!(
+                    "{} tris {} size {:.4} {}",
+                    format::vec(item.position),
+                    tris.join(","),
+                    item.size,
+                    unit(kind.kind)
+                )
+            })
+            .collect();
+        if !shown.is_empty() {
+            let _ = write!(s, "  {}", shown.join("; "));
+        }
+        if kind.count > shown.len() && !shown.is_empty() {
+            s.push_str("; ...");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::hygiene::{HygieneOptions, analyse};
+    use crate::math::Vec3;
+    use crate::mesh::TriMesh;
+
+    #[test]
+    fn one_line_per_kind_with_the_first_items() {
+        // One triangle: three open edges, its only fault.
+        let mesh = TriMesh::single_object("t", vec![Vec3::ZERO, Vec3::X, Vec3::Z], vec![[0, 2, 1]]);
+        let text = text(&analyse(&mesh, &HygieneOptions::default()));
+        assert!(
+            text.starts_with("hygiene    3 faults, 3 welded vertices"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 1 + HygieneKind::ALL.len(), "{text}");
+        let open = text.lines().find(|l| l.contains("open_edge")).unwrap();
+        assert!(
+            open.contains("       3  (0.0000, 0.0000, 0.5000) tris 0 size 1.0000 m"),
+            "{open}"
+        );
+        assert!(open.ends_with("; ..."), "{open}");
+        let sliver = text.lines().find(|l| l.contains("sliver")).unwrap();
+        assert!(sliver.trim_end().ends_with(" 0"), "{sliver}");
+    }
+}
