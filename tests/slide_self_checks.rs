@@ -61,14 +61,23 @@ fn a_paper_mode_entering_a_wall_from_behind_is_flagged_with_its_known_flaw() {
         assert!((c.surface_point - DVec3::new(2.8, 1.0, 0.0)).length() < 1e-9);
         assert!((c.closest_point - DVec3::new(3.0, 1.0, 0.0)).length() < 1e-9);
         let verdict = embedded_verdict(&level.mesh, mode, &r.iterations).unwrap();
-        assert!(verdict.starts_with("embedded: 1 of 1 iterations"), "{verdict}");
+        assert!(
+            verdict.starts_with("embedded: 1 of 1 iterations"),
+            "{verdict}"
+        );
         assert!(verdict.contains("0.500 radii (0.2000 m)"), "{verdict}");
-        assert!(verdict.contains("(wall)") && verdict.contains(flaw), "{verdict}");
+        assert!(
+            verdict.contains("(wall)") && verdict.contains(flaw),
+            "{verdict}"
+        );
     }
     // Robust mode collides with both sides and stops a skin short.
     let r = run(&level, &settings(RADII), from, velocity);
     assert!(r.iterations.iter().all(|i| !i.clearance.unwrap().embedded));
-    assert_eq!(embedded_verdict(&level.mesh, SlideMode::Robust, &r.iterations), None);
+    assert_eq!(
+        embedded_verdict(&level.mesh, SlideMode::Robust, &r.iterations),
+        None
+    );
 }
 
 /// `SlideResult` has no level; a small helper keeps the asserts readable.
@@ -86,7 +95,12 @@ fn the_skin_is_metres_from_the_geometry_whatever_the_radii() {
     let level = one_sided_wall();
     let skin = 0.005;
     // A tall thin probe, a flat wide one and a tiny one.
-    for radii in [[0.4, 0.9, 0.05], [0.05, 0.9, 0.4], [0.01, 0.01, 0.01], RADII] {
+    for radii in [
+        [0.4, 0.9, 0.05],
+        [0.05, 0.9, 0.4],
+        [0.01, 0.01, 0.01],
+        RADII,
+    ] {
         let s = SlideSettings {
             gravity: [0.0, -2.0, 0.0],
             ..settings(radii)
@@ -112,13 +126,26 @@ fn clearance_is_left_out_beyond_its_reach_and_reported_at_contact() {
     let level = level(&b);
     let s = settings(RADII);
     // High above the floor: nothing within a quarter of a radius.
-    let r = run(&level, &s, DVec3::new(0.0, 5.0, 0.0), DVec3::new(1.0, 0.0, 0.0));
+    let r = run(
+        &level,
+        &s,
+        DVec3::new(0.0, 5.0, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+    );
     assert_eq!(r.iterations[0].clearance, None);
     // Just within reach: 0.2 radii over the floor (0.18 m).
     let y = 0.9 * (1.0 + 0.2);
-    let r = run(&level, &s, DVec3::new(0.0, y, 0.0), DVec3::new(1.0, 0.0, 0.0));
+    let r = run(
+        &level,
+        &s,
+        DVec3::new(0.0, y, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+    );
     let c = r.iterations[0].clearance.unwrap();
-    assert!((c.radii - 0.2).abs() < 1e-9 && (c.metres - 0.18).abs() < 1e-9, "{c:?}");
+    assert!(
+        (c.radii - 0.2).abs() < 1e-9 && (c.metres - 0.18).abs() < 1e-9,
+        "{c:?}"
+    );
     assert!(c.radii < CLEARANCE_REACH_RADII);
     assert_eq!(c.feature, Feature::Face);
     assert_eq!(level.mesh.triangle_normal(c.triangle).y, 1.0);

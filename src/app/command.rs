@@ -218,6 +218,7 @@ impl EditorState {
         self.walk = Default::default();
         // Findings and their walks belong to the level they were found on.
         self.checks.clear();
+        self.hygiene.clear();
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

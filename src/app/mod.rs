@@ -10,6 +10,7 @@ pub mod checks;
 pub mod checks_job;
 pub mod command;
 pub mod envelope_job;
+pub mod hygiene;
 pub mod loader;
 pub mod pick;
 pub mod probes;

@@ -193,6 +193,9 @@ pub struct EditorState {
     /// the finding opened (dropped when the level changes).
     #[serde(skip)]
     pub checks: ChecksState,
+    /// The mesh hygiene analysis (dropped when the level changes).
+    #[serde(skip)]
+    pub hygiene: crate::app::hygiene::HygieneState,
 }
 
 impl Default for EditorState {
@@ -217,6 +220,7 @@ impl Default for EditorState {
             walk: WalkState::default(),
             settings_error: None,
             checks: ChecksState::default(),
+            hygiene: Default::default(),
         }
     }
 }

@@ -151,10 +151,7 @@ fn walking_down_a_small_ledge_snaps_and_a_tall_one_falls() {
         let s = SlideSettings::default();
         let from = DVec3::new(4.0, riser + RY + 0.01, 0.0);
         let w = walk_x(&level, &s, from, 1.5);
-        let off_edge = w
-            .frames
-            .iter()
-            .position(|f| f.after.position.x > 5.6);
+        let off_edge = w.frames.iter().position(|f| f.after.position.x > 5.6);
         let i = off_edge.expect("walks off the block");
         let airborne = w.frames[i..].iter().any(|f| !f.after.grounded);
         assert_eq!(!airborne, stays_grounded, "riser {riser}");
@@ -317,4 +314,3 @@ fn a_walk_too_long_or_with_bad_numbers_is_refused() {
     spec.from.x = f64::INFINITY;
     assert!(walk(level.world(), &s, &spec, WalkTrace::FramesOnly).is_err());
 }
-

@@ -404,20 +404,40 @@ mod tests {
             "nettle2000",
         ]);
         let settings = a.settings().unwrap();
-        let r = slide(level.world(), &settings, a.from, a.velocity, TraceDetail::Full).unwrap();
+        let r = slide(
+            level.world(),
+            &settings,
+            a.from,
+            a.velocity,
+            TraceDetail::Full,
+        )
+        .unwrap();
         let text = text_report(&level, &settings, &a, &r);
         assert!(
             text.contains("EMBEDDED 0.2000 m (0.500 radii) in triangle 2 (wall)"),
             "{text}"
         );
         let verdict = text.lines().last().unwrap();
-        assert!(verdict.starts_with("VERDICT     embedded: 1 of 1"), "{text}");
+        assert!(
+            verdict.starts_with("VERDICT     embedded: 1 of 1"),
+            "{text}"
+        );
         assert!(verdict.contains("nettle2000 ignores"), "{text}");
         // A sound move says how clear it stayed, and has no verdict.
         let a = args(&["--from", "0,1,0", "--velocity", "1,0,0"]);
-        let r = slide(level.world(), &settings, a.from, a.velocity, TraceDetail::Full).unwrap();
+        let r = slide(
+            level.world(),
+            &settings,
+            a.from,
+            a.velocity,
+            TraceDetail::Full,
+        )
+        .unwrap();
         let text = text_report(&level, &settings, &a, &r);
-        assert!(text.contains("clearance 0.1000 m  move ended: arrived"), "{text}");
+        assert!(
+            text.contains("clearance 0.1000 m  move ended: arrived"),
+            "{text}"
+        );
         assert!(!text.contains("VERDICT"), "{text}");
     }
 

@@ -18,8 +18,8 @@
 use super::world::CollisionWorld;
 use super::{EndReason, IterationOutcome, IterationRecord, SlideMode, SlideSettings};
 use crate::bvh::{BvhScratch, QueryStats};
-use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::closest::closest_feature_on_triangle;
+use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::sweep::Feature;
 use crate::math::Aabb;
 use crate::mesh::TriMesh;

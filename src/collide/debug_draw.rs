@@ -75,11 +75,14 @@ pub enum OverlayKind {
     Clearance,
     /// A ghost corner: the edge or vertex hit, and its flat neighbours.
     GhostCorner,
+    /// The mesh's own faults found by the hygiene analysis (open edges,
+    /// T-junctions, ...), each kind in its colour.
+    MeshHygiene,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 22] = [
+    pub const ALL: [OverlayKind; 23] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -102,6 +105,7 @@ impl OverlayKind {
         OverlayKind::HighlightTriangle,
         OverlayKind::Clearance,
         OverlayKind::GhostCorner,
+        OverlayKind::MeshHygiene,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -129,6 +133,7 @@ impl OverlayKind {
             OverlayKind::HighlightTriangle => "Hit triangle",
             OverlayKind::Clearance => "Clearance (red: inside geometry)",
             OverlayKind::GhostCorner => "Ghost corner",
+            OverlayKind::MeshHygiene => "Mesh faults",
         }
     }
 
@@ -159,6 +164,7 @@ impl OverlayKind {
             OverlayKind::HighlightTriangle => [1.0, 0.15, 0.15, 0.8],
             OverlayKind::Clearance => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::GhostCorner => [1.0, 0.5, 0.95, 1.0],
+            OverlayKind::MeshHygiene => [1.0, 0.85, 0.1, 1.0],
         }
     }
 
@@ -293,6 +299,8 @@ pub struct OverlayToggles {
     pub clearance: bool,
     /// [`OverlayKind::GhostCorner`].
     pub ghost_corner: bool,
+    /// [`OverlayKind::MeshHygiene`].
+    pub mesh_hygiene: bool,
 }
 
 impl Default for OverlayToggles {
@@ -320,6 +328,7 @@ impl Default for OverlayToggles {
             highlight_triangle: OverlayKind::HighlightTriangle.on_by_default(),
             clearance: OverlayKind::Clearance.on_by_default(),
             ghost_corner: OverlayKind::GhostCorner.on_by_default(),
+            mesh_hygiene: OverlayKind::MeshHygiene.on_by_default(),
         }
     }
 }
@@ -350,6 +359,7 @@ impl OverlayToggles {
             highlight_triangle: on,
             clearance: on,
             ghost_corner: on,
+            mesh_hygiene: on,
         }
     }
 
@@ -378,6 +388,7 @@ impl OverlayToggles {
             OverlayKind::HighlightTriangle => &mut self.highlight_triangle,
             OverlayKind::Clearance => &mut self.clearance,
             OverlayKind::GhostCorner => &mut self.ghost_corner,
+            OverlayKind::MeshHygiene => &mut self.mesh_hygiene,
         }
     }
 
@@ -406,6 +417,7 @@ impl OverlayToggles {
             OverlayKind::HighlightTriangle => self.highlight_triangle,
             OverlayKind::Clearance => self.clearance,
             OverlayKind::GhostCorner => self.ghost_corner,
+            OverlayKind::MeshHygiene => self.mesh_hygiene,
         }
     }
 

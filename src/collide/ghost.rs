@@ -163,10 +163,7 @@ fn flat_fan(
         );
     }
     spokes.sort_by(|x, y| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal));
-    let closed = !spokes.is_empty()
-        && spokes
-            .chunk_by(|x, y| x == y)
-            .all(|same| same.len() == 2);
+    let closed = !spokes.is_empty() && spokes.chunk_by(|x, y| x == y).all(|same| same.len() == 2);
     if !closed {
         return None;
     }

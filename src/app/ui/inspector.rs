@@ -239,11 +239,9 @@ fn self_check_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, rec: &IterationReco
                 ),
             )
             .on_hover_text(format!("{c:?}"));
-            if let Some(verdict) = crate::collide::embedded_verdict(
-                mesh,
-                rec.mode,
-                std::slice::from_ref(rec),
-            ) {
+            if let Some(verdict) =
+                crate::collide::embedded_verdict(mesh, rec.mode, std::slice::from_ref(rec))
+            {
                 ui.add(egui::Label::new(verdict).wrap());
             }
         }

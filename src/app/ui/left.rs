@@ -1,7 +1,7 @@
 //! The left panel: the level (counts, bounds, BVH, warnings, objects), the
 //! probe list and the selected probe's editor, with units.
 
-use super::{CollidoscopeApp, Tool, character, checks, widgets};
+use super::{CollidoscopeApp, Tool, character, checks, hygiene, widgets};
 use crate::app::command::Command;
 use crate::app::probes::params_of;
 use crate::app::walk::walk_frame_words;
@@ -52,6 +52,9 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                     egui::CollapsingHeader::new("Level")
                         .default_open(true)
                         .show(ui, |ui| level_section(ui, app));
+                    egui::CollapsingHeader::new("Mesh hygiene")
+                        .default_open(false)
+                        .show(ui, |ui| hygiene::show(ui, app));
                     egui::CollapsingHeader::new("Probes")
                         .default_open(true)
                         .show(ui, |ui| probes_section(ui, app));

@@ -7,6 +7,7 @@ mod bottom;
 mod character;
 mod checks;
 mod dialogs;
+mod hygiene;
 mod inspector;
 mod keys;
 mod left;
@@ -310,7 +311,7 @@ impl eframe::App for CollidoscopeApp {
         keys::handle(&ctx, self);
         self.flush(&ctx);
         self.poll_envelope(&ctx);
-        let checking = self.state.poll_checks();
+        let checking = self.state.poll_checks() | self.state.poll_hygiene();
         menu::menu_bar(ui, self);
         menu::status_bar(ui, self);
         bottom::show(ui, self);

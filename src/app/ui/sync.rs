@@ -4,7 +4,9 @@
 //! toggles change) and the probe ellipsoids. World space throughout.
 
 use super::CollidoscopeApp;
+use crate::analysis::hygiene::HygieneKind;
 use crate::app::checks::finding_primitives;
+use crate::app::hygiene::hygiene_primitives;
 use crate::bvh::BvhStats;
 use crate::collide::debug_draw::{
     DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape,
@@ -43,6 +45,8 @@ struct OverlayKey {
     max_boxes: usize,
     /// The check finding opened (report, index): its measurement is drawn.
     finding: Option<(usize, usize)>,
+    /// The hygiene report, the kinds drawn and the item opened.
+    hygiene: Option<(usize, [bool; 8], Option<(HygieneKind, usize)>)>,
 }
 
 impl SyncMemo {
@@ -131,6 +135,11 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .as_ref()
             .zip(st.checks.open.as_ref())
             .map(|((r, _), o)| (Arc::as_ptr(r) as usize, o.index)),
+        hygiene: st
+            .hygiene
+            .report
+            .as_ref()
+            .map(|(r, _)| (Arc::as_ptr(r) as usize, st.hygiene.drawn, st.hygiene.open)),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -168,6 +177,11 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
     }
     if let Some(f) = st.checks.open_finding() {
         overlays.primitives.extend(finding_primitives(f));
+    }
+    if st.overlays.get(OverlayKind::MeshHygiene) {
+        overlays
+            .primitives
+            .extend(hygiene_primitives(&st.hygiene, &level.mesh));
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
