@@ -125,7 +125,7 @@ fn clearance_is_left_out_beyond_its_reach_and_reported_at_contact() {
     floor(&mut b);
     let level = level(&b);
     let s = settings(RADII);
-    // High above the floor: nothing within a quarter of a radius.
+    // High above the floor: nothing within reach.
     let r = run(
         &level,
         &s,

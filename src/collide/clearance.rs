@@ -28,10 +28,11 @@ use serde::{Deserialize, Serialize};
 
 /// How far beyond the probe's surface the clearance is looked for, in radii
 /// (ellipsoid space), or twice the skin if that is farther (a tiny probe).
-/// Farther triangles are not searched: the search stays as cheap as one
-/// small box query, and a gap of a quarter of the body is clear by any
-/// standard.
-pub const CLEARANCE_REACH_RADII: f64 = 0.25;
+/// Farther triangles are not searched: the search stays one small box
+/// query (a reach of 0.25 radii cost half as much again on long moves
+/// through a city, see BENCHMARKS.md), and what makes a player stick
+/// happens within the skin.
+pub const CLEARANCE_REACH_RADII: f64 = 0.05;
 
 /// Deeper than this (radii) counts as embedded. The solver's own arithmetic
 /// leaves contacts within about `1e-9` of the skin; the property tests hold

@@ -140,7 +140,34 @@ fn trace() -> Vec<IterationRecord> {
     });
     r0.slide_vector = Some(DVec3::new(1.0, 0.0, 0.0));
     r0.new_destination = Some(DVec3::new(2.0, 1.0, 0.0));
+    r0.ghost_hit = Some(crate::collide::GhostHit {
+        feature: Feature::Edge(0),
+        neighbours: vec![1],
+        neighbour_objects: vec![0],
+        max_fold_deg: 0.0,
+        deflection_deg: 3.0,
+    });
+    r0.clearance = Some(crate::collide::Clearance {
+        metres: 0.005,
+        radii: 0.005,
+        triangle: 0,
+        object: 0,
+        feature: Feature::Face,
+        closest_point: contact_point,
+        surface_point: contact_point + DVec3::Y * 0.005,
+        embedded: false,
+    });
     let mut r1 = record(1, contact_center, DVec3::X, DVec3::new(2.0, 1.0, 0.0));
+    r1.clearance = Some(crate::collide::Clearance {
+        metres: -0.1,
+        radii: -0.1,
+        triangle: 0,
+        object: 0,
+        feature: Feature::Face,
+        closest_point: DVec3::new(2.0, 0.0, 0.0),
+        surface_point: DVec3::new(2.0, -0.1, 0.0),
+        embedded: true,
+    });
     r1.bvh_nodes_visited = vec![0, 1];
     r1.outcome = IterationOutcome::MoveEnded(crate::collide::EndReason::Arrived);
     vec![r0, r1]
@@ -157,8 +184,27 @@ fn only(kind: OverlayKind, current: usize) -> Vec<DebugPrimitive> {
 }
 
 #[test]
+fn an_end_inside_geometry_is_drawn_red_with_its_triangle_and_depth_vector() {
+    let on = only(OverlayKind::Clearance, 1);
+    assert_eq!(on.len(), 2, "{on:?}");
+    assert!(on.iter().all(|p| p.color[0] == 1.0 && p.color[1] < 0.1));
+    assert!(matches!(on[0].shape, Shape::Triangle { .. }));
+    assert!(matches!(on[1].shape, Shape::Arrow { .. }));
+    assert_eq!(on[1].label.as_deref(), Some("INSIDE 0.100 m"));
+    let clear = only(OverlayKind::Clearance, 0);
+    assert_eq!(clear[0].label.as_deref(), Some("clear 0.005 m"));
+    let ghost = only(OverlayKind::GhostCorner, 0);
+    // The edge and its one flat neighbour.
+    assert_eq!(ghost.len(), 2, "{ghost:?}");
+}
+
+#[test]
 fn each_kind_is_present_when_on_and_absent_when_off() {
-    for kind in OverlayKind::ALL {
+    // The mesh's faults come from the hygiene analysis, not from a trace.
+    let from_traces = OverlayKind::ALL
+        .into_iter()
+        .filter(|&k| k != OverlayKind::MeshHygiene);
+    for kind in from_traces {
         let on: Vec<_> = [0, 1].into_iter().flat_map(|c| only(kind, c)).collect();
         assert!(!on.is_empty(), "{kind:?} draws nothing when on");
         assert!(
