@@ -2,7 +2,7 @@
 //! solver: the character's envelope (what it can do, measured on generated
 //! courses), the level's features (steps, openings, slopes, low ceilings,
 //! found and measured from its triangles), the level checks that walk the
-//! character at each feature for a verdict, sections along a walk, and the
+//! character at each feature for a verdict, sections along a walk, the
 //! level generators the courses and the tests use, and the mesh hygiene
 //! analysis (open edges, T-junctions, near misses, slivers, overlaps, ...).
 

@@ -69,19 +69,26 @@ mod tests {
 
     #[test]
     fn one_line_per_kind_with_the_first_items() {
-        // One triangle: three open edges, its only fault.
-        let mesh = TriMesh::single_object("t", vec![Vec3::ZERO, Vec3::X, Vec3::Z], vec![[0, 2, 1]]);
+        // Two separate triangles: six open edges, their only fault.
+        let up = |x: f32| {
+            [
+                Vec3::new(x, 0.0, 0.0),
+                Vec3::new(x, 0.0, 1.0),
+                Vec3::new(x + 1.0, 0.0, 0.0),
+            ]
+        };
+        let positions = [up(0.0), up(5.0)].concat();
+        let mesh = TriMesh::single_object("t", positions, vec![[0, 1, 2], [3, 4, 5]]);
         let text = text(&analyse(&mesh, &HygieneOptions::default()));
         assert!(
-            text.starts_with("hygiene    3 faults, 3 welded vertices"),
+            text.starts_with("hygiene    6 faults, 6 welded vertices"),
             "{text}"
         );
         assert_eq!(text.lines().count(), 1 + HygieneKind::ALL.len(), "{text}");
         let open = text.lines().find(|l| l.contains("open_edge")).unwrap();
-        assert!(
-            open.contains("       3  (0.0000, 0.0000, 0.5000) tris 0 size 1.0000 m"),
-            "{open}"
-        );
+        let first = "       6  (0.0000, 0.0000, 0.5000) tris 0 size 1.0000 m; ";
+        assert!(open.contains(first), "{open}");
+        assert_eq!(open.matches(" tris ").count(), TEXT_ITEMS, "{open}");
         assert!(open.ends_with("; ..."), "{open}");
         let sliver = text.lines().find(|l| l.contains("sliver")).unwrap();
         assert!(sliver.trim_end().ends_with(" 0"), "{sliver}");

@@ -18,6 +18,12 @@ pub use glam::{DVec3, Vec3};
 /// are treated as zero when normalising vectors.
 pub const EPS_LENGTH: f64 = 1e-12;
 
+/// Default angle (degrees) under which two triangles' normals count as the
+/// same plane: the mesh hygiene analysis's coplanar internal edges and
+/// overlaps (`analysis::hygiene`), and the solver's ghost-edge detection,
+/// which must agree with them. Here, below both, so either can use it.
+pub const DEFAULT_COPLANAR_DEG: f64 = 1.0;
+
 /// Asks the CPU to start loading the cache line holding `item`, without
 /// waiting for it: for data a search will read soon but not yet (a no-op on
 /// targets other than x86-64).

@@ -22,6 +22,7 @@
 //! (in a fixed order, so the report is deterministic) while its count
 //! stays exact, so a hostile mesh cannot blow up the output.
 
+mod cells;
 mod collect;
 mod edges;
 mod near_miss;
@@ -39,10 +40,9 @@ use crate::mesh::TriMesh;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// Default angle (degrees) under which two triangles' normals count as
-/// the same plane: for the coplanar internal edges and overlaps here, and
-/// for the solver's ghost-edge detection, which must agree with them.
-pub const DEFAULT_COPLANAR_DEG: f64 = 1.0;
+/// The coplanar angle shared with the solver's ghost-edge detection
+/// (defined in `math`, below both).
+pub use crate::math::DEFAULT_COPLANAR_DEG;
 
 /// Tolerances of the analysis, world space (metres) and degrees.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,6 +14,7 @@
 //! out: that is a short edge, not a missed weld, and its triangle shows as
 //! a sliver.
 
+use super::cells::{CellMap, around, cell_of};
 use super::collect::{Found, find_capped};
 use super::edges::EdgeTable;
 use super::{HygieneItem, HygieneKind, HygieneOptions};
@@ -41,11 +42,12 @@ pub(super) fn find(
         return (vertices.len(), Found::default());
     }
     let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
-    // Float-to-int casts saturate, so even absurd coordinates get a cell.
-    let cell_of = |v: u32| (pos(v) / tol).floor().to_array().map(|c| c as i64);
-    let mut by_cell: Vec<([i64; 3], u32)> = vertices.iter().map(|&v| (cell_of(v), v)).collect();
+    let mut by_cell: Vec<([i64; 3], u32)> = vertices
+        .iter()
+        .map(|&v| (cell_of(pos(v), tol), v))
+        .collect();
     by_cell.sort_unstable();
-    let mut cells: HashMap<[i64; 3], (usize, usize)> = HashMap::new();
+    let mut cells: CellMap<(usize, usize)> = CellMap::default();
     let mut start = 0;
     for i in 1..=by_cell.len() {
         if i == by_cell.len() || by_cell[i].0 != by_cell[start].0 {
@@ -55,11 +57,8 @@ pub(super) fn find(
     }
     let mut found = find_capped(vertices.len(), options.max_items_per_kind, |i, sink| {
         let v = vertices[i];
-        let (pv, cell) = (pos(v), cell_of(v));
-        let mut neighbours = (-1..=1)
-            .flat_map(|dx| (-1..=1).flat_map(move |dy| (-1..=1).map(move |dz| [dx, dy, dz])));
-        let first_near = neighbours.find_map(|d| {
-            let c = [cell[0] + d[0], cell[1] + d[1], cell[2] + d[2]];
+        let pv = pos(v);
+        let first_near = around(cell_of(pv, tol)).find_map(|c| {
             let &(s, e) = cells.get(&c)?;
             by_cell[s..e]
                 .iter()

@@ -9,6 +9,7 @@
 //! the other in the first one's plane (Sutherland and Hodgman 1974,
 //! "Reentrant polygon clipping": both are convex).
 
+use super::cells::{CellMap, around, cell_of};
 use super::collect::{Found, find_capped_with};
 use super::{HygieneItem, HygieneKind, HygieneOptions};
 use crate::bvh::{Bvh, BvhScratch, QueryStats};
@@ -16,7 +17,6 @@ use crate::math::{Aabb, DVec3, Vec3};
 use crate::mesh::TriMesh;
 use glam::DVec2;
 use rayon::prelude::*;
-use std::collections::HashMap;
 
 /// Overlapping pairs of `mesh`, by first triangle, then second.
 pub(super) fn find(mesh: &TriMesh, normals: &[DVec3], options: &HygieneOptions) -> Found {
@@ -84,7 +84,7 @@ pub(super) fn find(mesh: &TriMesh, normals: &[DVec3], options: &HygieneOptions) 
 /// triangle's box, 203 million candidates of which 11 million are coplanar.
 struct NormalGroups {
     cell: f64,
-    index: HashMap<[i64; 3], usize>,
+    index: CellMap<usize>,
     groups: Vec<(Vec<u32>, Vec<Aabb>, Bvh)>,
 }
 
@@ -92,10 +92,9 @@ impl NormalGroups {
     fn new(mesh: &TriMesh, normals: &[DVec3], coplanar_deg: f64) -> NormalGroups {
         let chord = 2.0 * (coplanar_deg.clamp(0.0, 180.0).to_radians() * 0.5).sin();
         let cell = chord.max(1e-9);
-        let key = |n: DVec3| (n / cell).floor().to_array().map(|c| c as i64);
         let mut keyed: Vec<([i64; 3], u32)> = (0..normals.len())
             .filter(|&t| normals[t] != DVec3::ZERO)
-            .map(|t| (key(normals[t]), t as u32))
+            .map(|t| (cell_of(normals[t], cell), t as u32))
             .collect();
         keyed.par_sort_unstable();
         let mut runs = Vec::new();
@@ -126,21 +125,16 @@ impl NormalGroups {
     /// Fills `out` with the triangles near normal `n` whose boxes meet `query`.
     fn candidates(&self, n: DVec3, query: &Aabb, scratch: &mut BvhScratch, out: &mut Vec<u32>) {
         out.clear();
-        let at = (n / self.cell).floor().to_array().map(|c| c as i64);
         let mut stats = QueryStats::default();
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    let Some(&g) = self.index.get(&[at[0] + dx, at[1] + dy, at[2] + dz]) else {
-                        continue;
-                    };
-                    let (tris, boxes, bvh) = &self.groups[g];
-                    let before = out.len();
-                    bvh.query_aabb(boxes, query, scratch, out, None, &mut stats);
-                    for k in &mut out[before..] {
-                        *k = tris[*k as usize];
-                    }
-                }
+        for c in around(cell_of(n, self.cell)) {
+            let Some(&g) = self.index.get(&c) else {
+                continue;
+            };
+            let (tris, boxes, bvh) = &self.groups[g];
+            let before = out.len();
+            bvh.query_aabb(boxes, query, scratch, out, None, &mut stats);
+            for k in &mut out[before..] {
+                *k = tris[*k as usize];
             }
         }
     }
