@@ -133,8 +133,8 @@ fn clearance_is_left_out_beyond_its_reach_and_reported_at_contact() {
         DVec3::new(1.0, 0.0, 0.0),
     );
     assert_eq!(r.iterations[0].clearance, None);
-    // Just within reach: 0.2 radii over the floor (0.18 m).
-    let y = 0.9 * (1.0 + 0.2);
+    // Just within reach: 0.04 radii over the floor (0.036 m).
+    let y = 0.9 * (1.0 + 0.04);
     let r = run(
         &level,
         &s,
@@ -143,7 +143,7 @@ fn clearance_is_left_out_beyond_its_reach_and_reported_at_contact() {
     );
     let c = r.iterations[0].clearance.unwrap();
     assert!(
-        (c.radii - 0.2).abs() < 1e-9 && (c.metres - 0.18).abs() < 1e-9,
+        (c.radii - 0.04).abs() < 1e-9 && (c.metres - 0.036).abs() < 1e-9,
         "{c:?}"
     );
     assert!(c.radii < CLEARANCE_REACH_RADII);

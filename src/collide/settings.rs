@@ -126,8 +126,9 @@ fn default_max_iterations() -> u32 {
 fn default_min_move() -> f64 {
     1e-4
 }
+/// The mesh hygiene analysis calls the same angle coplanar.
 fn default_ghost_edge_angle_deg() -> f64 {
-    1.0
+    crate::math::DEFAULT_COPLANAR_DEG
 }
 fn default_true() -> bool {
     true
