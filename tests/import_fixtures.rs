@@ -167,6 +167,7 @@ fn z_up_inches_become_y_up_metres() {
     let options = ImportOptions {
         up: UpAxis::Z,
         scale: 0.0254,
+        ..ImportOptions::default()
     };
     let (mesh, _) = import_with("z_up_inches.obj", options);
     let b = mesh.bounds();
@@ -214,7 +215,7 @@ fn every_error_names_the_file_and_line() {
         ("err_inf.obj:2: ", "non-finite coordinate `inf`"),
         (
             "err_overflow.obj:3: ",
-            "coordinate 1e39 times unit scale 1 does not fit",
+            "coordinate 1e39 times unit scale 1 overflows: it does not fit",
         ),
         ("err_bad_number.obj:4: ", "bad number `1,5` in `v`"),
         ("err_malformed_corner.obj:5: ", "malformed face corner `3/`"),
