@@ -334,3 +334,29 @@ mod never_panics {
         }
     }
 }
+
+/// Every face of every fixture that imports is accounted for in the report:
+/// `corners − 2 · faces` = kept + collinear corners + zero-area + duplicates.
+#[test]
+fn report_counts_add_up_on_every_fixture() {
+    let dir = fixture("");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".obj") || n.ends_with(".obj.gz"))
+        .collect();
+    names.sort();
+    let mut checked = 0;
+    for name in &names {
+        let Ok((_, r)) = import_obj_file(&fixture(name), &ImportOptions::default(), &|_| {}) else {
+            continue;
+        };
+        let accounted = r.triangles
+            + r.collinear_corners_removed
+            + r.degenerate_triangles_dropped
+            + r.duplicate_triangles_dropped;
+        assert_eq!(r.corners - 2 * r.faces, accounted, "{name}: {r:?}");
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} fixtures checked");
+}

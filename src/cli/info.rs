@@ -176,8 +176,8 @@ fn import_report(r: &ImportReport) -> String {
     let mut s = String::from("import report\n");
     let _ = writeln!(
         s,
-        "  read       {} vertices, {} faces ({} n-gons triangulated), {} triangles kept",
-        r.vertices, r.faces, r.ngons_triangulated, r.triangles
+        "  read       {} vertices, {} faces of {} corners ({} n-gons triangulated), {} triangles kept",
+        r.vertices, r.faces, r.corners, r.ngons_triangulated, r.triangles
     );
     let _ = writeln!(
         s,
@@ -186,8 +186,8 @@ fn import_report(r: &ImportReport) -> String {
     );
     let _ = writeln!(
         s,
-        "  dropped    {} degenerate, {} duplicate triangles",
-        r.degenerate_triangles_dropped, r.duplicate_triangles_dropped
+        "  dropped    {} degenerate, {} duplicate triangles; {} collinear n-gon corners removed",
+        r.degenerate_triangles_dropped, r.duplicate_triangles_dropped, r.collinear_corners_removed
     );
     let _ = writeln!(s, "  warnings   {}", r.warnings.len());
     for w in r.warnings.iter().take(TEXT_WARNINGS) {

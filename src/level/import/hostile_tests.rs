@@ -51,6 +51,14 @@ fn huge_tokens_are_quoted_by_a_short_prefix_and_their_length() {
         assert!(err.len() < 200, "{}", &err[..300]);
         assert!(err.contains("…` (") && err.contains(" bytes)"), "{err}");
     }
+    let err = import(format!("v 1 2 {digits}\n").as_bytes()).unwrap_err();
+    assert_eq!(
+        err,
+        format!(
+            "h.obj:1: coordinate `{}…` (1000000 bytes) overflows: it does not fit in 32-bit floats",
+            &digits[..40]
+        )
+    );
     let keyword = "k".repeat(100_000);
     let (_, report) = import(format!("{TRIANGLE}{keyword} 1\nf 1 2 3\n").as_bytes()).unwrap();
     let w = messages(&report);

@@ -275,3 +275,7 @@ mod tests;
 #[cfg(test)]
 #[path = "hostile_tests.rs"]
 mod hostile_tests;
+
+#[cfg(test)]
+#[path = "options_tests.rs"]
+mod options_tests;
