@@ -278,3 +278,20 @@ fn concave_faces_at_the_limit_take_well_under_a_second() {
         assert!(took < 1.0, "{name}: {took} s");
     }
 }
+
+/// Turning left at every corner is not enough to be fanned: a face going
+/// twice around (a 101-pointed pentagram-like star) crosses itself.
+#[test]
+fn a_face_winding_twice_around_is_not_fanned() {
+    let n = 101;
+    let positions: Vec<crate::math::Vec3> = (0..n)
+        .map(|i| {
+            let a = (2 * i) as f32 / n as f32 * std::f32::consts::TAU;
+            crate::math::Vec3::new(a.cos(), a.sin(), 0.0)
+        })
+        .collect();
+    let corners: Vec<u32> = (0..n as u32).collect();
+    let mut out = Vec::new();
+    let outcome = triangulate::Triangulator::default().triangulate(&corners, &positions, &mut out);
+    assert_eq!(outcome, triangulate::Outcome::Forced);
+}
