@@ -295,3 +295,14 @@ fn a_face_winding_twice_around_is_not_fanned() {
     let outcome = triangulate::Triangulator::default().triangulate(&corners, &positions, &mut out);
     assert_eq!(outcome, triangulate::Outcome::Forced);
 }
+
+/// A last line longer than the progress step (256 KiB) with no line break
+/// after it once overflowed the count of bytes read.
+#[test]
+fn a_long_unterminated_last_line_imports_with_a_warning() {
+    let text = circle(100_000, "f");
+    let (mesh, report) = import(text.trim_end().as_bytes()).unwrap();
+    assert!(mesh.triangle_count() > 1000);
+    let w = messages(&report);
+    assert!(w[0].contains("ends without a line break"), "{w:?}");
+}

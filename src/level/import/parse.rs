@@ -205,7 +205,9 @@ pub(super) fn parse_chunk(
             .map_or(text.len(), |i| start + i);
         physical_line += 1;
         let mut line = &text[start..end];
-        start = end + 1;
+        // Past the end when the file ends without a line break: capped, as
+        // the bytes reported must add up to the chunk.
+        start = (end + 1).min(text.len());
         if let Some(head) = continuation(line) {
             if continued.is_empty() {
                 continued_from = physical_line;
