@@ -306,3 +306,32 @@ fn a_long_unterminated_last_line_imports_with_a_warning() {
     let w = messages(&report);
     assert!(w[0].contains("ends without a line break"), "{w:?}");
 }
+
+/// Exporters round: a 300k-corner circle written with 4 decimals wobbles
+/// by more than it bends, and is still convex enough to be fanned.
+#[test]
+fn a_large_round_face_written_with_few_decimals_is_still_fanned() {
+    let n = 300_000;
+    let mut text = String::with_capacity(n * 30);
+    for i in 0..n {
+        let a = i as f64 / n as f64 * std::f64::consts::TAU;
+        let _ = writeln!(text, "v {:.4} {:.4} 0", 100.0 * a.cos(), 100.0 * a.sin());
+    }
+    text.push('f');
+    for i in 1..=n {
+        let _ = write!(text, " {i}");
+    }
+    let (mesh, _) = import(text.as_bytes()).unwrap();
+    let area: f64 = mesh
+        .triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| mesh.positions[i as usize].as_dvec3());
+            (b - a).cross(c - a).length() / 2.0
+        })
+        .sum();
+    assert!(
+        (area / (std::f64::consts::PI * 1e4) - 1.0).abs() < 1e-4,
+        "{area}"
+    );
+}

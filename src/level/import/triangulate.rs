@@ -41,6 +41,13 @@ pub(super) fn is_degenerate(a: DVec3, b: DVec3, c: DVec3) -> bool {
 /// the face's largest coordinate, may be in line with them as written.
 const F32_ROUNDING: f64 = 1.0 / (1u64 << 23) as f64;
 
+/// Rounding of the coordinates as written, relative to the face's size: an
+/// exporter writing 5 decimals (or 6 significant digits) wobbles a curve's
+/// corners by more than it bends between them when a face has millions.
+/// A big face is convex when it is, within this, and fanned: its outline
+/// moves by at most this (2 mm on a 200 m face).
+const WRITTEN_ROUNDING: f64 = 1e-5;
+
 /// Faces with more corners than this are fanned when convex.
 pub(super) const FAN_MIN_CORNERS: usize = 64;
 
@@ -125,18 +132,19 @@ impl Triangulator {
     /// says whether it was. First the corners in line with their kept
     /// neighbours are removed (as ear clipping does, each judged against the
     /// neighbours left); a corner turning the wrong way by less than the
-    /// rounding of `f32` positions is removed too: a face with a million
-    /// corners on a circle has bends far smaller than that rounding, which
-    /// turns some of them the wrong way. (Only those: removing corners that
+    /// rounding of `f32` positions and of the text ([`WRITTEN_ROUNDING`])
+    /// is removed too: a face with a million corners on a circle has bends
+    /// far smaller than that rounding, which turns some of them the wrong
+    /// way. (Only those: removing corners that
     /// turn the right way would compound into a coarser polygon.) What is left is convex when every corner turns left and the
     /// turns add up to one turn around, not two (a pentagram turns left at
     /// every corner). All linear in the corner count.
     fn fan(&mut self, out: &mut Vec<[u32; 3]>) -> Option<Outcome> {
-        let extent = self
-            .pos_world
-            .iter()
-            .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
-        let noise = extent * F32_ROUNDING;
+        let (extent, lo, hi) = self.pos_world.iter().fold(
+            (0.0f64, self.pos_world[0], self.pos_world[0]),
+            |(m, lo, hi), p| (m.max(p.abs().max_element()), lo.min(*p), hi.max(*p)),
+        );
+        let noise = extent * F32_ROUNDING + (hi - lo).length() * WRITTEN_ROUNDING;
         let pt = &self.pt;
         let in_line = |a: usize, b: usize, c: usize| {
             let (a, b, c) = (pt[a], pt[b], pt[c]);
