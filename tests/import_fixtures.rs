@@ -167,6 +167,7 @@ fn z_up_inches_become_y_up_metres() {
     let options = ImportOptions {
         up: UpAxis::Z,
         scale: 0.0254,
+        ..ImportOptions::default()
     };
     let (mesh, _) = import_with("z_up_inches.obj", options);
     let b = mesh.bounds();
@@ -214,7 +215,7 @@ fn every_error_names_the_file_and_line() {
         ("err_inf.obj:2: ", "non-finite coordinate `inf`"),
         (
             "err_overflow.obj:3: ",
-            "coordinate 1e39 times unit scale 1 does not fit",
+            "coordinate 1e39 times unit scale 1 overflows: it does not fit",
         ),
         ("err_bad_number.obj:4: ", "bad number `1,5` in `v`"),
         ("err_malformed_corner.obj:5: ", "malformed face corner `3/`"),
@@ -332,4 +333,30 @@ mod never_panics {
             check(&bytes);
         }
     }
+}
+
+/// Every face of every fixture that imports is accounted for in the report:
+/// `corners − 2 · faces` = kept + collinear corners + zero-area + duplicates.
+#[test]
+fn report_counts_add_up_on_every_fixture() {
+    let dir = fixture("");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".obj") || n.ends_with(".obj.gz"))
+        .collect();
+    names.sort();
+    let mut checked = 0;
+    for name in &names {
+        let Ok((_, r)) = import_obj_file(&fixture(name), &ImportOptions::default(), &|_| {}) else {
+            continue;
+        };
+        let accounted = r.triangles
+            + r.collinear_corners_removed
+            + r.degenerate_triangles_dropped
+            + r.duplicate_triangles_dropped;
+        assert_eq!(r.corners - 2 * r.faces, accounted, "{name}: {r:?}");
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} fixtures checked");
 }

@@ -391,3 +391,42 @@ fn level_load_builds_a_valid_bvh() {
         );
     }
 }
+
+/// `corners − 2 · faces` = kept + collinear corners + zero-area + duplicate
+/// triangles on every shared level that imports: every face is accounted
+/// for. Zero-area drops are the same at the conference level's unit scale.
+#[test]
+fn report_counts_add_up_on_every_shared_level() {
+    let Some(dir) = levels_dir() else { return };
+    let mut files = obj_files(&dir);
+    files.extend(obj_files(&dir.join("edge/tinyobjloader")));
+    let mut checked = 0;
+    for path in &files {
+        let Ok((_, r)) = import_obj_file(path, &ImportOptions::default(), &|_| {}) else {
+            continue;
+        };
+        let accounted = r.triangles
+            + r.collinear_corners_removed
+            + r.degenerate_triangles_dropped
+            + r.duplicate_triangles_dropped;
+        assert_eq!(
+            r.corners - 2 * r.faces,
+            accounted,
+            "{}: {r:?}",
+            path.display()
+        );
+        checked += 1;
+        if file_name(path).starts_with("conference") {
+            let scaled = ImportOptions {
+                scale: 0.003,
+                ..ImportOptions::default()
+            };
+            let (_, s) = import_obj_file(path, &scaled, &|_| {}).unwrap();
+            assert_eq!(
+                (s.degenerate_triangles_dropped, s.collinear_corners_removed),
+                (r.degenerate_triangles_dropped, r.collinear_corners_removed)
+            );
+        }
+    }
+    assert!(checked >= 20, "{checked} levels checked");
+}

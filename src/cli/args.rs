@@ -6,7 +6,7 @@
 //! errors (exit code 2) and never reach the solver.
 
 use crate::collide::{SlideMode, SlideSettings};
-use crate::level::{ImportOptions, UpAxis};
+use crate::level::{ImportOptions, ObjectsBy, UpAxis};
 use clap::{Args, ValueEnum};
 use glam::DVec3;
 use std::path::PathBuf;
@@ -39,6 +39,25 @@ pub(crate) struct ImportArgs {
     /// Multiplies every coordinate of the file (e.g. 0.0254 for inches).
     #[arg(long, default_value_t = 1.0, value_parser = parse_scale, allow_hyphen_values = true)]
     pub scale: f64,
+    /// What makes an object: `o` / `g` statements, `usemtl` materials, or both.
+    #[arg(long, value_enum, default_value_t = ObjectsByArg::Group)]
+    pub objects_by: ObjectsByArg,
+    /// Largest text a `.obj.gz` may unpack to, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = crate::level::import::DEFAULT_MAX_UNPACKED_BYTES >> 20,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub max_unpacked_mib: u64,
+}
+
+/// What makes an object, as typed on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ObjectsByArg {
+    /// `o` and `g` statements.
+    #[default]
+    Group,
+    /// `usemtl` materials.
+    Material,
+    /// Both: `name:material`.
+    GroupAndMaterial,
 }
 
 impl ImportArgs {
@@ -47,6 +66,12 @@ impl ImportArgs {
         ImportOptions {
             up: self.up.into(),
             scale: self.scale,
+            objects_by: match self.objects_by {
+                ObjectsByArg::Group => ObjectsBy::Group,
+                ObjectsByArg::Material => ObjectsBy::Material,
+                ObjectsByArg::GroupAndMaterial => ObjectsBy::GroupAndMaterial,
+            },
+            max_unpacked_bytes: self.max_unpacked_mib << 20,
         }
     }
 }

@@ -18,6 +18,11 @@ use std::path::PathBuf;
 /// Warnings listed in the text output; a messy level has thousands.
 const TEXT_WARNINGS: usize = 20;
 
+/// Object names are padded to line up up to this width; a longer name
+/// pushes its own line out. Padding is done by hand, not with a format
+/// width: `{:<w$}` panics when `w` is 65,536 or more.
+const NAME_COLUMN: usize = 40;
+
 /// Arguments of `collidoscope info`.
 #[derive(Debug, Args)]
 pub(crate) struct InfoArgs {
@@ -134,14 +139,16 @@ fn text_report(
     let name_width = mesh
         .objects
         .iter()
-        .map(|o| o.name.chars().count())
+        .map(|o| o.name.chars().count().min(NAME_COLUMN))
         .max()
         .unwrap_or(0);
     for o in &mesh.objects {
+        let pad = name_width.saturating_sub(o.name.chars().count());
         let _ = writeln!(
             s,
-            "  {:<name_width$}  {:>7} triangles  {}",
+            "  {}{}  {:>7} triangles  {}",
             o.name,
+            " ".repeat(pad),
             o.triangle_count,
             format::aabb(&o.aabb)
         );
@@ -185,8 +192,8 @@ fn import_report(r: &ImportReport) -> String {
     let mut s = String::from("import report\n");
     let _ = writeln!(
         s,
-        "  read       {} vertices, {} faces ({} n-gons triangulated), {} triangles kept",
-        r.vertices, r.faces, r.ngons_triangulated, r.triangles
+        "  read       {} vertices, {} faces of {} corners ({} n-gons triangulated), {} triangles kept",
+        r.vertices, r.faces, r.corners, r.ngons_triangulated, r.triangles
     );
     let _ = writeln!(
         s,
@@ -195,8 +202,8 @@ fn import_report(r: &ImportReport) -> String {
     );
     let _ = writeln!(
         s,
-        "  dropped    {} degenerate, {} duplicate triangles",
-        r.degenerate_triangles_dropped, r.duplicate_triangles_dropped
+        "  dropped    {} degenerate, {} duplicate triangles; {} collinear n-gon corners removed",
+        r.degenerate_triangles_dropped, r.duplicate_triangles_dropped, r.collinear_corners_removed
     );
     let _ = writeln!(s, "  warnings   {}", r.warnings.len());
     for w in r.warnings.iter().take(TEXT_WARNINGS) {
@@ -223,6 +230,30 @@ fn import_report(r: &ImportReport) -> String {
 mod tests {
     use super::*;
     use crate::level::ImportWarning;
+
+    /// A name of 65,536 characters once panicked ("Formatting argument out
+    /// of range"); names made in code are not capped by the importer.
+    #[test]
+    fn huge_object_names_print_without_padding_them() {
+        use crate::math::Vec3;
+        use crate::mesh::TriMesh;
+        let positions = vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+        let long = "n".repeat(70_000);
+        let mesh = TriMesh::new(
+            positions,
+            vec![[0, 1, 2], [0, 1, 3]],
+            vec![(long.clone(), 1), ("b".into(), 1)],
+        );
+        let level = Level::from_mesh("long", mesh);
+        let stats = level.bvh.stats();
+        let text = text_report(&level, &ImportOptions::default(), &stats, 0.0);
+        assert!(
+            text.contains(&format!("  {long}        1 triangles")),
+            "padded"
+        );
+        let b = format!("  b{}        1 triangles", " ".repeat(NAME_COLUMN - 1));
+        assert!(text.contains(&b), "{}", &text[text.len() - 600..]);
+    }
 
     #[test]
     fn the_leaf_histogram_skips_empty_sizes() {

@@ -7,7 +7,7 @@ pub mod import;
 use crate::bvh::Bvh;
 use crate::collide::CollisionWorld;
 use crate::mesh::TriMesh;
-pub use import::{ImportError, ImportOptions, ImportReport, ImportWarning, UpAxis};
+pub use import::{ImportError, ImportOptions, ImportReport, ImportWarning, ObjectsBy, UpAxis};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -261,6 +261,7 @@ fn z_up_inches_file_gives_the_same_metres() {
     let options = ImportOptions {
         up: UpAxis::Z,
         scale: inch,
+        ..ImportOptions::default()
     };
     let (mesh, _) = import_obj_bytes(text.as_bytes(), Path::new("z_up.obj"), &options).unwrap();
     let inches = find(&Level::from_mesh("z_up", mesh));

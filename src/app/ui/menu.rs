@@ -5,7 +5,7 @@ use super::{CollidoscopeApp, Tool, widgets};
 use crate::app::command::Command;
 use crate::app::state::Severity;
 use crate::collide::debug_draw::OverlayKind;
-use crate::level::UpAxis;
+use crate::level::{ObjectsBy, UpAxis};
 use eframe::egui;
 
 /// The top menu bar.
@@ -51,6 +51,14 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                     .suffix(" m / unit"),
             );
         });
+        ui.label("Objects from");
+        ui.radio_value(&mut o.objects_by, ObjectsBy::Group, "o / g groups");
+        ui.radio_value(&mut o.objects_by, ObjectsBy::Material, "usemtl materials");
+        ui.radio_value(
+            &mut o.objects_by,
+            ObjectsBy::GroupAndMaterial,
+            "groups and materials",
+        );
         ui.label("Applied to the next level opened (and Reload).");
         if o != app.state.import_options {
             q.push(Command::SetImportOptions(o));

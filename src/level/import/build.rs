@@ -7,11 +7,21 @@
 //! by their exact `f32` position, so an unwelded mesh's repeated faces are
 //! caught too. A triangle is a duplicate only with the same winding; the
 //! reversed triangle is the other side of a two-sided wall and is kept.
+//!
+//! Faces are triangulated and judged flat in the file's own coordinates
+//! (`Parsed::shape_positions` when the scale is not 1), so that `--scale`
+//! changes no drop; duplicates are judged in the world, where two
+//! triangles at the same `f32` place are one.
+//!
+//! Every face is accounted for: a face of k corners has k − 2 triangles'
+//! worth, each of which is kept, dropped as zero-area, dropped as a
+//! duplicate, or was a collinear (or repeated) n-gon corner removed, so
+//! `corners − 2 · faces = triangles + degenerate + duplicate + collinear`.
 
 use super::dedupe::{duplicate_triangles, weld_ids};
 use super::parse::Parsed;
 use super::report::{WarningKind, Warnings};
-use super::triangulate::{Outcome, Triangulator, is_degenerate};
+use super::triangulate::{MAX_CONCAVE_CORNERS, Outcome, Triangulator, is_degenerate};
 use super::{Ctx, ImportError, ImportReport};
 use crate::math::Vec3;
 use crate::mesh::TriMesh;
@@ -26,7 +36,12 @@ pub(super) fn build(
         return Err(ctx.invalid(no_faces_message(&parsed)));
     }
     let warnings = std::mem::take(&mut parsed.warnings);
-    let mut builder = Builder::new(&parsed.positions, parsed.face_count(), warnings);
+    let shape = if parsed.shape_positions.is_empty() {
+        &parsed.positions
+    } else {
+        &parsed.shape_positions
+    };
+    let mut builder = Builder::new(shape, &parsed.positions, parsed.face_count(), warnings);
     // Faces take about half the time, duplicates and boxes the rest.
     add_faces(&parsed, &mut builder, ctx, &|f| progress(f * 0.5))?;
     let built = builder.finish(&parsed, ctx)?;
@@ -63,7 +78,9 @@ fn add_faces(
                     ),
                 ));
             }
-            builder.face(corners, line, run.object);
+            builder
+                .face(corners, line, run.object)
+                .map_err(|message| ctx.syntax(line as usize, message))?;
             if face % REPORT_EVERY == REPORT_EVERY - 1 {
                 progress(face as f32 / face_count as f32);
             }
@@ -93,6 +110,9 @@ fn no_faces_message(parsed: &Parsed) -> String {
 
 /// Triangles kept so far and what was dropped.
 struct Builder<'a> {
+    /// Positions faces are triangulated and judged flat in (the file's).
+    shape: &'a [Vec3],
+    /// World positions, where duplicates are found.
     positions: &'a [Vec3],
     triangles: Vec<[u32; 3]>,
     /// Object of each triangle.
@@ -103,14 +123,17 @@ struct Builder<'a> {
     scratch: Vec<[u32; 3]>,
     warnings: Warnings,
     ngons: usize,
+    corners: usize,
+    collinear: usize,
     degenerate: usize,
     duplicate: usize,
 }
 
 impl<'a> Builder<'a> {
-    fn new(positions: &'a [Vec3], faces: usize, warnings: Warnings) -> Self {
+    fn new(shape: &'a [Vec3], positions: &'a [Vec3], faces: usize, warnings: Warnings) -> Self {
         let capacity = faces + faces / 4;
         Builder {
+            shape,
             positions,
             triangles: Vec::with_capacity(capacity),
             triangle_object: Vec::with_capacity(capacity),
@@ -119,15 +142,19 @@ impl<'a> Builder<'a> {
             scratch: Vec::new(),
             warnings,
             ngons: 0,
+            corners: 0,
+            collinear: 0,
             degenerate: 0,
             duplicate: 0,
         }
     }
 
-    fn face(&mut self, corners: &[u32], line: u32, object: u32) {
+    /// Adds one face; the error is a face that cannot be triangulated.
+    fn face(&mut self, corners: &[u32], line: u32, object: u32) -> Result<(), String> {
+        self.corners += corners.len();
         if let &[a, b, c] = corners {
             self.triangle([a, b, c], line, object);
-            return;
+            return Ok(());
         }
         self.ngons += 1;
         let mut tris = std::mem::take(&mut self.scratch);
@@ -136,9 +163,9 @@ impl<'a> Builder<'a> {
         let at = Some(line as usize);
         match self
             .triangulator
-            .triangulate(corners, self.positions, &mut tris)
+            .triangulate(corners, self.shape, &mut tris)
         {
-            Outcome::Exact => {}
+            Outcome::Exact => self.collinear += n - 2 - tris.len(),
             Outcome::Flat => {
                 self.degenerate += n - 2;
                 self.warnings.push(WarningKind::Degenerate, at, || {
@@ -146,19 +173,27 @@ impl<'a> Builder<'a> {
                 });
             }
             Outcome::Forced => {
+                self.collinear += n - 2 - tris.len();
                 self.warnings.push(WarningKind::Triangulation, at, || {
                     format!("face with {n} corners crosses itself; triangulated approximately")
                 });
+            }
+            Outcome::TooLarge => {
+                return Err(format!(
+                    "face with {n} corners is not convex; concave faces are triangulated \
+                     up to {MAX_CONCAVE_CORNERS} corners (split it in the modelling tool)"
+                ));
             }
         }
         for &t in &tris {
             self.triangle(t, line, object);
         }
         self.scratch = tris;
+        Ok(())
     }
 
     fn triangle(&mut self, t: [u32; 3], line: u32, object: u32) {
-        let [a, b, c] = t.map(|i| self.positions[i as usize].as_dvec3());
+        let [a, b, c] = t.map(|i| self.shape[i as usize].as_dvec3());
         if is_degenerate(a, b, c) {
             self.degenerate += 1;
             self.warnings
@@ -219,11 +254,13 @@ impl<'a> Builder<'a> {
         let report = ImportReport {
             vertices: parsed.positions.len(),
             faces: parsed.face_count(),
+            corners: self.corners,
             triangles: triangles.len(),
             ngons_triangulated: self.ngons,
             lines_ignored: parsed.lines_ignored,
             points_ignored: parsed.points_ignored,
             material_statements_ignored: parsed.material_statements_ignored,
+            collinear_corners_removed: self.collinear,
             degenerate_triangles_dropped: self.degenerate,
             duplicate_triangles_dropped: self.duplicate,
             warnings: self.warnings.finish(),

@@ -1,6 +1,11 @@
 //! Raw bytes to OBJ text: gzip detection by magic bytes and decompression
 //! (flate2), then the whole-file checks that come before parsing (empty,
-//! binary). No geometry here.
+//! binary) and old Mac line breaks. No geometry here.
+//!
+//! The unpacked text is held in memory while it is parsed, so its size is
+//! capped ([`super::ImportOptions::max_unpacked_bytes`]): a 14 MB file can
+//! claim gigabytes. Memory is reserved as the text grows, never beyond the
+//! cap, and a failed reservation is reported as out of memory.
 
 use super::{Ctx, ImportError};
 use rayon::prelude::*;
@@ -15,12 +20,14 @@ pub(super) fn is_gzip(raw: &[u8]) -> bool {
 }
 
 /// Decompresses every gzip member of `raw`, reporting the fraction of the
-/// compressed input consumed.
+/// compressed input consumed; refuses to unpack more than the options'
+/// `max_unpacked_bytes`.
 pub(super) fn gunzip(
     raw: &[u8],
     ctx: &Ctx,
     progress: &dyn Fn(f32),
 ) -> Result<Vec<u8>, ImportError> {
+    let limit = usize::try_from(ctx.options.max_unpacked_bytes).unwrap_or(usize::MAX);
     let counter = CountingReader {
         inner: raw,
         consumed: 0,
@@ -28,12 +35,69 @@ pub(super) fn gunzip(
         next_report: 0,
         progress,
     };
+    let mut decoder = flate2::read::MultiGzDecoder::new(counter);
+    let mut text = Vec::new();
     // OBJ text typically compresses 5-6x; a good first guess saves regrowth.
-    let mut text = Vec::with_capacity(raw.len().saturating_mul(6).min(1 << 30));
-    flate2::read::MultiGzDecoder::new(counter)
-        .read_to_end(&mut text)
-        .map_err(|e| ctx.invalid(format!("corrupt or truncated gzip data: {e}")))?;
-    Ok(text)
+    let guess = raw.len().saturating_mul(6).min(limit).min(1 << 30);
+    reserve(&mut text, guess, ctx)?;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = match decoder.read(&mut buf) {
+            Ok(0) => return Ok(text),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ctx.invalid(format!("corrupt or truncated gzip data: {e}"))),
+        };
+        if n > limit - text.len() {
+            return Err(ctx.invalid(format!(
+                "gzip data unpacks to more than {}, the limit for compressed levels \
+                 (max_unpacked_bytes): refused",
+                size(limit as u64)
+            )));
+        }
+        if text.capacity() - text.len() < n {
+            // Doubling, but never past the limit.
+            let more = text.len().max(1 << 20).min(limit - text.len()).max(n);
+            reserve(&mut text, more, ctx)?;
+        }
+        text.extend_from_slice(&buf[..n]);
+    }
+}
+
+/// Reserves room for `more` bytes, or says that memory ran out.
+fn reserve(text: &mut Vec<u8>, more: usize, ctx: &Ctx) -> Result<(), ImportError> {
+    text.try_reserve_exact(more).map_err(|_| {
+        ctx.invalid(format!(
+            "out of memory unpacking gzip data ({} unpacked, {} more needed)",
+            size(text.len() as u64),
+            size(more as u64)
+        ))
+    })
+}
+
+/// `512 KiB`, `3 MiB`, `1 GiB`: sizes as people read them (rounded down).
+pub(super) fn size(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..0x10_0000 => format!("{} KiB", bytes >> 10),
+        0x10_0000..0x4000_0000 => format!("{} MiB", bytes >> 20),
+        _ if bytes.is_multiple_of(1 << 30) => format!("{} GiB", bytes >> 30),
+        _ => format!("{} MiB", bytes >> 20),
+    }
+}
+
+/// Text with old Mac line breaks (a lone CR, no LF anywhere) with each CR
+/// turned into an LF, so its lines are lines; other text as it is. (The
+/// parser takes a CR before an LF, or anywhere else, for a space.)
+pub(super) fn mac_line_breaks(text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if text.contains(&b'\n') || !text.contains(&b'\r') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines = text
+        .iter()
+        .map(|&b| if b == b'\r' { b'\n' } else { b })
+        .collect();
+    std::borrow::Cow::Owned(lines)
 }
 
 /// Passes bytes through, calling `progress` every [`REPORT_EVERY`] bytes.
@@ -135,6 +199,24 @@ mod tests {
         assert_eq!(first_binary_byte(&text), Some(70_000));
         assert_eq!(first_binary_byte(b"v 1 2 3\r\n\tf 1 2 3\x0c"), None);
         assert_eq!(first_binary_byte(b"v 1\x7f"), Some(3));
+    }
+
+    #[test]
+    fn sizes_read_plainly_and_failed_reservations_say_out_of_memory() {
+        assert_eq!(size(1 << 30), "1 GiB");
+        assert_eq!(size(3 << 20), "3 MiB");
+        assert_eq!(size(1536), "1 KiB");
+        let options = super::super::ImportOptions::default();
+        let ctx = Ctx {
+            path: std::path::Path::new("m.obj.gz"),
+            options: &options,
+        };
+        let err = reserve(&mut Vec::new(), usize::MAX / 2, &ctx).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("m.obj.gz: out of memory unpacking"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -46,20 +46,55 @@ pub enum UpAxis {
     Z,
 }
 
+/// What makes a new object, besides the file itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectsBy {
+    /// `o` and `g` statements (the OBJ convention).
+    #[default]
+    Group,
+    /// `usemtl` only: one object per material, named after it. A level
+    /// exported as one object still gets its water, slime or trigger
+    /// surfaces as objects that can be switched off.
+    Material,
+    /// Both: an object per `o` / `g` and material in force, `name:material`.
+    GroupAndMaterial,
+}
+
 /// How to convert a file into the tool's world (Y up, metres).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ImportOptions {
     /// The file's up axis.
     pub up: UpAxis,
     /// Multiplies every coordinate (e.g. 0.0254 for inches), finite and > 0.
     pub scale: f64,
+    /// What starts a new object.
+    pub objects_by: ObjectsBy,
+    /// Largest text a gzipped file may unpack to, in bytes: a small
+    /// compressed file can expand without bound (a "zip bomb"), and the
+    /// text is held in memory while it is parsed.
+    pub max_unpacked_bytes: u64,
 }
+
+/// The default [`ImportOptions::max_unpacked_bytes`]: 1 GiB, about 30
+/// million triangles of OBJ text (the 331k-triangle conference level
+/// unpacks to 12 MB), yet a bound on what a hostile file can claim: gzip
+/// expands up to ~1000x, so a 14 MB file may claim 14 GB.
+pub const DEFAULT_MAX_UNPACKED_BYTES: u64 = 1 << 30;
+
+/// Object names longer than this (in characters) are cut, with a warning:
+/// names are shown in lists and reports, and a 65,536-character name once
+/// made `info` panic.
+pub const MAX_NAME_CHARS: usize = 200;
 
 impl Default for ImportOptions {
     fn default() -> Self {
         ImportOptions {
             up: UpAxis::Y,
             scale: 1.0,
+            objects_by: ObjectsBy::Group,
+            max_unpacked_bytes: DEFAULT_MAX_UNPACKED_BYTES,
         }
     }
 }
@@ -80,6 +115,12 @@ pub struct ImportReport {
     pub vertices: usize,
     /// Faces read (before triangulation).
     pub faces: usize,
+    /// Corners of those faces: a face of k corners gives at most k − 2
+    /// triangles, and every one of them is accounted for below, so
+    /// `corners − 2 · faces = triangles + collinear_corners_removed +
+    /// degenerate_triangles_dropped + duplicate_triangles_dropped`.
+    #[serde(default)]
+    pub corners: usize,
     /// Triangles kept.
     pub triangles: usize,
     /// Faces with more than three corners that were triangulated.
@@ -90,7 +131,13 @@ pub struct ImportReport {
     pub points_ignored: usize,
     /// `mtllib` / `usemtl` statements ignored.
     pub material_statements_ignored: usize,
-    /// Zero-area triangles dropped.
+    /// Corners of n-gons that gave no triangle: repeating the corner
+    /// before them, in line with their neighbours (each would have made a
+    /// zero-area sliver), or forced out of a self-intersecting face.
+    #[serde(default)]
+    pub collinear_corners_removed: usize,
+    /// Zero-area triangles dropped, decided in the file's own coordinates
+    /// (before `scale`), so the count does not depend on the unit.
     pub degenerate_triangles_dropped: usize,
     /// Duplicate triangles dropped.
     pub duplicate_triangles_dropped: usize,
@@ -178,8 +225,9 @@ fn import_impl(
         (std::borrow::Cow::Borrowed(raw), 0.0)
     };
     let text = decode::check_text(&text, &ctx)?;
+    let text = decode::mac_line_breaks(text);
     let parse_span = (1.0 - start) * PARSE_SHARE;
-    let parsed = parse::parse(text, &ctx, &|f| progress(start + f * parse_span))?;
+    let parsed = parse::parse(&text, &ctx, &|f| progress(start + f * parse_span))?;
     let build_start = start + parse_span;
     let build_span = (1.0 - build_start) * 0.99;
     build::build(parsed, &ctx, &|f| progress(build_start + f * build_span))
@@ -225,3 +273,11 @@ impl Ctx<'_> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "hostile_tests.rs"]
+mod hostile_tests;
+
+#[cfg(test)]
+#[path = "options_tests.rs"]
+mod options_tests;

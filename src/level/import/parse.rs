@@ -15,13 +15,20 @@
 
 #[path = "parse_chunks.rs"]
 mod chunks;
+#[path = "parse_face.rs"]
+mod face;
 #[path = "parse_tokens.rs"]
 mod tokens;
+#[path = "parse_vertex.rs"]
+mod vertex;
 
 use super::report::{WarningKind, Warnings};
-use super::{Ctx, ImportError, UpAxis};
+use super::{Ctx, ImportError, MAX_NAME_CHARS, ObjectsBy};
 use crate::math::Vec3;
-use tokens::{Tokens, lossy, parse_f64, parse_index, readable, rest_of_line};
+#[cfg(test)]
+use face::resolve;
+use face::resolve_relative;
+use tokens::{Tokens, cap_name, quote, rest_of_line};
 
 /// A run of consecutive faces of one object; an object reopened later in
 /// the file (`g a` ... `g b` ... `g a`) has several runs.
@@ -38,6 +45,10 @@ pub(super) struct Run {
 pub(super) struct Parsed {
     /// Vertex positions, world space (already scaled and turned Y up).
     pub positions: Vec<Vec3>,
+    /// The same positions turned Y up but not scaled, when the scale is
+    /// not 1 (empty otherwise): faces are triangulated and judged flat in
+    /// the file's own coordinates, so that `--scale` changes no decision.
+    pub shape_positions: Vec<Vec3>,
     /// 0-based position index of every face corner, faces one after another.
     /// May point past `positions` (checked when building, with the line).
     pub corners: Vec<u32>,
@@ -86,6 +97,8 @@ const REPORT_EVERY: usize = 1 << 18;
 pub(super) struct Chunk {
     /// Vertex positions, world space.
     pub positions: Vec<Vec3>,
+    /// As [`Parsed::shape_positions`].
+    pub shape_positions: Vec<Vec3>,
     /// 0-based position index of every face corner: absolute, except those
     /// listed in `relative` and `pending`.
     pub corners: Vec<u32>,
@@ -98,7 +111,8 @@ pub(super) struct Chunk {
     pub relative: Vec<u32>,
     /// Relative indices reaching above the chunk's first line, in file order.
     pub pending: Vec<Pending>,
-    /// `o` / `g` statements, with the number of faces above them in the chunk.
+    /// `o` / `g` (and, splitting by material, `usemtl`) statements, with
+    /// the number of faces above them in the chunk.
     pub names: Vec<(u32, NameStatement)>,
     /// `vt` statements.
     pub texcoords: u64,
@@ -125,11 +139,12 @@ pub(super) struct Chunk {
     pub error: Option<(usize, String)>,
 }
 
-/// An `o` or `g` statement and the name it gives (`None` when blank).
+/// An `o`, `g` or `usemtl` statement and the name it gives (`None` when blank).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum NameStatement {
     Object(Option<String>),
     Group(Option<String>),
+    Material(Option<String>),
 }
 
 /// A relative index `-magnitude` on chunk line `line`, where only `defined`
@@ -190,7 +205,9 @@ pub(super) fn parse_chunk(
             .map_or(text.len(), |i| start + i);
         physical_line += 1;
         let mut line = &text[start..end];
-        start = end + 1;
+        // Past the end when the file ends without a line break: capped, as
+        // the bytes reported must add up to the chunk.
+        start = (end + 1).min(text.len());
         if let Some(head) = continuation(line) {
             if continued.is_empty() {
                 continued_from = physical_line;
@@ -226,7 +243,30 @@ pub(super) fn parse_chunk(
     }
     report(text.len() - reported);
     parser.out.lines = physical_line;
+    if parser.out.error.is_none() && ends_in_a_statement(text) {
+        parser
+            .out
+            .warnings
+            .push(WarningKind::Truncated, Some(parser.line), || {
+                "the file ends without a line break: this last line may be cut short".into()
+            });
+    }
     parser.out
+}
+
+/// True when `text` ends in a statement with no line break after it: the
+/// way a file cut short (a download, a full disk) ends, in the middle of a
+/// number, a corner or a face. The statement is still read when it makes
+/// sense; only a line that cannot be read is an error.
+fn ends_in_a_statement(text: &[u8]) -> bool {
+    if text.ends_with(b"\n") || text.ends_with(b"\r") {
+        return false;
+    }
+    let last = text
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(text, |i| &text[i + 1..]);
+    Tokens(last).next().is_some()
 }
 
 /// For a statement line ending in a backslash (the OBJ line continuation),
@@ -300,8 +340,18 @@ impl<'a> Parser<'a> {
             b"vt" => self.out.texcoords += 1,
             b"vn" => self.out.normals += 1,
             b"f" | b"fo" => self.face(tokens)?,
-            b"o" => self.name(NameStatement::Object(rest_of_line(line))),
-            b"g" => self.name(NameStatement::Group(rest_of_line(line))),
+            b"o" => {
+                let name = self.name_text(line);
+                self.name(NameStatement::Object(name));
+            }
+            b"g" => {
+                let name = self.name_text(line);
+                self.name(NameStatement::Group(name));
+            }
+            b"usemtl" if self.ctx.options.objects_by != ObjectsBy::Group => {
+                let name = self.name_text(line);
+                self.name(NameStatement::Material(name));
+            }
             b"l" => self.out.lines_ignored += 1,
             b"p" => self.out.points_ignored += 1,
             b"mtllib" | b"usemtl" => self.out.material_statements_ignored += 1,
@@ -309,167 +359,53 @@ impl<'a> Parser<'a> {
             b"s" | b"vp" | b"mg" | b"usemap" | b"maplib" | b"lod" | b"bevel" | b"c_interp"
             | b"d_interp" | b"shadow_obj" | b"trace_obj" | b"ctech" | b"stech" => {}
             other => {
-                let keyword = String::from_utf8_lossy(other);
                 self.out
                     .warnings
                     .push(WarningKind::IgnoredStatement, Some(self.line), || {
-                        format!("statement `{keyword}` ignored (not polygonal geometry)")
+                        format!(
+                            "statement {} ignored (not polygonal geometry)",
+                            quote(other)
+                        )
                     });
             }
         }
         Ok(())
     }
 
-    fn vertex(&mut self, mut tokens: Tokens) -> LineResult {
-        let mut file = [0.0f64; 3];
-        for (found, c) in file.iter_mut().enumerate() {
-            let token = tokens
-                .next()
-                .ok_or_else(|| incomplete(format!("`v` needs 3 coordinates, found {found}")))?;
-            *c = parse_f64(token)
-                .ok_or_else(|| incomplete(format!("bad number `{}` in `v`", lossy(token))))?;
-            if !c.is_finite() {
-                return Err(format!("non-finite coordinate `{}`", lossy(token)).into());
-            }
-        }
-        if self.out.positions.len() >= u32::MAX as usize {
-            return Err(String::from("more than 4 294 967 295 vertices").into());
-        }
-        let pos_world = self.to_world(file).map_err(LineError::from)?;
-        self.out.positions.push(pos_world);
-        Ok(())
-    }
-
-    /// Scales and turns a file point into the world (Y up). Z up maps
-    /// (x, y, z) to (x, z, -y): a rotation, so handedness and winding stay.
-    fn to_world(&self, file: [f64; 3]) -> Result<Vec3, String> {
-        let s = self.ctx.options.scale;
-        let [x, y, z] = file.map(|c| c * s);
-        let world = match self.ctx.options.up {
-            UpAxis::Y => [x, y, z],
-            UpAxis::Z => [x, z, -y],
-        };
-        let world_f32 = world.map(|c| c as f32);
-        if let Some(world_axis) = world_f32.iter().position(|c| !c.is_finite()) {
-            let file_axis = match self.ctx.options.up {
-                UpAxis::Y => world_axis,
-                UpAxis::Z => [0, 2, 1][world_axis],
-            };
-            return Err(format!(
-                "coordinate {} times unit scale {} does not fit in 32-bit floats",
-                readable(file[file_axis]),
-                readable(s)
-            ));
-        }
-        Ok(Vec3::from_array(world_f32))
-    }
-
-    fn face(&mut self, tokens: Tokens) -> LineResult {
-        let first = self.out.corners.len();
-        for token in tokens {
-            let corner = self.corner(token)?;
-            self.out.corners.push(corner);
-        }
-        let count = self.out.corners.len() - first;
-        if count < 3 {
-            let message = format!("face with {count} corners (a face needs at least 3)");
-            return Err(incomplete(message));
-        }
-        if self.out.corners.len() > u32::MAX as usize {
-            return Err(String::from("more than 4 294 967 295 face corners").into());
-        }
-        self.out.face_starts.push(self.out.corners.len() as u32);
-        self.out
-            .face_lines
-            .push(self.line.min(u32::MAX as usize) as u32);
-        Ok(())
-    }
-
-    /// One `v`, `v/vt`, `v//vn` or `v/vt/vn` corner: returns the 0-based
-    /// position index; texture and normal indices are only checked.
-    fn corner(&mut self, token: &[u8]) -> Result<u32, LineError> {
-        let malformed = || incomplete(format!("malformed face corner `{}`", lossy(token)));
-        let mut parts = token.split(|&b| b == b'/');
-        let pos = parts
-            .next()
-            .filter(|p| !p.is_empty())
-            .ok_or_else(malformed)?;
-        let texcoord = parts.next();
-        let normal = parts.next();
-        if parts.next().is_some()
-            || normal.is_some_and(|n| n.is_empty())
-            || (texcoord.is_some_and(|t| t.is_empty()) && normal.is_none())
-        {
-            return Err(malformed());
-        }
-        let pos = match parse_ref(pos, "vertex")? {
-            Ref::Absolute(pos) => pos,
-            Ref::Relative(magnitude) => self.relative(RefKind::Vertex, magnitude)?,
-        };
-        if let Some(t) = texcoord.filter(|t| !t.is_empty()) {
-            match parse_ref(t, "texture")? {
-                Ref::Absolute(t) => note_max(&mut self.out.max_texcoord_ref, t + 1, self.line),
-                Ref::Relative(magnitude) => _ = self.relative(RefKind::Texture, magnitude)?,
-            }
-        }
-        if let Some(n) = normal {
-            match parse_ref(n, "normal")? {
-                Ref::Absolute(n) => note_max(&mut self.out.max_normal_ref, n + 1, self.line),
-                Ref::Relative(magnitude) => _ = self.relative(RefKind::Normal, magnitude)?,
-            }
-        }
-        u32::try_from(pos)
-            .ok()
-            .filter(|&p| p < u32::MAX)
-            .ok_or_else(|| format!("vertex index {} is too large", pos + 1).into())
-    }
-
-    /// Resolves the relative index `-magnitude` of a `kind` element against
-    /// the chunk's elements above this line. One reaching above the chunk is
-    /// an error in the first chunk, and otherwise left [`Pending`] (0 for now).
-    /// A vertex index resolved here is listed in `relative`: it counts from
-    /// the chunk's first vertex.
-    fn relative(&mut self, kind: RefKind, magnitude: u64) -> Result<u64, LineError> {
-        let defined = match kind {
-            RefKind::Vertex => self.out.positions.len() as u64,
-            RefKind::Texture => self.out.texcoords,
-            RefKind::Normal => self.out.normals,
-        };
-        let corner = self.out.corners.len() as u32;
-        match resolve_relative(magnitude, defined, kind) {
-            Ok(index) => {
-                if kind == RefKind::Vertex {
-                    self.out.relative.push(corner);
-                }
-                Ok(index)
-            }
-            Err(message) if self.exact => Err(message.into()),
-            Err(_) => {
-                self.out.pending.push(Pending {
-                    line: self.line,
-                    kind,
-                    magnitude,
-                    defined,
-                    corner,
+    /// The name an `o`, `g` or `usemtl` line gives, cut to
+    /// [`MAX_NAME_CHARS`] characters with a warning when longer.
+    fn name_text(&mut self, line: &[u8]) -> Option<String> {
+        let (name, cut_from) = cap_name(rest_of_line(line)?);
+        if let Some(chars) = cut_from {
+            self.out
+                .warnings
+                .push(WarningKind::LongName, Some(self.line), || {
+                    format!("object name of {chars} characters cut to {MAX_NAME_CHARS}")
                 });
-                Ok(0)
-            }
         }
+        Some(name)
     }
 
-    /// Records an `o` / `g` statement; the merge resolves the names.
+    /// Records a name statement; the merge resolves the names.
     fn name(&mut self, statement: NameStatement) {
         let faces = self.out.face_lines.len() as u32;
         self.out.names.push((faces, statement));
     }
 }
 
-/// The name an object gets from the `o` and `g` in force.
-fn object_name(object: Option<&str>, group: Option<&str>) -> String {
-    match (object, group) {
-        (Some(o), Some(g)) if o != g => format!("{o}/{g}"),
-        (Some(o), _) => o.to_string(),
-        (None, Some(g)) => g.to_string(),
+/// The name an object gets from the `o` and `g` in force (`group`), and
+/// the material when objects are split by material.
+fn object_name(object: Option<&str>, group: Option<&str>, material: Option<&str>) -> String {
+    let group = match (object, group) {
+        (Some(o), Some(g)) if o != g => Some(format!("{o}/{g}")),
+        (Some(o), _) => Some(o.to_string()),
+        (None, Some(g)) => Some(g.to_string()),
+        (None, None) => None,
+    };
+    match (group, material) {
+        (Some(g), Some(m)) => format!("{g}:{m}"),
+        (Some(name), None) => name,
+        (None, Some(m)) => m.to_string(),
         (None, None) => "default".to_string(),
     }
 }
@@ -478,56 +414,6 @@ fn note_max(max: &mut (u64, usize), index: u64, line: usize) {
     if index > max.0 {
         *max = (index, line);
     }
-}
-
-/// Turns a 1-based or negative (relative) OBJ index into a 0-based one.
-/// `defined` is how many elements precede this line. Positive indices past
-/// `defined` are accepted here: the caller checks them against the file.
-/// (The parser does this in two steps, [`parse_ref`] then, for a relative
-/// index, [`resolve_relative`] or a pending check; this joins them for tests.)
-#[cfg(test)]
-fn resolve(token: &[u8], defined: u64, what: &str, keyword: &str) -> Result<u64, String> {
-    let kind = match keyword {
-        "v" => RefKind::Vertex,
-        "vt" => RefKind::Texture,
-        _ => RefKind::Normal,
-    };
-    debug_assert_eq!(kind.describe(), (what, keyword));
-    match parse_ref(token, what)? {
-        Ref::Absolute(index) => Ok(index),
-        Ref::Relative(magnitude) => resolve_relative(magnitude, defined, kind),
-    }
-}
-
-/// An OBJ index: 1-based (stored 0-based here) or relative (`-magnitude`).
-enum Ref {
-    Absolute(u64),
-    Relative(u64),
-}
-
-/// Reads an index token; `what` names it in errors.
-fn parse_ref(token: &[u8], what: &str) -> Result<Ref, String> {
-    let raw = parse_index(token).ok_or_else(|| format!("bad {what} index `{}`", lossy(token)))?;
-    match raw {
-        0 => Err(format!(
-            "{what} index 0 is invalid (OBJ indices start at 1)"
-        )),
-        1.. => Ok(Ref::Absolute(raw as u64 - 1)),
-        _ => Ok(Ref::Relative(raw.unsigned_abs())),
-    }
-}
-
-/// The 0-based index of the relative index `-magnitude` when `defined`
-/// elements of `kind` precede its line, or the error naming it.
-fn resolve_relative(magnitude: u64, defined: u64, kind: RefKind) -> Result<u64, String> {
-    if magnitude <= defined {
-        return Ok(defined - magnitude);
-    }
-    let (what, keyword) = kind.describe();
-    Err(format!(
-        "relative {what} index -{magnitude} reaches before the first `{keyword}` \
-         (only {defined} defined above this line)"
-    ))
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@
 //! parser checks against `u32` are the whole file's.
 
 use super::super::report::WarningKind;
-use super::super::{Ctx, ImportError};
+use super::super::{Ctx, ImportError, ObjectsBy};
 use super::{
     Chunk, NameStatement, Parsed, RefKind, Run, continuation, note_max, object_name, parse_chunk,
     resolve_relative,
@@ -195,6 +195,11 @@ fn merge(chunks: Vec<Chunk>, ctx: &Ctx) -> Result<Parsed, ImportError> {
         total.vertices,
         |i, out| out.copy_from_slice(&chunks[i].positions),
     );
+    let shape_positions = concat(
+        chunks.iter().map(|c| c.shape_positions.len()),
+        chunks.iter().map(|c| c.shape_positions.len()).sum(),
+        |i, out| out.copy_from_slice(&chunks[i].shape_positions),
+    );
     let corners = concat(
         chunks.iter().map(|c| c.corners.len()),
         total.corners,
@@ -235,7 +240,10 @@ fn merge(chunks: Vec<Chunk>, ctx: &Ctx) -> Result<Parsed, ImportError> {
             }
         },
     );
-    let mut names = Names::default();
+    let mut names = Names {
+        by: ctx.options.objects_by,
+        ..Names::default()
+    };
     let statements = chunks.iter().zip(&starts).flat_map(|(c, s)| {
         c.names
             .iter()
@@ -244,6 +252,7 @@ fn merge(chunks: Vec<Chunk>, ctx: &Ctx) -> Result<Parsed, ImportError> {
     names.replay(statements, total.faces);
     let mut parsed = Parsed {
         positions,
+        shape_positions,
         corners,
         face_starts,
         face_lines,
@@ -304,12 +313,16 @@ fn concat<T: Default + Clone + Send>(
     out
 }
 
-/// Object names and runs, worked out from the `o` / `g` statements as one
-/// pass over the faces would.
+/// Object names and runs, worked out from the `o` / `g` (and `usemtl`)
+/// statements as one pass over the faces would.
 #[derive(Default)]
 struct Names {
+    by: ObjectsBy,
     object: Option<String>,
     group: Option<String>,
+    /// The material in force (`usemtl` statements are only recorded when
+    /// objects are split by material).
+    material: Option<String>,
     changed: bool,
     current: Option<u32>,
     ids: HashMap<String, u32>,
@@ -340,6 +353,7 @@ impl Names {
                     self.group = None;
                 }
                 NameStatement::Group(name) => self.group = name.clone(),
+                NameStatement::Material(name) => self.material = name.clone(),
             }
             self.changed = true;
         }
@@ -356,7 +370,15 @@ impl Names {
             return;
         }
         self.changed = false;
-        let name = object_name(self.object.as_deref(), self.group.as_deref());
+        let name = match self.by {
+            ObjectsBy::Group => object_name(self.object.as_deref(), self.group.as_deref(), None),
+            ObjectsBy::Material => object_name(None, None, self.material.as_deref()),
+            ObjectsBy::GroupAndMaterial => object_name(
+                self.object.as_deref(),
+                self.group.as_deref(),
+                self.material.as_deref(),
+            ),
+        };
         let next_id = self.names.len() as u32;
         let id = *self.ids.entry(name).or_insert_with_key(|name| {
             self.names.push(name.clone());

@@ -104,6 +104,7 @@ fn z_up_and_scale_convert_to_y_up_metres() {
     let options = ImportOptions {
         up: UpAxis::Z,
         scale: 0.5,
+        ..ImportOptions::default()
     };
     let p = parse_with("v 2 4 6\n", options).unwrap();
     assert_eq!(p.positions, [Vec3::new(1.0, 3.0, -2.0)]);
@@ -124,11 +125,12 @@ fn vertex_errors_name_the_line() {
     let options = ImportOptions {
         up: UpAxis::Z,
         scale: 1e30,
+        ..ImportOptions::default()
     };
     let err = parse_with("v 0 0 1e10\n", options).unwrap_err();
     assert_eq!(
         err,
-        "t.obj:1: coordinate 1e10 times unit scale 1e30 does not fit in 32-bit floats"
+        "t.obj:1: coordinate 1e10 times unit scale 1e30 overflows: it does not fit in 32-bit floats"
     );
 }
 

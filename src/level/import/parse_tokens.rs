@@ -33,8 +33,37 @@ pub(super) fn readable(x: f64) -> String {
     }
 }
 
-pub(super) fn lossy(token: &[u8]) -> std::borrow::Cow<'_, str> {
-    String::from_utf8_lossy(token)
+/// Characters of the file quoted in a message at most: a 50-million-digit
+/// number must not make a 50 MB error line.
+pub(super) const QUOTE_CHARS: usize = 40;
+
+/// `token` in backquotes for a message: whole when short, otherwise its
+/// first [`QUOTE_CHARS`] characters, `…` and its length in bytes.
+pub(super) fn quote(token: &[u8]) -> String {
+    // Four bytes per character at most: enough bytes for the prefix.
+    let head = String::from_utf8_lossy(&token[..token.len().min(4 * QUOTE_CHARS)]);
+    if token.len() <= QUOTE_CHARS && head.chars().count() == token.len() {
+        return format!("`{head}`");
+    }
+    let prefix: String = head.chars().take(QUOTE_CHARS).collect();
+    if prefix.len() == token.len() {
+        format!("`{prefix}`")
+    } else {
+        format!("`{prefix}…` ({} bytes)", token.len())
+    }
+}
+
+/// `name` cut to [`super::super::MAX_NAME_CHARS`] characters (with a
+/// trailing `…`), and its length in characters when it was cut.
+pub(super) fn cap_name(name: &[u8]) -> (String, Option<usize>) {
+    let max = super::super::MAX_NAME_CHARS;
+    let head = String::from_utf8_lossy(&name[..name.len().min(4 * (max + 1))]);
+    if head.chars().count() <= max && head.len() >= name.len() {
+        return (head.into_owned(), None);
+    }
+    let mut cut: String = head.chars().take(max).collect();
+    cut.push('…');
+    (cut, Some(String::from_utf8_lossy(name).chars().count()))
 }
 
 pub(super) fn is_space(b: u8) -> bool {
@@ -42,12 +71,12 @@ pub(super) fn is_space(b: u8) -> bool {
 }
 
 /// The text after the keyword, trimmed; `None` when there is none.
-pub(super) fn rest_of_line(line: &[u8]) -> Option<String> {
+pub(super) fn rest_of_line(line: &[u8]) -> Option<&[u8]> {
     let start = line.iter().position(|&b| !is_space(b))?;
     let line = &line[start..];
     let after_keyword = line.iter().position(|&b| is_space(b))?;
     let rest = line[after_keyword..].trim_ascii();
-    (!rest.is_empty()).then(|| String::from_utf8_lossy(rest).into_owned())
+    (!rest.is_empty()).then_some(rest)
 }
 
 /// Whitespace-separated tokens of one line, stopping at a `#` comment.

@@ -20,18 +20,53 @@ pub(super) enum WarningKind {
     AttributeIndex,
     /// A self-intersecting polygon was triangulated as well as it could be.
     Triangulation,
+    /// An object name too long to show was cut.
+    LongName,
+    /// A `v` statement with values beyond x y z [w] or colours.
+    VertexExtras,
+    /// The file ends without a line break: its last line may be cut short.
+    Truncated,
 }
 
-const KINDS: [(WarningKind, &str); 5] = [
-    (WarningKind::Degenerate, "zero-area triangle"),
-    (WarningKind::Duplicate, "duplicate triangle"),
-    (WarningKind::IgnoredStatement, "ignored statement"),
-    (WarningKind::AttributeIndex, "dangling texture/normal index"),
-    (WarningKind::Triangulation, "self-intersecting polygon"),
+/// Each kind, its name in the summary line, and how many are listed: one
+/// extra-vertex-values warning says all there is to say about an exporter.
+const KINDS: [(WarningKind, &str, usize); 8] = [
+    (
+        WarningKind::Degenerate,
+        "zero-area triangle",
+        LISTED_PER_KIND,
+    ),
+    (
+        WarningKind::Duplicate,
+        "duplicate triangle",
+        LISTED_PER_KIND,
+    ),
+    (
+        WarningKind::IgnoredStatement,
+        "ignored statement",
+        LISTED_PER_KIND,
+    ),
+    (
+        WarningKind::AttributeIndex,
+        "dangling texture/normal index",
+        LISTED_PER_KIND,
+    ),
+    (
+        WarningKind::Triangulation,
+        "self-intersecting polygon",
+        LISTED_PER_KIND,
+    ),
+    (WarningKind::LongName, "long name", LISTED_PER_KIND),
+    (WarningKind::VertexExtras, "extra vertex value", 1),
+    (WarningKind::Truncated, "truncated file", 1),
 ];
 
 fn slot(kind: WarningKind) -> usize {
-    KINDS.iter().position(|(k, _)| *k == kind).unwrap_or(0)
+    KINDS.iter().position(|(k, ..)| *k == kind).unwrap_or(0)
+}
+
+fn listed(kind: WarningKind) -> usize {
+    KINDS[slot(kind)].2
 }
 
 /// Counts warnings per kind and keeps the first few of each.
@@ -51,7 +86,7 @@ impl Warnings {
     ) {
         let count = &mut self.counts[slot(kind)];
         *count += 1;
-        if *count <= LISTED_PER_KIND {
+        if *count <= listed(kind) {
             let message = message();
             self.listed.push((kind, ImportWarning { line, message }));
         }
@@ -66,7 +101,7 @@ impl Warnings {
         let mut seen = self.counts;
         for (kind, mut warning) in other.listed {
             let seen = &mut seen[slot(kind)];
-            if *seen < LISTED_PER_KIND {
+            if *seen < listed(kind) {
                 warning.line = warning.line.map(|line| line + line_offset);
                 self.listed.push((kind, warning));
             }
@@ -88,14 +123,14 @@ impl Warnings {
     pub(super) fn finish(self) -> Vec<ImportWarning> {
         let mut listed: Vec<ImportWarning> = self.listed.into_iter().map(|(_, w)| w).collect();
         listed.sort_by_key(|w| w.line.unwrap_or(usize::MAX));
-        for (kind, what) in KINDS {
+        for (kind, what, cap) in KINDS {
             let count = self.counts[slot(kind)];
-            if count > LISTED_PER_KIND {
+            if count > cap {
                 listed.push(ImportWarning {
                     line: None,
                     message: format!(
                         "{} more {what} warnings not listed ({count} in all)",
-                        count - LISTED_PER_KIND
+                        count - cap
                     ),
                 });
             }

@@ -105,6 +105,7 @@ fn bad_scale_is_rejected_before_reading() {
         let options = ImportOptions {
             up: UpAxis::Y,
             scale,
+            ..ImportOptions::default()
         };
         let err = import_obj_bytes(b"v 0 0 0", Path::new("s.obj"), &options).unwrap_err();
         assert!(

@@ -11,6 +11,15 @@
 //! the polygon's winding. Repeated corners are skipped and collinear ones
 //! removed without emitting slivers; a self-intersecting polygon, which has
 //! no proper triangulation, is finished by forcing its most convex corner.
+//!
+//! Ear clipping is quadratic in the corner count (each ear is checked
+//! against the reflex corners left), which a single 100k-corner face turns
+//! into seconds and a 1M-corner one into minutes. Faces above
+//! [`FAN_MIN_CORNERS`] are first checked for convexity in linear time
+//! (every turn the same way, one turn around in all) and, when convex,
+//! fanned from one corner, which is exact and linear. A concave face above
+//! [`MAX_CONCAVE_CORNERS`] is refused: no exporter writes one, and it would
+//! take seconds to hours.
 
 use crate::math::{DVec3, Vec3};
 
@@ -27,6 +36,26 @@ pub(super) fn is_degenerate(a: DVec3, b: DVec3, c: DVec3) -> bool {
     (b - a).cross(c - a).length() <= DEGENERATE_REL * longest_sq
 }
 
+/// Relative rounding of an `f32` coordinate, doubled (two corners' worth):
+/// a corner this close to the line through its neighbours, relative to
+/// the face's largest coordinate, may be in line with them as written.
+const F32_ROUNDING: f64 = 1.0 / (1u64 << 23) as f64;
+
+/// Rounding of the coordinates as written, relative to the face's size: an
+/// exporter writing 5 decimals (or 6 significant digits) wobbles a curve's
+/// corners by more than it bends between them when a face has millions.
+/// A big face is convex when it is, within this, and fanned: its outline
+/// moves by at most this (2 mm on a 200 m face).
+const WRITTEN_ROUNDING: f64 = 1e-5;
+
+/// Faces with more corners than this are fanned when convex.
+pub(super) const FAN_MIN_CORNERS: usize = 64;
+
+/// The most corners a non-convex face may have: ear clipping it takes
+/// at most ~0.2 s at this size (a face crossing itself everywhere, where
+/// every ear is forced, is the slowest: cubic; dev build).
+pub(super) const MAX_CONCAVE_CORNERS: usize = 2_000;
+
 /// How a polygon was triangulated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Outcome {
@@ -37,6 +66,9 @@ pub(super) enum Outcome {
     /// The polygon intersects itself; some ears had to be forced, so the
     /// triangles cover it only approximately.
     Forced,
+    /// The polygon is not convex and has more than [`MAX_CONCAVE_CORNERS`]
+    /// corners: not triangulated.
+    TooLarge,
 }
 
 /// Scratch buffers reused from one polygon to the next, so that
@@ -85,7 +117,90 @@ impl Triangulator {
             return Outcome::Exact;
         }
         self.project(normal);
+        if n > FAN_MIN_CORNERS {
+            if let Some(outcome) = self.fan(out) {
+                return outcome;
+            }
+            if n > MAX_CONCAVE_CORNERS {
+                return Outcome::TooLarge;
+            }
+        }
         self.clip_ears(out)
+    }
+
+    /// Fans the polygon from its first kept corner when it is convex, and
+    /// says whether it was. First the corners in line with their kept
+    /// neighbours are removed (as ear clipping does, each judged against the
+    /// neighbours left); a corner turning the wrong way by less than the
+    /// rounding of `f32` positions and of the text ([`WRITTEN_ROUNDING`])
+    /// is removed too: a face with a million corners on a circle has bends
+    /// far smaller than that rounding, which turns some of them the wrong
+    /// way. (Only those: removing corners that
+    /// turn the right way would compound into a coarser polygon.) What is left is convex when every corner turns left and the
+    /// turns add up to one turn around, not two (a pentagram turns left at
+    /// every corner). All linear in the corner count.
+    fn fan(&mut self, out: &mut Vec<[u32; 3]>) -> Option<Outcome> {
+        let (extent, lo, hi) = self.pos_world.iter().fold(
+            (0.0f64, self.pos_world[0], self.pos_world[0]),
+            |(m, lo, hi), p| (m.max(p.abs().max_element()), lo.min(*p), hi.max(*p)),
+        );
+        let noise = extent * F32_ROUNDING + (hi - lo).length() * WRITTEN_ROUNDING;
+        let pt = &self.pt;
+        let in_line = |a: usize, b: usize, c: usize| {
+            let (a, b, c) = (pt[a], pt[b], pt[c]);
+            let o = orient(a, b, c);
+            turn(a, b, c).abs() <= DEGENERATE_REL || (o < 0.0 && -o <= noise * dist_sq(a, c).sqrt())
+        };
+        let mut kept: Vec<usize> = Vec::with_capacity(pt.len());
+        for i in 0..pt.len() {
+            while let [.., a, b] = kept[..]
+                && in_line(a, b, i)
+            {
+                kept.pop();
+            }
+            kept.push(i);
+        }
+        // The ends meet: drop corners in line there until none are left.
+        let mut first = 0;
+        loop {
+            let live = &kept[first..];
+            let l = live.len();
+            if l < 3 {
+                return None;
+            }
+            if in_line(live[l - 2], live[l - 1], live[0]) {
+                kept.pop();
+            } else if in_line(live[l - 1], live[0], live[1]) {
+                first += 1;
+            } else {
+                break;
+            }
+        }
+        let live = &kept[first..];
+        let l = live.len();
+        let mut total = 0.0;
+        for i in 0..l {
+            let (a, b, c) = (
+                pt[live[(i + l - 1) % l]],
+                pt[live[i]],
+                pt[live[(i + 1) % l]],
+            );
+            if orient(a, b, c) <= 0.0 {
+                return None;
+            }
+            let (e, f) = ([b[0] - a[0], b[1] - a[1]], [c[0] - b[0], c[1] - b[1]]);
+            total += (e[0] * f[1] - e[1] * f[0]).atan2(e[0] * f[0] + e[1] * f[1]);
+        }
+        if total >= 3.0 * std::f64::consts::PI {
+            return None;
+        }
+        let apex = self.corner[live[0]];
+        out.extend(
+            live[1..]
+                .windows(2)
+                .map(|w| [apex, self.corner[w[0]], self.corner[w[1]]]),
+        );
+        Some(Outcome::Exact)
     }
 
     /// Copies the corners, dropping a corner equal to the one before it
@@ -196,13 +311,7 @@ impl Triangulator {
     }
 
     fn update_turn(&mut self, v: usize) {
-        let (a, b, c) = (self.pt[self.prev[v]], self.pt[v], self.pt[self.next[v]]);
-        let longest_sq = dist_sq(a, b).max(dist_sq(b, c)).max(dist_sq(c, a));
-        self.turn[v] = if longest_sq > 0.0 {
-            orient(a, b, c) / longest_sq
-        } else {
-            0.0
-        };
+        self.turn[v] = turn(self.pt[self.prev[v]], self.pt[v], self.pt[self.next[v]]);
     }
 
     /// True when no non-convex corner lies in or on the triangle cut off at
@@ -251,6 +360,17 @@ fn newell_normal(pos_world: &[DVec3]) -> DVec3 {
         sum += (*p - origin).cross(q - origin);
     }
     sum
+}
+
+/// Scale-free turn at `b` on the way from `a` to `c`: > 0 left (convex
+/// in a counter-clockwise polygon), < 0 right, 0 when the points coincide.
+fn turn(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    let longest_sq = dist_sq(a, b).max(dist_sq(b, c)).max(dist_sq(c, a));
+    if longest_sq > 0.0 {
+        orient(a, b, c) / longest_sq
+    } else {
+        0.0
+    }
 }
 
 /// Twice the signed area of 2D triangle `abc`: > 0 when counter-clockwise.
