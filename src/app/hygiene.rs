@@ -17,6 +17,9 @@ use std::time::Instant;
 /// open edges, more than anyone reads in a view; the list shows them all.
 pub const MAX_DRAWN_PER_KIND: usize = 2000;
 
+/// How far from an opened item the camera stands at most, metres.
+pub const FRAME_DISTANCE_M: f32 = 6.0;
+
 /// The analysis as the window holds it.
 #[derive(Default)]
 pub struct HygieneState {
@@ -150,12 +153,18 @@ impl EditorState {
         false
     }
 
-    /// Opens item `i` of `kind`: highlights it and aims the camera at it.
+    /// Opens item `i` of `kind`: highlights it and aims the camera at it,
+    /// from no farther than [`FRAME_DISTANCE_M`] (a crack of a millimetre is
+    /// invisible from across the level).
     pub fn open_hygiene_item(&mut self, kind: HygieneKind, i: usize) {
         self.hygiene.open = Some((kind, i));
         if let Some(item) = self.hygiene.open_item() {
             let at = item.position.as_vec3();
             look_at_keep_offset(&mut self.camera, at);
+            let offset = self.camera.eye - self.camera.target;
+            if offset.length() > FRAME_DISTANCE_M {
+                self.camera.eye = at + offset.normalize() * FRAME_DISTANCE_M;
+            }
         }
     }
 }

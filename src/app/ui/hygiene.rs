@@ -105,10 +105,8 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         .first()
                         .map_or(String::new(), |t| t.to_string())
                 );
-                if ui
-                    .selectable_label(open, RichText::new(text).monospace())
-                    .clicked()
-                {
+                let row = egui::Button::selectable(open, RichText::new(text).monospace().small());
+                if ui.add(row).on_hover_text("Frame it in the view").clicked() {
                     clicked = Some(i);
                 }
             }

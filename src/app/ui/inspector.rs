@@ -36,13 +36,15 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             let phase = probe.stepper.current_phase();
             let frame = probe.stepper.frame().map(|f| f.index);
             let outcome = probe.stepper.frame_record().map(frame_outcome_words);
+            // The solver's verdict on itself first, wrapped to the panel:
+            // an end inside geometry or a ghost corner is the news.
+            self_check_rows(ui, app, &rec);
             // Wide tables scroll sideways rather than widen the panel.
             egui::ScrollArea::both().show(ui, |ui| {
                 if let Some(index) = frame {
                     frame_rows(ui, index, phase, outcome);
                 }
                 record_table(ui, &rec);
-                self_check_rows(ui, app, &rec);
                 if let Some(h) = &rec.nearest {
                     egui::CollapsingHeader::new("Nearest hit")
                         .default_open(true)
@@ -228,17 +230,16 @@ fn self_check_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, rec: &IterationReco
     };
     match &rec.clearance {
         Some(c) if c.embedded => {
-            ui.colored_label(
-                egui::Color32::from_rgb(235, 70, 70),
-                format!(
-                    "INSIDE GEOMETRY: {:.4} m ({:.3} radii) into triangle {} ({})",
-                    -c.metres,
-                    -c.radii,
-                    c.triangle,
-                    name(c.object)
-                ),
-            )
-            .on_hover_text(format!("{c:?}"));
+            let text = format!(
+                "INSIDE GEOMETRY: {:.4} m ({:.3} radii) into triangle {} ({})",
+                -c.metres,
+                -c.radii,
+                c.triangle,
+                name(c.object)
+            );
+            let red = egui::Color32::from_rgb(235, 70, 70);
+            ui.add(egui::Label::new(egui::RichText::new(text).color(red).strong()).wrap())
+                .on_hover_text(format!("{c:?}"));
             if let Some(verdict) =
                 crate::collide::embedded_verdict(mesh, rec.mode, std::slice::from_ref(rec))
             {
@@ -246,15 +247,16 @@ fn self_check_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, rec: &IterationReco
             }
         }
         Some(c) => {
-            ui.label(format!(
+            let text = format!(
                 "Clearance: {:.4} m ({:.3} radii) to triangle {} ({}), its {}",
                 c.metres,
                 c.radii,
                 c.triangle,
                 name(c.object),
                 feature_name(c.feature)
-            ))
-            .on_hover_text(format!("{c:?}"));
+            );
+            ui.add(egui::Label::new(text).wrap())
+                .on_hover_text(format!("{c:?}"));
         }
         None => {
             ui.label(format!(
@@ -271,17 +273,16 @@ fn self_check_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, rec: &IterationReco
             .take(6)
             .map(|(t, &o)| format!("{t} ({})", name(o)))
             .collect();
-        ui.colored_label(
-            egui::Color32::from_rgb(240, 130, 230),
-            format!(
-                "Ghost corner: the {} hit is flat with triangles {} (fold {:.2}°); it bent the contact by {:.1}°",
-                feature_name(g.feature),
-                neighbours.join(", "),
-                g.max_fold_deg,
-                g.deflection_deg
-            ),
-        )
-        .on_hover_text(
+        let text = format!(
+            "Ghost corner: the {} hit is flat with triangles {} (fold {:.2}°); it bent the contact by {:.1}°",
+            feature_name(g.feature),
+            neighbours.join(", "),
+            g.max_fold_deg,
+            g.deflection_deg
+        );
+        let pink = egui::Color32::from_rgb(240, 130, 230);
+        ui.add(egui::Label::new(egui::RichText::new(text).color(pink)).wrap())
+            .on_hover_text(
             "An internal edge of a flat surface stopped or deflected the probe as if it were a corner",
         );
     }

@@ -343,24 +343,33 @@ fn self_checks(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh) {
                 a: corners[i as usize],
                 b: corners[(i as usize + 1) % 3],
             },
-            Some("ghost corner".into()),
+            None,
         ),
         Feature::Vertex(i) => out.push(
             kind,
             Shape::Point {
                 p: corners[i as usize],
             },
-            Some("ghost corner".into()),
+            None,
         ),
         Feature::Face => {}
     }
-    for &t in ghost.neighbours.iter().filter(|&&t| in_mesh(t)).take(16) {
+    // Labelled on the first flat neighbour, away from the contact point
+    // where the hit's own labels are.
+    for (k, &t) in ghost
+        .neighbours
+        .iter()
+        .filter(|&&t| in_mesh(t))
+        .take(16)
+        .enumerate()
+    {
+        let label = (k == 0).then(|| format!("ghost corner: flat with {t}"));
         out.push(
             kind,
             Shape::Triangle {
                 corners: mesh.triangle_f64(t),
             },
-            None,
+            label,
         );
     }
 }
