@@ -19,6 +19,16 @@ fn unit(kind: HygieneKind) -> &'static str {
     }
 }
 
+/// Four decimals, or three significant digits under 0.001 (a near miss of
+/// 0.02 mm must not read as 0.0000).
+fn size(value: f64) -> String {
+    if value != 0.0 && value.abs() < 1e-3 {
+        format!("{value:.2e}")
+    } else {
+        format!("{value:.4}")
+    }
+}
+
 /// The `hygiene` section of `info`'s text output.
 pub(crate) fn text(report: &HygieneReport) -> String {
     let mut s = String::new();
@@ -41,10 +51,10 @@ pub(crate) fn text(report: &HygieneReport) -> String {
             .map(|item| {
                 let tris: Vec<String> = item.triangles.iter().map(u32::to_string).collect();
                 format!(
-                    "{} tris {} size {:.4} {}",
+                    "{} tris {} size {} {}",
                     format::vec(item.position),
                     tris.join(","),
-                    item.size,
+                    size(item.size),
                     unit(kind.kind)
                 )
             })
@@ -92,5 +102,12 @@ mod tests {
         assert!(open.ends_with("; ..."), "{open}");
         let sliver = text.lines().find(|l| l.contains("sliver")).unwrap();
         assert!(sliver.trim_end().ends_with(" 0"), "{sliver}");
+    }
+
+    #[test]
+    fn tiny_sizes_keep_their_digits() {
+        assert_eq!(size(0.0), "0.0000");
+        assert_eq!(size(1.5), "1.5000");
+        assert_eq!(size(0.000_023_4), "2.34e-5");
     }
 }

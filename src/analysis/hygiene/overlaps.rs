@@ -5,9 +5,9 @@
 //! faces where two solids rest on each other, face opposite ways and are
 //! not. Candidates are the triangles with nearly the same normal (a grid
 //! over normals, see [`NormalGroups`]) whose boxes meet the triangle's box
-//! grown by the plane distance along its normal; the overlap is one triangle clipped by
-//! the other in the first one's plane (Sutherland and Hodgman 1974,
-//! "Reentrant polygon clipping": both are convex).
+//! grown by the plane distance along its normal; the overlap is one
+//! triangle clipped by the other in the first one's plane (Sutherland and
+//! Hodgman 1974, "Reentrant polygon clipping": both are convex).
 
 use super::cells::{CellMap, around, cell_of};
 use super::collect::{Found, find_capped_with};
@@ -35,7 +35,8 @@ pub(super) fn find(mesh: &TriMesh, normals: &[DVec3], options: &HygieneOptions) 
             }
             let tri_i = mesh.triangle_f64(i as u32);
             // Overlapping interiors put part of `j` within the plane
-            // distance of `i`: its box meets `i`'s grown along the normal.
+            // distance of `i`: its box meets `i`'s grown along the normal
+            // (and by a micrometre for the boxes' f32 rounding).
             let grow = (n.abs() * plane_tol).as_vec3() + Vec3::splat(1e-6);
             let b = mesh.tri_aabbs[i];
             let query = Aabb {

@@ -316,3 +316,11 @@ fn thin_triangles_are_slivers_only_when_also_narrow() {
         );
     }
 }
+
+#[test]
+fn kind_names_are_the_json_names() {
+    for kind in HygieneKind::ALL {
+        assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
+        assert_eq!(kind.is_fault(), kind != CoplanarEdge);
+    }
+}
