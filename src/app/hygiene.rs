@@ -17,6 +17,9 @@ use std::time::Instant;
 /// open edges, more than anyone reads in a view; the list shows them all.
 pub const MAX_DRAWN_PER_KIND: usize = 2000;
 
+/// A finished analysis and how long it took, milliseconds.
+type Analysed = (HygieneReport, f64);
+
 /// How far from an opened item the camera stands at most, metres.
 pub const FRAME_DISTANCE_M: f32 = 6.0;
 
@@ -24,7 +27,7 @@ pub const FRAME_DISTANCE_M: f32 = 6.0;
 #[derive(Default)]
 pub struct HygieneState {
     /// The run in progress: the level it analyses and where its result comes.
-    job: Option<(Arc<Level>, Receiver<(HygieneReport, f64)>)>,
+    job: Option<(Arc<Level>, Receiver<Analysed>)>,
     /// The last result and how long it took, milliseconds.
     pub report: Option<(Arc<HygieneReport>, f64)>,
     /// Which kinds the view draws, in [`HygieneKind::ALL`] order (faults on).

@@ -30,6 +30,9 @@ pub struct SyncMemo {
     uploaded_overlays: bool,
 }
 
+/// The hygiene report (by address), the kinds drawn and the item opened.
+type HygieneKey = (usize, [bool; 8], Option<(HygieneKind, usize)>);
+
 /// Everything the overlay primitives depend on.
 #[derive(Clone, Debug, PartialEq)]
 struct OverlayKey {
@@ -46,7 +49,7 @@ struct OverlayKey {
     /// The check finding opened (report, index): its measurement is drawn.
     finding: Option<(usize, usize)>,
     /// The hygiene report, the kinds drawn and the item opened.
-    hygiene: Option<(usize, [bool; 8], Option<(HygieneKind, usize)>)>,
+    hygiene: Option<HygieneKey>,
 }
 
 impl SyncMemo {
