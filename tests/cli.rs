@@ -448,3 +448,43 @@ fn check_exits_0_when_every_finding_passes() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("findings    0"), "{}", r.stdout);
 }
+
+#[test]
+fn sweep_flags_an_end_inside_geometry_and_a_ghost_corner() {
+    // From behind a one-sided wall, which nettle2000 ignores.
+    let args = [
+        "sweep",
+        &fixture("cli_box.obj"),
+        "--from",
+        "5,1,0",
+        "--velocity",
+        "-1.8,0,0",
+        "--mode",
+        "nettle2000",
+    ];
+    let text = run(&args).stdout;
+    assert!(text.contains("EMBEDDED 0.2000 m (0.500 radii)"), "{text}");
+    assert!(text.contains("VERDICT     embedded: 1 of 1"), "{text}");
+    let v = json(&run(&[&args[..], &["--json"]].concat()));
+    assert_eq!(v["embedded_iterations"], serde_json::json!([0]));
+    assert!(v["verdict"].as_str().unwrap().contains("nettle2000 ignores"));
+    let c = &v["iterations"][0]["clearance"];
+    assert_eq!(c["embedded"], true);
+    assert!(near(c["metres"].as_f64().unwrap(), -0.2, 1e-9), "{c}");
+    // Set down on the crest of a floor falling away by 0.5°.
+    let crest = [
+        "sweep",
+        &fixture("ghost_crest.obj"),
+        "--from",
+        "0,1.2,0.5",
+        "--velocity",
+        "0,-1,0",
+    ];
+    let text = run(&crest).stdout;
+    assert!(text.contains("GHOST corner (flat neighbours"), "{text}");
+    let v = json(&run(&[&crest[..], &["--json"]].concat()));
+    let ghost = &v["iterations"][0]["ghost_hit"];
+    assert_eq!(ghost["neighbours"].as_array().unwrap().len(), 1, "{ghost}");
+    assert!(near(ghost["max_fold_deg"].as_f64().unwrap(), 0.5, 1e-3), "{ghost}");
+    assert_eq!(v["verdict"], Value::Null);
+}

@@ -21,7 +21,7 @@ pub const MAX_DRAWN_PER_KIND: usize = 2000;
 type Analysed = (HygieneReport, f64);
 
 /// How far from an opened item the camera stands at most, metres.
-pub const FRAME_DISTANCE_M: f32 = 6.0;
+pub const FRAME_DISTANCE_M: f32 = 12.0;
 
 /// The analysis as the window holds it.
 #[derive(Default)]
@@ -222,6 +222,8 @@ pub fn size_words(item: &HygieneItem) -> String {
     match item.kind {
         HygieneKind::Sliver | HygieneKind::CoplanarEdge => format!("{:.2}°", item.size),
         HygieneKind::Overlap => format!("{:.4} m²", item.size),
+        // Cracks and missed welds are often far under a millimetre.
+        _ if item.size < 1e-3 => format!("{:.3} mm", item.size * 1e3),
         _ => format!("{:.4} m", item.size),
     }
 }

@@ -105,7 +105,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         .first()
                         .map_or(String::new(), |t| t.to_string())
                 );
-                let row = egui::Button::selectable(open, RichText::new(text).monospace().small());
+                let row = egui::Button::selectable(open, RichText::new(text).monospace());
                 if ui.add(row).on_hover_text("Frame it in the view").clicked() {
                     clicked = Some(i);
                 }
