@@ -467,7 +467,12 @@ fn sweep_flags_an_end_inside_geometry_and_a_ghost_corner() {
     assert!(text.contains("VERDICT     embedded: 1 of 1"), "{text}");
     let v = json(&run(&[&args[..], &["--json"]].concat()));
     assert_eq!(v["embedded_iterations"], serde_json::json!([0]));
-    assert!(v["verdict"].as_str().unwrap().contains("nettle2000 ignores"));
+    assert!(
+        v["verdict"]
+            .as_str()
+            .unwrap()
+            .contains("nettle2000 ignores")
+    );
     let c = &v["iterations"][0]["clearance"];
     assert_eq!(c["embedded"], true);
     assert!(near(c["metres"].as_f64().unwrap(), -0.2, 1e-9), "{c}");
@@ -485,6 +490,9 @@ fn sweep_flags_an_end_inside_geometry_and_a_ghost_corner() {
     let v = json(&run(&[&crest[..], &["--json"]].concat()));
     let ghost = &v["iterations"][0]["ghost_hit"];
     assert_eq!(ghost["neighbours"].as_array().unwrap().len(), 1, "{ghost}");
-    assert!(near(ghost["max_fold_deg"].as_f64().unwrap(), 0.5, 1e-3), "{ghost}");
+    assert!(
+        near(ghost["max_fold_deg"].as_f64().unwrap(), 0.5, 1e-3),
+        "{ghost}"
+    );
     assert_eq!(v["verdict"], Value::Null);
 }
