@@ -234,3 +234,36 @@ fn check_on_a_level_with_no_walkable_floor_says_so() {
         "no walkable floor",
     );
 }
+
+#[test]
+fn solver_inputs_beyond_what_it_can_compute_are_refused() {
+    let level = fixture("cli_box.obj");
+    let r = run(&[
+        "sweep",
+        &level,
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "1e308,1e308,0",
+    ]);
+    assert_fails(&r, 2, "x 1e308 is beyond the supported ±1e9 m");
+    let r = run(&["sweep", &level, "--from", "1e30,1,0", "--velocity", "1,0,0"]);
+    assert_fails(&r, 2, "beyond the supported");
+    let r = run(&[
+        "sweep",
+        &level,
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "1,0,0",
+        "--skin",
+        "1e9",
+    ]);
+    assert_fails(
+        &r,
+        1,
+        "invalid settings: skin 1000000000 must be smaller than the smallest radius",
+    );
+    let r = run(&["info", &level, "--scale", "1e-45"]);
+    assert_fails(&r, 2, "scale 1e-45 is outside the supported 1e-6 to 1e6");
+}

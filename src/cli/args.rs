@@ -134,6 +134,12 @@ pub(crate) fn parse_vec3(text: &str) -> Result<DVec3, String> {
     let mut v = [0.0; 3];
     for (slot, (part, axis)) in v.iter_mut().zip(parts.iter().zip(["x", "y", "z"])) {
         *slot = parse_finite(part, axis)?;
+        let max = crate::collide::MAX_MAGNITUDE_M;
+        if slot.abs() > max {
+            return Err(format!(
+                "{axis} {slot:e} is beyond the supported ±{max:e} m (larger numbers overflow the solver's arithmetic)"
+            ));
+        }
     }
     Ok(DVec3::from_array(v))
 }
@@ -167,9 +173,19 @@ pub(crate) fn parse_radii(text: &str) -> Result<DVec3, String> {
     Ok(r)
 }
 
-/// The import scale: finite and greater than zero.
+/// Scales outside this range (both ways) collapse a level to rounding or
+/// overflow `f32` coordinates: 1e-6 turns kilometres into millimetres.
+pub(crate) const SCALE_RANGE: (f64, f64) = (1e-6, 1e6);
+
+/// The import scale: finite, greater than zero, within [`SCALE_RANGE`].
 pub(crate) fn parse_scale(text: &str) -> Result<f64, String> {
     let s = parse_finite(text, "scale")?;
+    let (lo, hi) = SCALE_RANGE;
+    if s > 0.0 && !(lo..=hi).contains(&s) {
+        return Err(format!(
+            "scale {s:e} is outside the supported {lo:e} to {hi:e}: the level would collapse to rounding or overflow"
+        ));
+    }
     if s <= 0.0 {
         return Err(format!("scale {s} must be greater than zero"));
     }
@@ -227,5 +243,17 @@ mod tests {
         assert!(parse_scale("0").is_err());
         assert!(parse_scale("-2").is_err());
         assert!(parse_scale("inf").is_err());
+        assert!(
+            parse_scale("1e-45")
+                .unwrap_err()
+                .contains("outside the supported")
+        );
+        assert!(parse_scale("1e7").is_err());
+        assert!(
+            parse_vec3("1e308,1e308,0")
+                .unwrap_err()
+                .contains("beyond the supported")
+        );
+        assert!(parse_vec3("1e9,-1e9,0").is_ok());
     }
 }

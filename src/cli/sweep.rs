@@ -453,12 +453,31 @@ mod tests {
             "--velocity",
             "1,0,0",
             "--gravity",
-            "0,-1e308,0",
+            "0,-1e9,0",
         ]);
         let s = a.settings().unwrap();
-        assert_eq!(s.gravity, [0.0, -1e308, 0.0]);
-        let a = args(&["--from", "0,-1e308,0", "--velocity", "0,-1e308,0"]);
-        assert!(matches!(run(&a), Err(CliError::Usage(m)) if m.contains("overflows")));
+        assert_eq!(s.gravity, [0.0, -1e9, 0.0]);
+        // Beyond a million kilometres is refused when the flags are read.
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            sweep: SweepArgs,
+        }
+        let argv = [
+            "sweep",
+            "box.obj",
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "1e308,1e308,0",
+        ];
+        let e = Wrap::try_parse_from(argv).err().unwrap().to_string();
+        assert!(e.contains("beyond the supported"), "{e}");
+        // A skin as large as the probe is refused with the radii.
+        let a = args(&["--from", "0,1,0", "--velocity", "1,0,0", "--skin", "1e9"]);
+        let e = a.settings().unwrap_err().to_string();
+        assert!(e.contains("smaller than the smallest radius"), "{e}");
     }
 
     #[test]

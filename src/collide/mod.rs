@@ -20,6 +20,6 @@ mod world;
 
 pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};
 pub use settings::{SettingsError, SlideMode, SlideSettings};
-pub use solver::{SlideResult, SlideSolver, TraceDetail, WallRule, slide};
+pub use solver::{MAX_MAGNITUDE_M, SlideResult, SlideSolver, TraceDetail, WallRule, slide};
 pub use trace::*;
 pub use world::CollisionWorld;

@@ -271,6 +271,24 @@ impl SlideSettings {
                 self.skin
             ));
         }
+        let smallest = self.radii.iter().copied().fold(f64::INFINITY, f64::min);
+        if self.skin >= smallest {
+            return bad(format!(
+                "skin {} must be smaller than the smallest radius {smallest}: \
+                 the probe would keep farther from everything than its own size",
+                self.skin
+            ));
+        }
+        if let Some(g) = self
+            .gravity
+            .iter()
+            .find(|g| g.abs() > super::MAX_MAGNITUDE_M)
+        {
+            return bad(format!(
+                "gravity {g} is beyond the supported ±{:e} m",
+                super::MAX_MAGNITUDE_M
+            ));
+        }
         if !(self.min_move.is_finite() && self.min_move >= 0.0) {
             return bad(format!(
                 "min_move {} must be finite and zero or more",

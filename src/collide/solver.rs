@@ -323,6 +323,13 @@ impl StepContext<'_, '_> {
     }
 }
 
+/// The largest coordinate of a position, move or gravity the solver takes,
+/// metres (a million kilometres). Squared lengths of larger numbers
+/// overflow `f64` (a move of `1e308` has no finite length), and far below
+/// that a level's millimetres are lost to rounding; [`SlideSolver::new`]
+/// refuses anything larger, so finite input always gives finite output.
+pub const MAX_MAGNITUDE_M: f64 = 1e9;
+
 /// Steps the recursion one iteration per `next()`.
 pub struct SlideSolver<'w> {
     world: CollisionWorld<'w>,
@@ -357,6 +364,10 @@ impl<'w> SlideSolver<'w> {
     ) -> Option<Self> {
         settings.validate().ok()?;
         let es = EllipsoidSpace::new(settings.radii_vec())?;
+        let within = |v: DVec3| v.abs().max_element() <= MAX_MAGNITUDE_M;
+        if !(within(start) && within(velocity)) {
+            return None;
+        }
         let gravity = settings.gravity_vec();
         // Sums must stay finite too (1e308 + 1e308 is not).
         if !(start.is_finite() && velocity.is_finite() && (start + velocity + gravity).is_finite())
