@@ -13,7 +13,7 @@
 //! picking). Queries never allocate: a [`BvhScratch`] keeps the stack.
 //!
 //! - `build`: binned SAH construction of the binary tree (`binary`);
-//!   `build_parallel`: the same tree, node for node, with large subtrees
+//!   `build::parallel`: the same tree, node for node, with large subtrees
 //!   built on rayon's threads; `collapse`: binary to 4-wide.
 //! - `node`: the 4-wide node and its slots.
 //! - `query`: box and ray traversal.

@@ -1,6 +1,4 @@
 //! A level: the collision mesh, its BVH, and how it was imported.
-//!
-//! CONTRACT (skeleton): the import helper fills in `import`.
 
 pub mod import;
 

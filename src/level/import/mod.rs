@@ -11,7 +11,7 @@
 //!
 //! The parser is our own pass over the bytes (`parse`; large files are cut
 //! into line-aligned chunks parsed on rayon's threads and merged into
-//! exactly what one pass gives, see `parse_chunks.rs`) rather than
+//! exactly what one pass gives, see `parse/chunks`) rather than
 //! the `obj` crate 0.10, which does not serve here: its faces carry no line
 //! (every face error and warning needs one), it wraps an invalid relative
 //! index such as `-4` after one vertex to 18446744073709551613 instead of
@@ -275,9 +275,7 @@ impl Ctx<'_> {
 mod tests;
 
 #[cfg(test)]
-#[path = "hostile_tests.rs"]
 mod hostile_tests;
 
 #[cfg(test)]
-#[path = "options_tests.rs"]
 mod options_tests;

@@ -383,5 +383,4 @@ fn dist_sq(a: [f64; 2], b: [f64; 2]) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "triangulate_tests.rs"]
 mod tests;

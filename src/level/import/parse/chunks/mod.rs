@@ -395,5 +395,4 @@ impl Names {
 }
 
 #[cfg(test)]
-#[path = "parse_chunks_tests.rs"]
 mod tests;

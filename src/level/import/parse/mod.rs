@@ -8,18 +8,14 @@
 //! flat vectors; names are allocated once per `o` / `g` statement.
 //!
 //! Large files are parsed in parallel, line-aligned chunks (`chunks`, in
-//! parse_chunks.rs): [`parse_chunk`] parses one chunk on its own, keeping
+//! parse/chunks): [`parse_chunk`] parses one chunk on its own, keeping
 //! what depends on the lines above it (line numbers, the counts relative
 //! indices resolve against, the `o` / `g` in force) local or deferred, and
 //! the merge turns the chunks into exactly what one pass would give.
 
-#[path = "parse_chunks.rs"]
 mod chunks;
-#[path = "parse_face.rs"]
 mod face;
-#[path = "parse_tokens.rs"]
 mod tokens;
-#[path = "parse_vertex.rs"]
 mod vertex;
 
 use super::report::{WarningKind, Warnings};
@@ -417,5 +413,4 @@ fn note_max(max: &mut (u64, usize), index: u64, line: usize) {
 }
 
 #[cfg(test)]
-#[path = "parse_tests.rs"]
 mod tests;

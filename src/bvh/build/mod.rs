@@ -20,7 +20,7 @@
 //! are kept doubled (`min + max`), which changes no decision since binning is
 //! scale-invariant.
 //!
-//! [`build`] runs on the calling thread; `parallel` (build_parallel.rs)
+//! [`build`] runs on the calling thread; `parallel` (build/parallel.rs)
 //! builds the same tree, node for node, with large subtrees on rayon's
 //! threads, from the same pieces: a [`Builder`] works on a [`Work`], any
 //! contiguous run of the working arrays, and lays its subtree out on its own.
@@ -29,9 +29,7 @@ use super::binary::{BinaryNode, BinaryTree};
 use crate::math::Aabb;
 use glam::Vec3A;
 
-#[path = "build_parallel.rs"]
 pub(super) mod parallel;
-#[path = "build_sah.rs"]
 mod sah;
 
 use sah::best_plane;
