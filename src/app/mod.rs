@@ -48,8 +48,9 @@ pub fn native_options() -> eframe::NativeOptions {
 }
 
 /// Opens the window on `level` (or the session's level, or the default
-/// level) and runs until it is closed.
-pub fn run(level: Option<PathBuf>, options: ImportOptions) -> anyhow::Result<()> {
+/// level) and runs until it is closed. The error says why the window could
+/// not open (no display, no GL).
+pub fn run(level: Option<PathBuf>, options: ImportOptions) -> Result<(), String> {
     let startup = Startup {
         level,
         import_options: options,
@@ -59,5 +60,5 @@ pub fn run(level: Option<PathBuf>, options: ImportOptions) -> anyhow::Result<()>
         native_options(),
         Box::new(move |cc| Ok(Box::new(CollidoscopeApp::new(cc, startup)))),
     )
-    .map_err(|e| anyhow::anyhow!("could not open the window: {e}"))
+    .map_err(|e| format!("could not open the window: {e}"))
 }

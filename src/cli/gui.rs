@@ -14,7 +14,7 @@ pub(crate) fn open(level: Option<PathBuf>, options: ImportOptions) -> Result<(),
         std::fs::metadata(path)
             .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))?;
     }
-    crate::app::run(level, options).map_err(|e| CliError::Failed(format!("{e:#}")))
+    crate::app::run(level, options).map_err(CliError::Failed)
 }
 
 /// Without the `gui` feature there is no window to open.
