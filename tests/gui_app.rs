@@ -362,3 +362,44 @@ fn the_checks_page_lists_findings_and_a_click_shows_the_reason() {
         "its walk frame is in the stepper"
     );
 }
+
+#[test]
+fn a_long_load_can_be_cancelled_and_the_level_stays() {
+    // A 300k-triangle floor: long enough to still be loading when clicked.
+    let path = std::env::temp_dir().join(format!("collidoscope_big_{}.obj", std::process::id()));
+    let n = 390;
+    let mut text = String::from("o big\n");
+    for i in 0..=n {
+        for k in 0..=n {
+            text.push_str(&format!("v {i} 0 {k}\n"));
+        }
+    }
+    let at = |i: usize, k: usize| i * (n + 1) + k + 1;
+    for i in 0..n {
+        for k in 0..n {
+            text.push_str(&format!(
+                "f {} {} {} {}\n",
+                at(i, k),
+                at(i, k + 1),
+                at(i + 1, k + 1),
+                at(i + 1, k)
+            ));
+        }
+    }
+    std::fs::write(&path, text).unwrap();
+    let mut h = harness();
+    h.run_steps(2);
+    let before = h.state().state().level.clone().unwrap();
+    h.state_mut().push(Command::OpenLevel(path.clone()));
+    h.run_steps(1);
+    assert!(h.state().is_loading(), "the load is under way");
+    h.get_by_label("Cancel loading").click();
+    h.run_steps(2);
+    assert!(!h.state().is_loading());
+    assert!(std::sync::Arc::ptr_eq(
+        h.state().state().level.as_ref().unwrap(),
+        &before
+    ));
+    h.get_by_label_contains("cancelled; the level shown stays");
+    let _ = std::fs::remove_file(path);
+}

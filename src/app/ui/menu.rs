@@ -182,6 +182,13 @@ pub fn status_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         .animate(true),
                 );
                 ui.label(format!("Loading {}", job.path().display()));
+                if ui
+                    .button("Cancel loading")
+                    .on_hover_text("Keep the level shown and drop this load")
+                    .clicked()
+                {
+                    app.cancel_load();
+                }
                 ui.separator();
             }
             if let Some(msg) = app.state.status.clone() {

@@ -220,6 +220,19 @@ impl CollidoscopeApp {
         }));
     }
 
+    /// Stops waiting for the level being loaded: the level shown stays and
+    /// nothing of the load is kept. The import itself (near-linear, a few
+    /// seconds on the largest levels) finishes in the background and its
+    /// result is dropped.
+    pub fn cancel_load(&mut self) {
+        if let Some(job) = self.load.take() {
+            self.state.info(format!(
+                "Loading {} cancelled; the level shown stays",
+                job.path().display()
+            ));
+        }
+    }
+
     fn poll_load(&mut self) {
         let Some(job) = &self.load else {
             return;
