@@ -16,23 +16,12 @@ use glam::{DVec3, Vec3};
 
 const RADII: [f64; 3] = [0.4, 0.9, 0.4];
 
-/// A floor at y = 0 and one single-sided quad wall at x = 3 facing -x
-/// (towards the origin), as an exporter writes a thin wall.
+/// `tests/fixtures/cli_box.obj`: a floor at y = 0 from -5 to 5 and one
+/// single-sided quad wall at x = 3 facing -x (towards the origin), as an
+/// exporter writes a thin wall.
 fn one_sided_wall() -> Level {
-    let p = Vec3::new;
-    let positions = vec![
-        p(-5.0, 0.0, -5.0),
-        p(-5.0, 0.0, 5.0),
-        p(8.0, 0.0, 5.0),
-        p(8.0, 0.0, -5.0),
-        p(3.0, 0.0, -5.0),
-        p(3.0, 0.0, 5.0),
-        p(3.0, 3.0, 5.0),
-        p(3.0, 3.0, -5.0),
-    ];
-    let triangles = vec![[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]];
-    let objects = vec![("floor".to_string(), 2), ("wall".to_string(), 2)];
-    Level::from_mesh("wall", TriMesh::new(positions, triangles, objects))
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cli_box.obj");
+    Level::load(&path, &Default::default()).expect("the fixture imports")
 }
 
 #[test]

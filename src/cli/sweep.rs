@@ -347,7 +347,7 @@ mod tests {
         )
     }
 
-    fn args(extra: &[&str]) -> SweepArgs {
+    fn try_args(extra: &[&str]) -> Result<SweepArgs, clap::Error> {
         use clap::Parser;
         #[derive(Parser)]
         struct Wrap {
@@ -355,7 +355,11 @@ mod tests {
             sweep: SweepArgs,
         }
         let argv = ["sweep", "box.obj"].iter().chain(extra).copied();
-        Wrap::try_parse_from(argv).unwrap().sweep
+        Wrap::try_parse_from(argv).map(|w| w.sweep)
+    }
+
+    fn args(extra: &[&str]) -> SweepArgs {
+        try_args(extra).unwrap()
     }
 
     #[test]
@@ -458,21 +462,10 @@ mod tests {
         let s = a.settings().unwrap();
         assert_eq!(s.gravity, [0.0, -1e9, 0.0]);
         // Beyond a million kilometres is refused when the flags are read.
-        use clap::Parser;
-        #[derive(Parser)]
-        struct Wrap {
-            #[command(flatten)]
-            sweep: SweepArgs,
-        }
-        let argv = [
-            "sweep",
-            "box.obj",
-            "--from",
-            "0,1,0",
-            "--velocity",
-            "1e308,1e308,0",
-        ];
-        let e = Wrap::try_parse_from(argv).err().unwrap().to_string();
+        let e = try_args(&["--from", "0,1,0", "--velocity", "1e308,1e308,0"])
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("beyond the supported"), "{e}");
         // A skin as large as the probe is refused with the radii.
         let a = args(&["--from", "0,1,0", "--velocity", "1,0,0", "--skin", "1e9"]);
