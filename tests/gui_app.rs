@@ -403,3 +403,149 @@ fn a_long_load_can_be_cancelled_and_the_level_stays() {
     h.get_by_label_contains("cancelled; the level shown stays");
     let _ = std::fs::remove_file(path);
 }
+
+/// Waits for a background load to end.
+fn wait_for_load(h: &mut Harness<'static, CollidoscopeApp>) {
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+}
+
+/// The in-app path field works with no desktop portal and no zenity (as
+/// here): File → Open level… opens it, a bad path is refused with why and
+/// the level stays, a real file loads with the options shown.
+#[test]
+fn the_path_field_opens_a_real_file_and_a_bad_path_says_why() {
+    let dir = std::env::temp_dir().join(format!("collidoscope_field_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("typed_room.obj");
+    std::fs::write(
+        &good,
+        "o floor\nv 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 3 2\nf 1 4 3\n",
+    )
+    .unwrap();
+    let mut h = harness();
+    h.run_steps(2);
+    let before = h.state().state().level.clone().unwrap();
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open level").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open level: type a path");
+    // A new window is laid out invisibly on its first frames.
+    h.run_steps(4);
+    h.get_by_label_contains("Will open with: Y up");
+    let bad = dir.join("nothing_here.obj").display().to_string();
+    let field = h.get_by_role(egui::accesskit::Role::TextInput);
+    field.set_text_value_accesskit(&bad);
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    h.run_steps(2);
+    h.get_by_label_contains("nothing_here.obj: no such file");
+    assert!(std::sync::Arc::ptr_eq(
+        h.state().state().level.as_ref().unwrap(),
+        &before
+    ));
+    // A probe on the built-in level, carried to the typed room.
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(5.0, 0.0, -1.5),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    // The path field is the text input holding the refused path.
+    let field = h.get_by(|n| {
+        n.role() == egui::accesskit::Role::TextInput && n.value().as_deref() == Some(bad.as_str())
+    });
+    field.set_text_value_accesskit(&good.display().to_string());
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    wait_for_load(&mut h);
+    let level = h.state().state().level.clone().unwrap();
+    assert_eq!(level.path.as_deref(), Some(good.as_path()));
+    assert!(h.state().state().file_prompt.is_none());
+    // Off the room's 4 m floor: named, then re-seated onto it.
+    h.run_steps(4);
+    h.get_by_label_contains("Probe 1 lies outside the level's box");
+    h.get_by_label("Re-seat on the floor").click();
+    h.run_steps(2);
+    let p = &h.state().state().probes[0];
+    assert!(
+        (0.0..=4.0).contains(&p.position.x) && (0.0..=4.0).contains(&p.position.z),
+        "moved onto the room: {:?}",
+        p.position
+    );
+    let gap = p.position.y - p.settings.radii[1];
+    assert!((0.0..0.05).contains(&gap), "resting on its floor: {gap}");
+
+    // And back to the built-in level from the File menu.
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open built-in level").click();
+    h.run_steps(2);
+    let level = h.state().state().level.clone().unwrap();
+    assert_eq!(level.name, "default_level.obj");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether `text` holds Rust `Debug` output: a CamelCase word
+/// (`NoFeatureHit`), a capitalised word right before `(` (`MoveEnded(`),
+/// or `inf` as a word.
+fn reads_like_debug(text: &str) -> bool {
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        let chars: Vec<char> = word.chars().collect();
+        let camel = chars
+            .windows(2)
+            .any(|w| w[0].is_lowercase() && w[1].is_uppercase());
+        let capital_call = c == '(' && chars.first().is_some_and(|f| f.is_uppercase());
+        if camel || capital_call || word == "inf" {
+            return true;
+        }
+        word.clear();
+    }
+    false
+}
+
+#[test]
+fn the_inspector_speaks_words_at_every_iteration() {
+    use egui_kittest::kittest::NodeT;
+    assert!(reads_like_debug("Outcome: MoveEnded(Arrived)"));
+    assert!(reads_like_debug("miss: NoFeatureHit"));
+    assert!(reads_like_debug("[inf, inf, inf]"));
+    assert!(!reads_like_debug("Hover info · Y up (Blender)"));
+    let mut h = harness();
+    h.run_steps(2);
+    place_stair_probe(&mut h);
+    h.key_press(egui::Key::R);
+    h.run_steps(2);
+    let n = h.state().state().probes[0].stepper.records().len();
+    assert!(n >= 2, "the stair move runs several iterations");
+    for i in 0..n {
+        h.state_mut().push(Command::Seek(Some(i)));
+        h.run_steps(2);
+        h.get_by_label_contains(&format!("Iteration {} ", i + 1));
+        h.get_by_label_contains("Outcome: ");
+        let labels: Vec<String> = h
+            .root()
+            .children_recursive()
+            .filter_map(|n| n.accesskit_node().label())
+            .collect();
+        assert!(
+            labels
+                .iter()
+                .any(|l| l.contains("missed:") || l.contains("HIT"))
+        );
+        for l in &labels {
+            assert!(!reads_like_debug(l), "iteration {}: {l}", i + 1);
+        }
+    }
+}

@@ -5,9 +5,10 @@
 //! window to carry out, so the state stays testable without one.
 
 use crate::app::checks::ChecksFilter;
-use crate::app::probes;
-use crate::app::state::{EditorState, ObjectFlags, ViewOptions};
+use crate::app::file_prompt::{FilePrompt, PromptPurpose};
+use crate::app::state::{CarryChoice, EditorState, ObjectFlags, ViewOptions};
 use crate::app::stepper::MoveSpec;
+use crate::app::{probes, prompts};
 use crate::collide::SlideSettings;
 use crate::collide::debug_draw::OverlayKind;
 use crate::level::{ImportOptions, Level};
@@ -15,6 +16,9 @@ use crate::render::CameraView;
 use glam::DVec3;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// How walk mode's status message starts (cleared when walking stops).
+pub const WALK_MESSAGE_START: &str = "Walk mode";
 
 /// The editable, persisted part of a probe.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,10 +38,38 @@ pub struct ProbeParams {
 /// A request from the user interface.
 #[derive(Clone, Debug)]
 pub enum Command {
-    /// File → Open…: show the open dialog.
+    /// File → Open…: show the open-level path field (with its import
+    /// options and a Browse… button for the system dialog).
     OpenDialog,
-    /// Load this level (recent files, drag and drop, command line).
+    /// Load this level with the options it was last opened with (the
+    /// defaults for a new file): drag and drop, the command line.
     OpenLevel(PathBuf),
+    /// Load this level with these import options (the path field, a
+    /// recent file).
+    OpenLevelWith(PathBuf, ImportOptions),
+    /// File → Open built-in level.
+    OpenBuiltinLevel,
+    /// The path field as edited (`None` closes it).
+    SetFilePrompt(Option<FilePrompt>),
+    /// Use the path typed in the path field (checked first).
+    AcceptFilePrompt,
+    /// The path field's Browse…: show the system file dialog.
+    BrowseNative,
+    /// The system dialog picked this path: use it.
+    NativePicked(PathBuf),
+    /// The system dialog could not open: why.
+    NativeDialogFailed(String),
+    /// What to do with the probes carried to a new level; `remember`
+    /// answers the same way for the rest of the session.
+    CarryProbes {
+        /// Keep, re-seat or clear.
+        choice: CarryChoice,
+        /// Ask no more this session.
+        remember: bool,
+    },
+    /// Close the character frame open in the selected probe's stepper and
+    /// go back to the probe's own move.
+    CloseFrame,
     /// A background load finished.
     LevelLoaded(Arc<Level>),
     /// A background load failed: the message names file and line.
@@ -83,9 +115,9 @@ pub enum Command {
     SetCamera(CameraView),
     /// Frame the selected probe, or the level when none is selected (F).
     FrameSelection,
-    /// Settings → Export…: show a save dialog for the selected probe's settings.
+    /// Settings → Export…: ask where to write the selected probe's settings.
     ExportSettingsDialog,
-    /// Settings → Import…: show an open dialog.
+    /// Settings → Import…: ask which settings file to read.
     ImportSettingsDialog,
     /// Write the selected probe's settings to a `.toml` / `.json` file.
     ExportSettings(PathBuf),
@@ -112,27 +144,43 @@ pub enum Command {
 /// Work the window must do outside the state.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    /// Show the open-level dialog.
-    OpenDialog,
+    /// Show the system file dialog for this purpose, starting in this folder.
+    NativeDialog(PromptPurpose, PathBuf),
     /// Load this level on a background thread.
     Load(PathBuf, ImportOptions),
-    /// Show the settings save dialog.
-    ExportSettingsDialog,
-    /// Show the settings open dialog.
-    ImportSettingsDialog,
 }
 
 impl EditorState {
     /// Applies one command; returns the outside work it asks for, if any.
     pub fn apply(&mut self, cmd: Command) -> Option<Effect> {
         match cmd {
-            Command::OpenDialog => return Some(Effect::OpenDialog),
+            Command::OpenDialog => prompts::open(self, PromptPurpose::OpenLevel),
             Command::OpenLevel(path) => {
-                self.info(format!("Loading {} …", path.display()));
-                return Some(Effect::Load(path, self.import_options));
+                let options = self.options_for(&path);
+                return Some(self.start_loading(path, options));
             }
+            Command::OpenLevelWith(path, options) => {
+                return Some(self.start_loading(path, options));
+            }
+            Command::OpenBuiltinLevel => match crate::app::builtin_level() {
+                Ok(level) => {
+                    self.loading = None;
+                    self.set_level(Arc::new(level));
+                }
+                Err(e) => self.error(e),
+            },
+            Command::SetFilePrompt(p) => self.file_prompt = p,
+            Command::AcceptFilePrompt => return prompts::accept(self),
+            Command::BrowseNative => return prompts::browse(self),
+            Command::NativePicked(path) => return prompts::picked(self, path),
+            Command::NativeDialogFailed(why) => prompts::native_failed(self, &why),
+            Command::CarryProbes { choice, remember } => prompts::carry(self, choice, remember),
+            Command::CloseFrame => self.close_frame(),
             Command::LevelLoaded(level) => self.set_level(level),
-            Command::LevelFailed(msg) => self.error(format!("Could not open level: {msg}")),
+            Command::LevelFailed(msg) => {
+                self.loading = None;
+                self.error(format!("Could not open level: {msg}"))
+            }
             Command::SetImportOptions(o) => self.import_options = o,
             Command::SetObjectVisible(i, v) => {
                 if let Some(o) = self.objects.get_mut(i) {
@@ -145,14 +193,28 @@ impl EditorState {
                 }
                 self.restart_all();
             }
-            Command::PlaceProbe { point, normal } => probes::place(self, point, normal),
-            Command::Select(i) => self.selected = i.filter(|&i| i < self.probes.len()),
+            Command::PlaceProbe { point, normal } => {
+                self.highlight = None;
+                probes::place(self, point, normal)
+            }
+            Command::Select(i) => {
+                if i != self.selected {
+                    self.highlight = None;
+                }
+                self.selected = i.filter(|&i| i < self.probes.len())
+            }
             Command::Duplicate(i) => probes::duplicate(self, i),
             Command::Delete(i) => probes::delete(self, i),
-            Command::UpdateProbe(i, params) => probes::update(self, i, *params),
-            Command::Step | Command::StepBack | Command::RunToEnd | Command::Reset => {
+            Command::UpdateProbe(i, params) => {
+                self.highlight = None;
+                probes::update(self, i, *params)
+            }
+            Command::Reset => {
+                // The highlighted candidate belongs to an iteration that is gone.
+                self.highlight = None;
                 self.step_selected(&cmd)
             }
+            Command::Step | Command::StepBack | Command::RunToEnd => self.step_selected(&cmd),
             Command::Seek(i) => {
                 if let Some(p) = self.selected.and_then(|s| self.probes.get_mut(s)) {
                     p.stepper.seek(i);
@@ -171,16 +233,25 @@ impl EditorState {
             Command::ImportSettingsDialog if self.selected_probe().is_none() => {
                 self.info(probes::NO_PROBE_TO_IMPORT);
             }
-            Command::ExportSettingsDialog => return Some(Effect::ExportSettingsDialog),
-            Command::ImportSettingsDialog => return Some(Effect::ImportSettingsDialog),
+            Command::ExportSettingsDialog => prompts::open(self, PromptPurpose::ExportSettings),
+            Command::ImportSettingsDialog => prompts::open(self, PromptPurpose::ImportSettings),
             Command::ExportSettings(path) => probes::export_settings(self, &path),
             Command::ImportSettings(path) => probes::import_settings(self, &path),
-            Command::SetWalk(on) => self.set_walk(on),
-            Command::OpenWalkFrame(i) => self.open_walk_frame(i),
+            Command::SetWalk(on) => {
+                self.highlight = None;
+                self.set_walk(on)
+            }
+            Command::OpenWalkFrame(i) => {
+                self.highlight = None;
+                self.open_walk_frame(i)
+            }
             Command::RunChecks => self.run_checks(),
             Command::CancelChecks => self.cancel_checks(),
             Command::SetChecksFilter(f) => self.checks.filter = f,
-            Command::OpenFinding(i) => self.open_finding(i),
+            Command::OpenFinding(i) => {
+                self.highlight = None;
+                self.open_finding(i)
+            }
             Command::CloseFinding => self.checks.open = None,
         }
         None
@@ -190,12 +261,20 @@ impl EditorState {
     /// so a failed load keeps it. Probes are kept and restarted.
     pub fn set_level(&mut self, level: Arc<Level>) {
         let same_file = level.path.is_some() && level.path == self.level_path;
+        // Probes met another level (not a reload, not the session's start).
+        let carried = self.level.is_some() && !same_file && !self.probes.is_empty();
         let n = level.mesh.objects.len();
         if !(same_file && self.objects.len() == n) {
             self.objects = vec![ObjectFlags::default(); n];
         }
+        let options = match self.loading.take() {
+            Some((path, options)) if level.path.as_ref() == Some(&path) => options,
+            _ if same_file => self.import_options,
+            _ => ImportOptions::default(),
+        };
+        self.import_options = options;
         if let Some(path) = &level.path {
-            self.remember_recent(path.clone());
+            self.remember_recent(path.clone(), options);
         }
         if !same_file || self.level.is_none() && self.probes.is_empty() {
             self.camera = CameraView::framing(&level.mesh.bounds());
@@ -224,6 +303,30 @@ impl EditorState {
             p.stepper = Default::default();
         }
         self.restart_all();
+        if carried {
+            prompts::ask_about_carried_probes(self);
+        }
+    }
+
+    /// Starts loading `path` with `options` (the level shown stays until
+    /// it has loaded); the progress bar in the status bar names the file.
+    fn start_loading(&mut self, path: PathBuf, options: ImportOptions) -> Effect {
+        // The previous message (an old error, "Placed …") is no longer news.
+        self.status = None;
+        self.loading = Some((path.clone(), options));
+        Effect::Load(path, options)
+    }
+
+    /// Back from a character frame to the selected probe's own move.
+    fn close_frame(&mut self) {
+        let Some(i) = self.selected.filter(|&i| i < self.probes.len()) else {
+            return;
+        };
+        self.probes[i].stepper = Default::default();
+        self.highlight = None;
+        self.restart_probe(i);
+        let name = self.probes[i].name.clone();
+        self.info(format!("Back to {name}'s own move"));
     }
 
     /// Restarts every probe's move (after a level or collision-flag change).
@@ -307,12 +410,13 @@ impl EditorState {
         };
         if !on {
             self.walk.active = false;
+            self.clear_status_starting(WALK_MESSAGE_START);
             return;
         }
         let (position, rate) = (p.position, p.settings.character.frame_rate_hz);
         self.walk.begin(position);
         self.info(format!(
-            "Walk mode ({rate} frames/s, the probe's Character settings): WASD to move \
+            "{WALK_MESSAGE_START} ({rate} frames/s, the probe's Character settings): WASD to move \
              (relative to the camera), Space to jump, Esc to stop"
         ));
     }
@@ -325,6 +429,7 @@ impl EditorState {
             return;
         };
         self.walk.active = false;
+        self.clear_status_starting(WALK_MESSAGE_START);
         let Some(level) = self.level.clone() else {
             return;
         };
@@ -341,9 +446,11 @@ impl EditorState {
         }
         p.stepper.run_to_end();
         p.stepper.seek(Some(0));
+        let name = p.name.clone();
         self.info(format!(
-            "Walk frame {} opened in the stepper (full detail, phase by phase)",
-            frame.spec.index
+            "Walk frame {} opened in the stepper with {}'s settings (unchanged); \
+             Back to probe returns to its own move",
+            frame.spec.index, name
         ));
     }
 }

@@ -6,23 +6,27 @@
 //! show exactly what the solver computed. All positions are world space.
 
 pub mod camera_ctl;
+pub mod carry;
 pub mod checks;
 pub mod checks_job;
 pub mod command;
 pub mod envelope_job;
+pub mod file_prompt;
 pub mod hygiene;
 pub mod loader;
 pub mod pick;
 pub mod probes;
+pub mod prompts;
 pub mod state;
 pub mod stepper;
 mod ui;
 pub mod walk;
+pub mod words;
 
 pub use ui::{CollidoscopeApp, Startup};
 
-use crate::level::ImportOptions;
-use std::path::PathBuf;
+use crate::level::{ImportOptions, Level, import};
+use std::path::{Path, PathBuf};
 
 /// The level shown when no file is given (`assets/default_level.obj`):
 /// stairs of several risers, doors, ramps, creases and thin walls.
@@ -30,6 +34,21 @@ pub const DEFAULT_LEVEL_OBJ: &[u8] = include_bytes!("../../assets/default_level.
 
 /// Name of the embedded default level.
 pub const DEFAULT_LEVEL_NAME: &str = "default_level.obj";
+
+/// The built-in level, imported from the embedded OBJ (it is tiny: this
+/// takes milliseconds). It has no file path: reopening a file is never
+/// confused with it.
+pub fn builtin_level() -> Result<Level, String> {
+    let (mesh, report) = import::import_obj_bytes(
+        DEFAULT_LEVEL_OBJ,
+        Path::new(DEFAULT_LEVEL_NAME),
+        &ImportOptions::default(),
+    )
+    .map_err(|e| format!("The built-in level failed to import: {e}"))?;
+    let mut level = Level::from_mesh(DEFAULT_LEVEL_NAME, mesh);
+    level.report = report;
+    Ok(level)
+}
 
 /// The native window options: a depth buffer and MSAA for three-d, the glow
 /// renderer (three-d needs its GL context) and session persistence.

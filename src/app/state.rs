@@ -9,6 +9,7 @@
 //! (the loaded level, the steppers, messages) is skipped and rebuilt.
 
 use crate::app::checks::ChecksState;
+use crate::app::file_prompt::FilePrompt;
 use crate::app::stepper::Stepper;
 use crate::app::walk::WalkState;
 use crate::collide::SlideSettings;
@@ -19,6 +20,12 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long an information message stays in the status bar: it says what
+/// just happened ("Placed Probe 1 at …"), which stops being true as soon as
+/// the user moves on. Errors stay until dismissed or replaced.
+pub const INFO_MESSAGE_LIFETIME: Duration = Duration::from_secs(8);
 
 /// How many recent files the File menu remembers.
 pub const MAX_RECENT_FILES: usize = 8;
@@ -147,6 +154,66 @@ pub struct StatusMessage {
     pub severity: Severity,
     /// The text (errors carry file and line).
     pub text: String,
+    /// When it was shown (information expires, see [`INFO_MESSAGE_LIFETIME`]).
+    pub shown_at: Instant,
+}
+
+/// A level opened before, with the import options it was opened with, so
+/// reopening it from the recent files applies its own options rather than
+/// those of the last file opened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RecentFileRepr")]
+pub struct RecentFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Up axis, unit scale and objects-by it was opened with.
+    pub options: ImportOptions,
+}
+
+/// A recent file as sessions stored it: a bare path (sessions before
+/// per-file options, read with the default options) or path and options.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RecentFileRepr {
+    Path(PathBuf),
+    Entry {
+        path: PathBuf,
+        #[serde(default)]
+        options: ImportOptions,
+    },
+}
+
+impl From<RecentFileRepr> for RecentFile {
+    fn from(r: RecentFileRepr) -> Self {
+        match r {
+            RecentFileRepr::Path(path) => RecentFile {
+                path,
+                options: ImportOptions::default(),
+            },
+            RecentFileRepr::Entry { path, options } => RecentFile { path, options },
+        }
+    }
+}
+
+/// What to do with the probes when another level loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarryChoice {
+    /// Leave them where they are.
+    Keep,
+    /// Move each down (or up) onto the floor under its X and Z.
+    Reseat,
+    /// Delete them.
+    Clear,
+}
+
+/// The question asked when probes meet a new level: how many, and which
+/// of them do not fit it (named, with why).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CarryPrompt {
+    /// The level they were carried to.
+    pub level_name: String,
+    /// One line per probe that floats, lies outside or dwarfs the level.
+    pub misfits: Vec<String>,
 }
 
 /// Everything the editor knows, minus egui.
@@ -155,10 +222,11 @@ pub struct StatusMessage {
 pub struct EditorState {
     /// The file of the loaded level (persisted; reopened at start).
     pub level_path: Option<PathBuf>,
-    /// Up axis and unit scale used to open levels.
+    /// Import options the loaded level was opened with (Reload and the
+    /// next session reuse them; other files use their own).
     pub import_options: ImportOptions,
-    /// Most recent first.
-    pub recent_files: Vec<PathBuf>,
+    /// Most recent first, each with its own import options.
+    pub recent_files: Vec<RecentFile>,
     /// The probes.
     pub probes: Vec<Probe>,
     /// Index of the selected probe.
@@ -196,6 +264,18 @@ pub struct EditorState {
     /// The mesh hygiene analysis (dropped when the level changes).
     #[serde(skip)]
     pub hygiene: crate::app::hygiene::HygieneState,
+    /// The in-app path field, when open.
+    #[serde(skip)]
+    pub file_prompt: Option<FilePrompt>,
+    /// The file being loaded and the options it is loaded with.
+    #[serde(skip)]
+    pub loading: Option<(PathBuf, ImportOptions)>,
+    /// The question about probes carried to a newly loaded level.
+    #[serde(skip)]
+    pub carry_prompt: Option<CarryPrompt>,
+    /// The answer to it, remembered for this session when asked to.
+    #[serde(skip)]
+    pub carry_choice: Option<CarryChoice>,
 }
 
 impl Default for EditorState {
@@ -221,6 +301,10 @@ impl Default for EditorState {
             settings_error: None,
             checks: ChecksState::default(),
             hygiene: Default::default(),
+            file_prompt: None,
+            loading: None,
+            carry_prompt: None,
+            carry_choice: None,
         }
     }
 }
@@ -246,6 +330,7 @@ impl EditorState {
         self.status = Some(StatusMessage {
             severity: Severity::Info,
             text: text.into(),
+            shown_at: Instant::now(),
         });
     }
 
@@ -254,14 +339,52 @@ impl EditorState {
         self.status = Some(StatusMessage {
             severity: Severity::Error,
             text: text.into(),
+            shown_at: Instant::now(),
         });
     }
 
-    /// Puts `path` first in the recent files, without duplicates.
-    pub fn remember_recent(&mut self, path: PathBuf) {
-        self.recent_files.retain(|p| p != &path);
-        self.recent_files.insert(0, path);
+    /// Drops an information message older than [`INFO_MESSAGE_LIFETIME`]
+    /// at `now`; returns how long the current one has left, if it expires.
+    pub fn expire_status(&mut self, now: Instant) -> Option<Duration> {
+        let msg = self.status.as_ref()?;
+        if msg.severity == Severity::Error {
+            return None;
+        }
+        let age = now.saturating_duration_since(msg.shown_at);
+        if age >= INFO_MESSAGE_LIFETIME {
+            self.status = None;
+            return None;
+        }
+        Some(INFO_MESSAGE_LIFETIME - age)
+    }
+
+    /// Clears the status message if it still says `prefix…` (a message
+    /// about a state that just ended, e.g. walk mode's keys).
+    pub fn clear_status_starting(&mut self, prefix: &str) {
+        if self
+            .status
+            .as_ref()
+            .is_some_and(|m| m.text.starts_with(prefix))
+        {
+            self.status = None;
+        }
+    }
+
+    /// Puts `path` first in the recent files with the options it was
+    /// opened with, without duplicates.
+    pub fn remember_recent(&mut self, path: PathBuf, options: ImportOptions) {
+        self.recent_files.retain(|r| r.path != path);
+        self.recent_files.insert(0, RecentFile { path, options });
         self.recent_files.truncate(MAX_RECENT_FILES);
+    }
+
+    /// The options `path` was last opened with, or the defaults for a file
+    /// never opened (never the options of another file).
+    pub fn options_for(&self, path: &std::path::Path) -> ImportOptions {
+        self.recent_files
+            .iter()
+            .find(|r| r.path == path)
+            .map_or_else(ImportOptions::default, |r| r.options)
     }
 
     /// The next probe colour.

@@ -7,6 +7,7 @@ use collidoscope::analysis::checks::Verdict;
 use collidoscope::analysis::features::FeatureKind;
 use collidoscope::app::checks::ChecksFilter;
 use collidoscope::app::command::{Command, Effect};
+use collidoscope::app::file_prompt::PromptPurpose;
 use collidoscope::app::loader::LoadJob;
 use collidoscope::app::probes::walk_frame;
 use collidoscope::app::probes::{params_of, support_distance};
@@ -277,27 +278,46 @@ fn settings_files_round_trip_and_corrupt_files_change_nothing() {
 }
 
 #[test]
-fn dialogs_and_loads_are_effects_for_the_window() {
+fn file_prompts_open_in_the_window_and_loads_are_effects() {
     let mut s = EditorState::default();
-    assert_eq!(s.apply(Command::OpenDialog), Some(Effect::OpenDialog));
+    assert_eq!(s.apply(Command::OpenDialog), None);
+    let prompt = s.file_prompt.clone().expect("the path field opens");
+    assert_eq!(prompt.purpose, PromptPurpose::OpenLevel);
+    assert!(
+        prompt.text.ends_with('/'),
+        "starts in a folder: {}",
+        prompt.text
+    );
+    assert!(
+        s.status
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("Open level: type a path"),
+        "the status bar says which way is in use"
+    );
     let path = PathBuf::from("/nowhere/level.obj");
     assert_eq!(
         s.apply(Command::OpenLevel(path.clone())),
         Some(Effect::Load(path, ImportOptions::default()))
     );
-    // Settings dialogs need a probe to export from or import into.
+    // Settings prompts need a probe to export from or import into.
+    let mut s = EditorState::default();
     assert_eq!(s.apply(Command::ExportSettingsDialog), None);
     assert!(s.status.as_ref().unwrap().text.contains("Select a probe"));
+    assert!(s.file_prompt.is_none());
     assert_eq!(s.apply(Command::ImportSettingsDialog), None);
+    assert!(s.file_prompt.is_none());
     let mut s = state_with_room();
     place(&mut s, 0.0, 0.0, DVec3::X);
+    s.apply(Command::ExportSettingsDialog);
+    let p = s.file_prompt.clone().unwrap();
+    assert_eq!(p.purpose, PromptPurpose::ExportSettings);
+    assert!(p.text.ends_with("collidoscope_settings.toml"));
+    s.apply(Command::ImportSettingsDialog);
     assert_eq!(
-        s.apply(Command::ExportSettingsDialog),
-        Some(Effect::ExportSettingsDialog)
-    );
-    assert_eq!(
-        s.apply(Command::ImportSettingsDialog),
-        Some(Effect::ImportSettingsDialog)
+        s.file_prompt.as_ref().unwrap().purpose,
+        PromptPurpose::ImportSettings
     );
 }
 
@@ -323,10 +343,13 @@ fn a_failed_load_keeps_the_previous_level() {
 fn recent_files_are_unique_most_recent_first_and_bounded() {
     let mut s = EditorState::default();
     for i in 0..12 {
-        s.remember_recent(PathBuf::from(format!("/l/{i}.obj")));
+        s.remember_recent(
+            PathBuf::from(format!("/l/{i}.obj")),
+            ImportOptions::default(),
+        );
     }
-    s.remember_recent(PathBuf::from("/l/5.obj"));
-    assert_eq!(s.recent_files[0], PathBuf::from("/l/5.obj"));
+    s.remember_recent(PathBuf::from("/l/5.obj"), ImportOptions::default());
+    assert_eq!(s.recent_files[0].path, PathBuf::from("/l/5.obj"));
     assert_eq!(
         s.recent_files.len(),
         collidoscope::app::state::MAX_RECENT_FILES
@@ -334,7 +357,7 @@ fn recent_files_are_unique_most_recent_first_and_bounded() {
     assert_eq!(
         s.recent_files
             .iter()
-            .filter(|p| p.ends_with("5.obj"))
+            .filter(|r| r.path.ends_with("5.obj"))
             .count(),
         1
     );
@@ -358,8 +381,11 @@ fn the_session_round_trips_without_runtime_data() {
     assert_eq!(back.camera, s.camera);
     assert!(back.level.is_none() && back.probes[0].stepper.records().is_empty());
     // Older sessions with missing fields still load.
+    // Recent files stored as bare paths take the default import options.
     let old: EditorState = serde_json::from_str("{\"recent_files\": [\"/a.obj\"]}").unwrap();
     assert_eq!(old.recent_files.len(), 1);
+    assert_eq!(old.recent_files[0].path, PathBuf::from("/a.obj"));
+    assert_eq!(old.recent_files[0].options, ImportOptions::default());
     // A view saved before the box cap existed takes the default cap.
     let old_view = r#"{"view": {"wireframe": true, "grid": true, "axes": false,
         "bvh_level_depth": 4, "hover_info": true}}"#;
@@ -373,4 +399,5 @@ fn the_session_round_trips_without_runtime_data() {
 
 /// One window frame of walk mode at 60 Hz towards `dir`.
 mod character;
+mod files;
 mod hygiene;

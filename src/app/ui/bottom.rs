@@ -5,6 +5,7 @@ use super::{CollidoscopeApp, plots};
 use crate::app::command::Command;
 use crate::app::stepper::{Stepper, phase_words};
 use crate::app::walk::frame_outcome_words;
+use crate::app::words::end_reason_words;
 use eframe::egui;
 
 /// Shows the bottom panel.
@@ -50,6 +51,27 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.weak("Select a probe to step its move.");
             return;
         };
+        if let Some(frame) = probe.stepper.frame() {
+            // A recorded frame is being inspected, not the probe's own move:
+            // say so, and offer the way back.
+            ui.separator();
+            ui.label(
+                egui::RichText::new(format!("Inspecting walk frame {}", frame.index))
+                    .color(ui.visuals().warn_fg_color)
+                    .strong(),
+            )
+            .on_hover_text(format!(
+                "The frame runs with {}'s settings as they are now; nothing of the probe changes",
+                probe.name
+            ));
+            if ui
+                .button("Back to probe")
+                .on_hover_text("Close the frame and step the probe's own move")
+                .clicked()
+            {
+                q.push(Command::CloseFrame);
+            }
+        }
         let st = &probe.stepper;
         let n = st.records().len();
         let mut pos = st.cursor().map_or(0, |c| c + 1);
@@ -72,7 +94,12 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         let state = match (st.finished(), st.is_invalid()) {
             (_, true) => "rejected by the solver (check the numbers)".to_string(),
             _ if st.frame().is_some() => frame_state(st, n),
-            (Some(reason), _) => format!("{n} iterations, move ended: {reason:?}"),
+            (Some(reason), _) => {
+                format!(
+                    "{n} iterations, the move ended: {}",
+                    end_reason_words(reason)
+                )
+            }
             (None, _) if n == 0 => "not started".to_string(),
             (None, _) => format!("{n} iterations so far"),
         };

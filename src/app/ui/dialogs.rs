@@ -6,102 +6,78 @@
 //! dialog runs on a short-lived thread (rfd's xdg-portal backend has no
 //! main-thread requirement) that hands back the command to run and asks
 //! egui for a repaint, so the window keeps drawing while the user picks.
+//! The dialog only fills the in-app path field (`file_window`), which works
+//! where no system dialog can open.
 
-use crate::app::command::{Command, Effect};
+use crate::app::file_prompt::PromptPurpose;
 use eframe::egui;
+use std::path::PathBuf;
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A dialog that closes with nothing sooner than this never showed: rfd's
+/// portal backend returns `None` at once when no portal answers (and no
+/// zenity is there to fall back on). Nobody picks and cancels that fast.
+pub const FAILED_WITHIN: Duration = Duration::from_millis(400);
 
 /// A dialog that is open.
 pub struct DialogJob {
-    answer: mpsc::Receiver<Option<Command>>,
+    answer: mpsc::Receiver<Option<PathBuf>>,
+    opened: Instant,
 }
 
 /// What [`DialogJob::poll`] found.
 pub enum DialogPoll {
     /// The dialog is still open.
     Open,
-    /// It closed: the command to run, or `None` when the user cancelled.
-    Closed(Option<Command>),
+    /// It closed: the path picked, or `None` when cancelled (or when it
+    /// never opened), and how long it was open.
+    Closed(Option<PathBuf>, Duration),
 }
 
 impl DialogJob {
-    /// Opens the dialog `effect` asks for (one of the three dialog effects;
-    /// any other effect yields a dialog that closes with nothing).
-    pub fn start(ctx: &egui::Context, effect: Effect) -> DialogJob {
+    /// Opens the system dialog for `purpose`, starting in `folder`.
+    pub fn start(ctx: &egui::Context, purpose: PromptPurpose, folder: PathBuf) -> DialogJob {
         let (tx, answer) = mpsc::channel();
         let ctx = ctx.clone();
         std::thread::spawn(move || {
-            let command = run(effect);
+            let path = run(purpose, folder);
             // The window may be gone already: then nobody is listening.
-            let _ = tx.send(command);
+            let _ = tx.send(path);
             ctx.request_repaint();
         });
-        DialogJob { answer }
+        DialogJob {
+            answer,
+            opened: Instant::now(),
+        }
     }
 
     /// Whether the dialog has closed, and with what.
     pub fn poll(&self) -> DialogPoll {
         match self.answer.try_recv() {
-            Ok(command) => DialogPoll::Closed(command),
+            Ok(path) => DialogPoll::Closed(path, self.opened.elapsed()),
             Err(mpsc::TryRecvError::Empty) => DialogPoll::Open,
             // The thread died without an answer: treat it as cancelled.
-            Err(mpsc::TryRecvError::Disconnected) => DialogPoll::Closed(None),
-        }
-    }
-}
-
-/// Shows the dialog and turns the picked path into a command (blocking).
-fn run(effect: Effect) -> Option<Command> {
-    match effect {
-        Effect::OpenDialog => rfd::FileDialog::new()
-            .set_title("Open level")
-            .add_filter("OBJ level", &["obj", "gz"])
-            .pick_file()
-            .map(Command::OpenLevel),
-        Effect::ExportSettingsDialog => rfd::FileDialog::new()
-            .set_title("Export settings")
-            .add_filter("Settings", &["toml", "json"])
-            .set_file_name("collidoscope_settings.toml")
-            .save_file()
-            .map(Command::ExportSettings),
-        Effect::ImportSettingsDialog => rfd::FileDialog::new()
-            .set_title("Import settings")
-            .add_filter("Settings", &["toml", "json"])
-            .pick_file()
-            .map(Command::ImportSettings),
-        Effect::Load(..) => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::level::ImportOptions;
-    use std::time::{Duration, Instant};
-
-    /// The thread hands its answer back and wakes the window; a job whose
-    /// effect shows no dialog closes with nothing to run.
-    #[test]
-    fn a_closed_dialog_is_reported_once_with_its_command() {
-        let ctx = egui::Context::default();
-        let job = DialogJob::start(&ctx, Effect::Load("x.obj".into(), ImportOptions::default()));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            match job.poll() {
-                DialogPoll::Closed(command) => {
-                    assert!(command.is_none());
-                    break;
-                }
-                DialogPoll::Open => {
-                    assert!(
-                        Instant::now() < deadline,
-                        "the dialog thread never answered"
-                    );
-                    std::thread::sleep(Duration::from_millis(5));
-                }
+            Err(mpsc::TryRecvError::Disconnected) => {
+                DialogPoll::Closed(None, self.opened.elapsed())
             }
         }
-        // The sender is gone now: later polls say closed, never open again.
-        assert!(matches!(job.poll(), DialogPoll::Closed(None)));
+    }
+}
+
+/// Shows the dialog and returns the picked path (blocking).
+fn run(purpose: PromptPurpose, folder: PathBuf) -> Option<PathBuf> {
+    let dialog = rfd::FileDialog::new()
+        .set_title(purpose.title())
+        .set_directory(folder);
+    match purpose {
+        PromptPurpose::OpenLevel => dialog.add_filter("OBJ level", &["obj", "gz"]).pick_file(),
+        PromptPurpose::ExportSettings => dialog
+            .add_filter("Settings", &["toml", "json"])
+            .set_file_name("collidoscope_settings.toml")
+            .save_file(),
+        PromptPurpose::ImportSettings => {
+            dialog.add_filter("Settings", &["toml", "json"]).pick_file()
+        }
     }
 }

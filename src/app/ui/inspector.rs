@@ -6,6 +6,7 @@ use super::{CollidoscopeApp, widgets};
 use crate::app::command::Command;
 use crate::app::stepper::phase_words;
 use crate::app::walk::frame_outcome_words;
+use crate::app::words::{candidate_words, iteration_outcome_words, pass_words, query_box_words};
 use crate::character::Phase;
 use crate::collide::{Candidate, CandidateOutcome, IterationRecord, NearestHit};
 use crate::geometry::sweep::Feature;
@@ -46,9 +47,10 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 }
                 record_table(ui, &rec);
                 if let Some(h) = &rec.nearest {
+                    let object = object_name(app, h.object);
                     egui::CollapsingHeader::new("Nearest hit")
                         .default_open(true)
-                        .show(ui, |ui| nearest_table(ui, h));
+                        .show(ui, |ui| nearest_table(ui, h, &object));
                 }
                 candidates(ui, app, &rec);
             });
@@ -75,13 +77,14 @@ fn frame_rows(ui: &mut egui::Ui, index: u32, phase: Option<Phase>, outcome: Opti
 
 fn record_table(ui: &mut egui::Ui, rec: &IterationRecord) {
     ui.strong(format!(
-        "Iteration {} · depth {} · {:?} pass · {}",
+        "Iteration {} · depth {} · {} pass · {}",
         rec.index + 1,
         rec.depth,
-        rec.pass,
+        pass_words(rec.pass),
         rec.mode
     ));
-    ui.label(format!("Outcome: {:?}", rec.outcome));
+    ui.add(egui::Label::new(format!("Outcome: {}", iteration_outcome_words(rec.outcome))).wrap())
+        .on_hover_text(format!("{:?}", rec.outcome));
     egui::Grid::new("record")
         .num_columns(3)
         .striped(true)
@@ -146,14 +149,7 @@ fn record_table(ui: &mut egui::Ui, rec: &IterationRecord) {
                     format!("tri {} depth {:.5} (espace)", r.triangle, r.depth_espace),
                 );
             }
-            row(
-                "query box",
-                format!(
-                    "{:.3?} – {:.3?}",
-                    rec.query_aabb.min.to_array(),
-                    rec.query_aabb.max.to_array()
-                ),
-            );
+            row("query box", query_box_words(&rec.query_aabb));
             row(
                 "BVH",
                 format!(
@@ -165,14 +161,14 @@ fn record_table(ui: &mut egui::Ui, rec: &IterationRecord) {
         });
 }
 
-fn nearest_table(ui: &mut egui::Ui, h: &NearestHit) {
+fn nearest_table(ui: &mut egui::Ui, h: &NearestHit, object: &str) {
     ui.label(format!(
-        "triangle {} · object {} · t = {:.6} · {}",
+        "triangle {} of {object} · t = {:.6} · {}",
         h.triangle,
-        h.object,
         h.t,
         feature_name(h.feature)
-    ));
+    ))
+    .on_hover_text(format!("object {}", h.object));
     egui::Grid::new("nearest")
         .num_columns(3)
         .striped(true)
@@ -299,16 +295,22 @@ pub fn feature_name(f: Feature) -> String {
 
 /// One line describing a candidate's outcome.
 pub fn outcome_text(o: &CandidateOutcome) -> String {
-    match o {
-        CandidateOutcome::NonColliding => "non-colliding object".into(),
-        CandidateOutcome::Miss { reason } => format!("miss: {reason:?}"),
-        CandidateOutcome::Separating { feature, .. } => {
-            format!("separating ({})", feature_name(*feature))
+    let feature = || match o {
+        CandidateOutcome::Separating { feature, .. } | CandidateOutcome::Hit { feature, .. } => {
+            feature_name(*feature)
         }
-        CandidateOutcome::Hit { t, feature, .. } => {
-            format!("HIT t = {t:.6} ({})", feature_name(*feature))
-        }
-    }
+        _ => String::new(),
+    };
+    candidate_words(o, feature)
+}
+
+/// The name of object `index` of the loaded level ("object 3" if unknown).
+fn object_name(app: &CollidoscopeApp, index: u32) -> String {
+    app.state
+        .level
+        .as_ref()
+        .and_then(|l| l.mesh.objects.get(index as usize))
+        .map_or_else(|| format!("object {index}"), |o| o.name.clone())
 }
 
 fn candidates(ui: &mut egui::Ui, app: &mut CollidoscopeApp, rec: &IterationRecord) {
@@ -336,9 +338,9 @@ fn candidates(ui: &mut egui::Ui, app: &mut CollidoscopeApp, rec: &IterationRecor
 fn candidate_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, c: &Candidate, is_nearest: bool) {
     let selected = app.state.highlight == Some(c.triangle);
     let mut text = format!(
-        "tri {:>6} · obj {:>3} · {}",
+        "tri {:>6} · {} · {}",
         c.triangle,
-        c.object,
+        object_name(app, c.object),
         outcome_text(&c.outcome)
     );
     if is_nearest {
@@ -349,7 +351,12 @@ fn candidate_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, c: &Candidate, is
         CandidateOutcome::Hit { .. } => rich.color(ui.visuals().warn_fg_color),
         _ => rich,
     };
-    if ui.selectable_label(selected, rich).clicked() {
+    let exact = format!("object {} · {:?}", c.object, c.outcome);
+    if ui
+        .selectable_label(selected, rich)
+        .on_hover_text(exact)
+        .clicked()
+    {
         app.queue
             .push(Command::Highlight((!selected).then_some(c.triangle)));
     }

@@ -3,9 +3,9 @@
 
 use super::{CollidoscopeApp, Tool, widgets};
 use crate::app::command::Command;
+use crate::app::file_prompt::{FilePrompt, PromptPurpose, options_words};
 use crate::app::state::Severity;
 use crate::collide::debug_draw::OverlayKind;
-use crate::level::{ObjectsBy, UpAxis};
 use eframe::egui;
 
 /// The top menu bar.
@@ -27,48 +27,52 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     {
         q.push(Command::OpenDialog);
     }
+    if ui
+        .button("Open built-in level")
+        .on_hover_text("The level shipped with Collidoscope: stairs, doors, ramps, creases")
+        .clicked()
+    {
+        q.push(Command::OpenBuiltinLevel);
+    }
     ui.menu_button("Recent files", |ui| {
         if app.state.recent_files.is_empty() {
             ui.label("(none yet)");
         }
-        for path in &app.state.recent_files {
-            if ui.button(path.display().to_string()).clicked() {
-                q.push(Command::OpenLevel(path.clone()));
+        for recent in &app.state.recent_files {
+            let name = recent.path.file_name().map_or_else(
+                || recent.path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let words = options_words(&recent.options);
+            if ui
+                .button(format!("{name}  ({words})"))
+                .on_hover_text(format!(
+                    "{}\nOpens with its own import options: {words}",
+                    recent.path.display()
+                ))
+                .clicked()
+            {
+                q.push(Command::OpenLevelWith(recent.path.clone(), recent.options));
             }
         }
     });
-    ui.menu_button("Import options", |ui| {
-        let mut o = app.state.import_options;
-        ui.label("Up axis of the file");
-        ui.radio_value(&mut o.up, UpAxis::Y, "Y up (Blender, three.js, Godot)");
-        ui.radio_value(&mut o.up, UpAxis::Z, "Z up (Quake, Hammer, Unreal)");
-        ui.horizontal(|ui| {
-            ui.label("Unit scale");
-            ui.add(
-                egui::DragValue::new(&mut o.scale)
-                    .speed(0.001)
-                    .range(1e-6..=1e6)
-                    .suffix(" m / unit"),
-            );
-        });
-        ui.label("Objects from");
-        ui.radio_value(&mut o.objects_by, ObjectsBy::Group, "o / g groups");
-        ui.radio_value(&mut o.objects_by, ObjectsBy::Material, "usemtl materials");
-        ui.radio_value(
-            &mut o.objects_by,
-            ObjectsBy::GroupAndMaterial,
-            "groups and materials",
+    if let Some(path) = app.state.level_path.clone()
+        && ui
+            .button("Reopen with other import options…")
+            .on_hover_text(format!(
+                "Opened with: {}",
+                options_words(&app.state.import_options)
+            ))
+            .clicked()
+    {
+        let mut prompt = FilePrompt::new(
+            PromptPurpose::OpenLevel,
+            path.display().to_string(),
+            app.state.import_options,
         );
-        ui.label("Applied to the next level opened (and Reload).");
-        if o != app.state.import_options {
-            q.push(Command::SetImportOptions(o));
-        }
-        if let Some(path) = app.state.level_path.clone()
-            && ui.button("Reload with these options").clicked()
-        {
-            q.push(Command::OpenLevel(path));
-        }
-    });
+        prompt.message = None;
+        q.push(Command::SetFilePrompt(Some(prompt)));
+    }
     ui.separator();
     let has_probe = app.state.selected_probe().is_some();
     let no_probe = "Settings belong to a probe: select one first";

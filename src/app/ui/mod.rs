@@ -7,6 +7,7 @@ mod bottom;
 mod character;
 mod checks;
 mod dialogs;
+mod file_window;
 mod hygiene;
 mod inspector;
 mod keys;
@@ -24,11 +25,11 @@ use crate::app::envelope_job::{EnvelopeStatus, EnvelopeTracker};
 use crate::app::loader::{LoadJob, LoadPoll};
 use crate::app::pick::PickInfo;
 use crate::app::state::EditorState;
-use crate::level::{ImportOptions, Level, import};
+use crate::level::ImportOptions;
 use crate::render::SceneRenderer;
 use dialogs::{DialogJob, DialogPoll};
 use eframe::egui;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -85,6 +86,10 @@ pub struct CollidoscopeApp {
     left_tab: left::LeftTab,
     /// The section plot's cut for the selected probe's path.
     section_cache: Option<(section::SectionKey, crate::analysis::section::Section)>,
+    /// The path field's completions for the text typed.
+    completions: file_window::CompletionCache,
+    /// The carried-probes question's "do the same for every level" box.
+    carry_remember: bool,
 }
 
 impl CollidoscopeApp {
@@ -117,16 +122,16 @@ impl CollidoscopeApp {
             envelope_status: EnvelopeStatus::Idle,
             left_tab: left::LeftTab::Scene,
             section_cache: None,
+            completions: Default::default(),
+            carry_remember: false,
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
         let session_level = state.level_path.clone();
         app.state = state;
+        let session_options = app.state.import_options;
         let path = match startup.level {
-            Some(path) => {
-                app.state.import_options = startup.import_options;
-                Some(path)
-            }
+            Some(path) => Some((path, startup.import_options)),
             None => session_level.filter(|path| {
                 let exists = path.exists();
                 if !exists {
@@ -136,10 +141,15 @@ impl CollidoscopeApp {
                     ));
                 }
                 exists
-            }),
+            }).map(|path| (path, session_options)),
         };
         match path {
-            Some(path) => app.start_load(&cc.egui_ctx, path),
+            Some((path, options)) => {
+                let effect = app.state.apply(Command::OpenLevelWith(path, options));
+                if let Some(effect) = effect {
+                    app.carry_out(&cc.egui_ctx, effect);
+                }
+            }
             None => app.load_default_level(),
         }
         app
@@ -190,34 +200,24 @@ impl CollidoscopeApp {
 
     /// Installs the embedded default level (synchronously: it is tiny).
     fn load_default_level(&mut self) {
-        let path = Path::new(crate::app::DEFAULT_LEVEL_NAME);
-        match import::import_obj_bytes(
-            crate::app::DEFAULT_LEVEL_OBJ,
-            path,
-            &ImportOptions::default(),
-        ) {
-            Ok((mesh, report)) => {
-                let mut level = Level::from_mesh(crate::app::DEFAULT_LEVEL_NAME, mesh);
-                level.report = report;
+        match crate::app::builtin_level() {
+            Ok(level) => {
                 let keep_status = self.state.status.clone();
                 self.state.set_level(Arc::new(level));
                 if keep_status.is_some() {
                     self.state.status = keep_status;
                 }
             }
-            Err(e) => self
-                .state
-                .error(format!("The default level failed to import: {e}")),
+            Err(e) => self.state.error(e),
         }
     }
 
-    fn start_load(&mut self, ctx: &egui::Context, path: PathBuf) {
+    /// Starts the background load (the status bar's progress bar names the
+    /// file while it runs).
+    fn start_load(&mut self, ctx: &egui::Context, path: PathBuf, options: ImportOptions) {
         let ctx = ctx.clone();
-        self.state.info(format!("Loading {} …", path.display()));
         self.load_progress = 0.0;
-        self.load = Some(LoadJob::start(path, self.state.import_options, move || {
-            ctx.request_repaint()
-        }));
+        self.load = Some(LoadJob::start(path, options, move || ctx.request_repaint()));
     }
 
     /// Stops waiting for the level being loaded: the level shown stays and
@@ -226,6 +226,7 @@ impl CollidoscopeApp {
     /// result is dropped.
     pub fn cancel_load(&mut self) {
         if let Some(job) = self.load.take() {
+            self.state.loading = None;
             self.state.info(format!(
                 "Loading {} cancelled; the level shown stays",
                 job.path().display()
@@ -263,6 +264,10 @@ impl CollidoscopeApp {
                     cmd,
                     Command::Step | Command::StepBack | Command::RunToEnd | Command::Reset
                 );
+                if matches!(cmd, Command::OpenBuiltinLevel) {
+                    // The built-in level replaces whatever was loading.
+                    self.load = None;
+                }
                 let t = Instant::now();
                 let effect = self.state.apply(cmd);
                 if stepping {
@@ -277,25 +282,39 @@ impl CollidoscopeApp {
 
     fn carry_out(&mut self, ctx: &egui::Context, effect: Effect) {
         match effect {
-            Effect::Load(path, _) => self.start_load(ctx, path),
-            dialog => {
+            Effect::Load(path, options) => self.start_load(ctx, path, options),
+            Effect::NativeDialog(purpose, folder) => {
                 if self.dialog.is_some() {
-                    self.state.info("A file dialog is already open");
+                    self.state.info("The system file dialog is already open");
                 } else {
-                    self.dialog = Some(DialogJob::start(ctx, dialog));
+                    self.state
+                        .info("The system file dialog is open (or type the path here)");
+                    self.dialog = Some(DialogJob::start(ctx, purpose, folder));
                 }
             }
         }
     }
 
-    /// Runs the command of a dialog that has closed.
+    /// Uses the path a system dialog picked; a dialog that closed with
+    /// nothing at once never opened (no portal answered), so the path
+    /// field says so rather than nothing happening.
     fn poll_dialog(&mut self) {
         let Some(job) = &self.dialog else {
             return;
         };
-        if let DialogPoll::Closed(command) = job.poll() {
+        if let DialogPoll::Closed(path, elapsed) = job.poll() {
             self.dialog = None;
-            self.queue.extend(command);
+            match path {
+                Some(path) => self.queue.push(Command::NativePicked(path)),
+                None if elapsed < dialogs::FAILED_WITHIN => {
+                    self.queue.push(Command::NativeDialogFailed(
+                        "it closed at once: no desktop portal answered; run with RUST_LOG=warn \
+                         to see why"
+                            .into(),
+                    ))
+                }
+                None => {}
+            }
         }
     }
 
@@ -325,12 +344,17 @@ impl eframe::App for CollidoscopeApp {
         self.flush(&ctx);
         self.poll_envelope(&ctx);
         let checking = self.state.poll_checks() | self.state.poll_hygiene();
+        if let Some(left) = self.state.expire_status(Instant::now()) {
+            ctx.request_repaint_after(left);
+        }
         menu::menu_bar(ui, self);
         menu::status_bar(ui, self);
         bottom::show(ui, self);
         left::show(ui, self);
         inspector::show(ui, self);
         viewport::show(ui, self);
+        file_window::show_prompt(&ctx, self);
+        file_window::show_carry_prompt(&ctx, self);
         self.flush(&ctx);
         if self.load.is_some() || checking || self.state.walk.active || self.fly {
             ctx.request_repaint();

@@ -1,0 +1,215 @@
+//! The small windows the File menu opens: the path field (a text field
+//! with the typed folder's entries listed as completions, the import
+//! options a level will open with, Browse… for the system dialog, Open /
+//! Cancel) and the question about probes carried to a new level. They edit
+//! copies and push commands; the state checks the path.
+
+use super::CollidoscopeApp;
+use crate::app::command::Command;
+use crate::app::file_prompt::{
+    FilePrompt, PromptPurpose, common_completion, completions, options_words,
+};
+use crate::app::state::CarryChoice;
+use crate::level::{ObjectsBy, UpAxis};
+use eframe::egui;
+
+/// The completions listed for a typed text (read from disk only when the
+/// text changes, not every frame).
+#[derive(Default)]
+pub struct CompletionCache {
+    key: Option<(String, PromptPurpose)>,
+    list: Vec<String>,
+}
+
+impl CompletionCache {
+    fn get(&mut self, text: &str, purpose: PromptPurpose) -> &[String] {
+        let key = (text.to_string(), purpose);
+        if self.key.as_ref() != Some(&key) {
+            self.list = completions(text, purpose);
+            self.key = Some(key);
+        }
+        &self.list
+    }
+}
+
+/// Shows the path field when one is open.
+pub fn show_prompt(ctx: &egui::Context, app: &mut CollidoscopeApp) {
+    let Some(mut prompt) = app.state.file_prompt.clone() else {
+        return;
+    };
+    let before = prompt.clone();
+    let mut open = true;
+    egui::Window::new(prompt.purpose.title())
+        .id(egui::Id::unique("file_prompt"))
+        .open(&mut open)
+        .collapsible(false)
+        .default_width(520.0)
+        .show(ctx, |ui| prompt_body(ui, app, &mut prompt));
+    if !open {
+        app.queue.push(Command::SetFilePrompt(None));
+    } else if prompt != before {
+        app.queue.push(Command::SetFilePrompt(Some(prompt)));
+    }
+}
+
+fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePrompt) {
+    let field_id = egui::Id::unique("file_prompt_path");
+    // Tab completes rather than moving the focus away from the field.
+    let tab = ui.memory(|m| m.has_focus(field_id))
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
+    if tab {
+        let list = app.completions.get(&prompt.text, prompt.purpose).to_vec();
+        if let Some(longer) = common_completion(&prompt.text, &list) {
+            set_text(app, prompt, longer);
+        }
+    }
+    ui.label("Path");
+    let field = ui.add(
+        egui::TextEdit::singleline(&mut prompt.text)
+            .id(field_id)
+            .desired_width(f32::INFINITY)
+            .hint_text("/path/to/file (Tab completes)"),
+    );
+    if !ui.memory(|m| m.focused().is_some()) {
+        field.request_focus();
+    }
+    if field.changed() {
+        let text = prompt.text.clone();
+        set_text(app, prompt, text);
+    }
+    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    let list = app.completions.get(&prompt.text, prompt.purpose).to_vec();
+    egui::ScrollArea::vertical()
+        .max_height(150.0)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            if list.is_empty() {
+                ui.weak("(nothing here matches)");
+            }
+            for entry in &list {
+                let name = entry.rsplit_terminator('/').next().unwrap_or(entry);
+                let shown = if entry.ends_with('/') {
+                    format!("{name}/")
+                } else {
+                    name.to_string()
+                };
+                let r = ui.selectable_label(false, shown);
+                if r.clicked() {
+                    set_text(app, prompt, entry.clone());
+                }
+                if r.double_clicked() && !entry.ends_with('/') {
+                    app.queue.push(Command::AcceptFilePrompt);
+                }
+            }
+        });
+    if prompt.purpose == PromptPurpose::OpenLevel {
+        ui.separator();
+        import_options(ui, prompt);
+    }
+    if let Some(msg) = &prompt.message {
+        ui.add(
+            egui::Label::new(egui::RichText::new(msg).color(ui.visuals().error_fg_color)).wrap(),
+        );
+    }
+    ui.horizontal(|ui| {
+        let accept = match prompt.purpose {
+            PromptPurpose::ExportSettings => "Save",
+            _ => "Open",
+        };
+        if ui.button(accept).clicked() || enter {
+            app.queue.push(Command::AcceptFilePrompt);
+        }
+        if ui.button("Cancel").clicked() {
+            app.queue.push(Command::SetFilePrompt(None));
+        }
+        if ui
+            .button("Browse…")
+            .on_hover_text("The system file dialog (desktop portal or zenity), where there is one")
+            .clicked()
+        {
+            app.queue.push(Command::BrowseNative);
+        }
+    });
+}
+
+/// A new text: the error under the field is stale, and a level opened
+/// before brings back its own import options.
+fn set_text(app: &CollidoscopeApp, prompt: &mut FilePrompt, text: String) {
+    prompt.text = text;
+    prompt.message = None;
+    let path = crate::app::file_prompt::expand_home(prompt.text.trim());
+    if let Some(r) = app.state.recent_files.iter().find(|r| r.path == path) {
+        prompt.options = r.options;
+    }
+}
+
+fn import_options(ui: &mut egui::Ui, prompt: &mut FilePrompt) {
+    let o = &mut prompt.options;
+    ui.strong("Import options");
+    ui.horizontal(|ui| {
+        ui.label("Up axis");
+        ui.radio_value(&mut o.up, UpAxis::Y, "Y up (Blender, Godot)");
+        ui.radio_value(&mut o.up, UpAxis::Z, "Z up (Quake, Unreal)");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Unit scale");
+        ui.add(
+            egui::DragValue::new(&mut o.scale)
+                .speed(0.001)
+                .range(1e-6..=1e6)
+                .suffix(" m per unit"),
+        );
+    });
+    ui.horizontal(|ui| {
+        ui.label("Objects by");
+        ui.radio_value(&mut o.objects_by, ObjectsBy::Group, "o / g groups");
+        ui.radio_value(&mut o.objects_by, ObjectsBy::Material, "materials");
+        ui.radio_value(&mut o.objects_by, ObjectsBy::GroupAndMaterial, "both");
+    });
+    ui.weak(format!("Will open with: {}", options_words(o)));
+}
+
+/// Asks what to do with probes carried to a new level.
+pub fn show_carry_prompt(ctx: &egui::Context, app: &mut CollidoscopeApp) {
+    let Some(prompt) = app.state.carry_prompt.clone() else {
+        return;
+    };
+    let n = app.state.probes.len();
+    egui::Window::new("Probes on the new level")
+        .id(egui::Id::unique("carry_prompt"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "{n} probes came from the previous level to {}.",
+                prompt.level_name
+            ));
+            for line in &prompt.misfits {
+                ui.colored_label(ui.visuals().warn_fg_color, line);
+            }
+            let mut remember = app.carry_remember;
+            ui.checkbox(&mut remember, "Do the same for every level this session");
+            app.carry_remember = remember;
+            ui.horizontal(|ui| {
+                let choices = [
+                    (
+                        CarryChoice::Reseat,
+                        "Re-seat on the floor",
+                        "Move each onto the floor under its X and Z",
+                    ),
+                    (
+                        CarryChoice::Keep,
+                        "Keep as they are",
+                        "Leave them where they were",
+                    ),
+                    (CarryChoice::Clear, "Clear them", "Delete every probe"),
+                ];
+                for (choice, label, hover) in choices {
+                    if ui.button(label).on_hover_text(hover).clicked() {
+                        app.queue.push(Command::CarryProbes { choice, remember });
+                    }
+                }
+            });
+        });
+}
