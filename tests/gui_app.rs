@@ -310,6 +310,14 @@ fn walking_with_wasd_runs_character_frames_and_a_frame_opens_phase_by_phase() {
     h.get_by_label("gravity");
     // The frame's outcome, in the stepper bar (and the inspector).
     h.get_by_label_contains("walk frame 20: 2 iterations, grounded");
+    // Marked as an inspection, with the way back to the probe's own move.
+    h.get_by_label("Inspecting walk frame 20");
+    h.get_by_label("Back to probe").click();
+    h.run_steps(2);
+    let p = &h.state().state().probes[0];
+    assert!(p.stepper.frame().is_none());
+    assert_eq!(p.settings, settings, "going back leaves the settings too");
+    assert!(h.query_by_label("Inspecting walk frame 20").is_none());
 }
 
 #[test]

@@ -101,18 +101,21 @@ pub fn carry(state: &mut EditorState, choice: CarryChoice, remember: bool) {
     }
     let n = state.probes.len();
     match choice {
-        CarryChoice::Keep => state.info(format!("{n} probes kept where they were")),
+        CarryChoice::Keep => state.info(format!("{} kept where they were", probes_words(n))),
         CarryChoice::Clear => {
             state.probes.clear();
             state.selected = None;
             state.walk.active = false;
             state.highlight = None;
-            state.info(format!("{n} probes from the previous level cleared"));
+            state.info(format!(
+                "{} from the previous level cleared",
+                probes_words(n)
+            ));
         }
         CarryChoice::Reseat => {
             let unseated = reseat_all(state);
             if unseated.is_empty() {
-                state.info(format!("{n} probes re-seated on the floor under them"));
+                state.info(format!("{} re-seated on the floor", probes_words(n)));
             } else {
                 state.error(format!(
                     "No floor under {} (left where they were)",
@@ -136,8 +139,21 @@ fn reseat_all(state: &mut EditorState) -> Vec<String> {
     let mut unseated = Vec::new();
     for i in 0..state.probes.len() {
         let p = &state.probes[i];
-        let c = p.position;
-        let clamped = DVec3::new(c.x.clamp(lo.x, hi.x), hi.y, c.z.clamp(lo.z, hi.z));
+        let (c, r) = (p.position, p.radii());
+        // Inside the box by the probe's own radius where the box allows,
+        // so a probe brought in from outside does not hang over an edge.
+        let inward = |v: f64, lo: f64, hi: f64, r: f64| {
+            if hi - lo > 2.0 * r {
+                v.clamp(lo + r, hi - r)
+            } else {
+                (lo + hi) / 2.0
+            }
+        };
+        let clamped = DVec3::new(
+            inward(c.x, lo.x, hi.x, r.x),
+            hi.y,
+            inward(c.z, lo.z, hi.z, r.z),
+        );
         let middle = (lo + hi) / 2.0;
         let floor = floor_for(&level, c)
             .or_else(|| floor_for(&level, clamped))
@@ -154,4 +170,13 @@ fn reseat_all(state: &mut EditorState) -> Vec<String> {
         state.restart_probe(i);
     }
     unseated
+}
+
+/// "1 probe", "3 probes".
+pub fn probes_words(n: usize) -> String {
+    if n == 1 {
+        "1 probe".into()
+    } else {
+        format!("{n} probes")
+    }
 }

@@ -33,9 +33,10 @@ pub fn open(state: &mut EditorState, purpose: PromptPurpose) {
     state.file_prompt = Some(FilePrompt::new(purpose, text, state.import_options));
     let ways = match native_dialog_support() {
         Ok(via) => format!("type a path (Tab completes) or Browse… ({via})"),
-        Err(why) => {
-            format!("type a path (Tab completes); the system file dialog is unavailable: {why}")
-        }
+        // The full reason shows in the window when Browse… is tried.
+        Err(_) => "type a path (Tab completes); no system file dialog here \
+                   (no desktop portal or zenity)"
+            .into(),
     };
     state.info(format!("{}: {ways}", purpose.title()));
 }

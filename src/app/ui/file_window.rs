@@ -19,6 +19,9 @@ use eframe::egui;
 pub struct CompletionCache {
     key: Option<(String, PromptPurpose)>,
     list: Vec<String>,
+    /// Whether the path field was shown last frame (a newly opened field
+    /// takes the keyboard focus).
+    shown: bool,
 }
 
 impl CompletionCache {
@@ -35,6 +38,7 @@ impl CompletionCache {
 /// Shows the path field when one is open.
 pub fn show_prompt(ctx: &egui::Context, app: &mut CollidoscopeApp) {
     let Some(mut prompt) = app.state.file_prompt.clone() else {
+        app.completions.shown = false;
         return;
     };
     let before = prompt.clone();
@@ -67,17 +71,20 @@ fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePr
     let field = ui.add(
         egui::TextEdit::singleline(&mut prompt.text)
             .id(field_id)
+            // Tab stays in the field (it completes, above).
+            .lock_focus(true)
             .desired_width(f32::INFINITY)
             .hint_text("/path/to/file (Tab completes)"),
     );
-    if !ui.memory(|m| m.focused().is_some()) {
+    // Read before any focus request: Enter ends the edit by giving up focus.
+    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    if !std::mem::replace(&mut app.completions.shown, true) {
         field.request_focus();
     }
     if field.changed() {
         let text = prompt.text.clone();
         set_text(app, prompt, text);
     }
-    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
     let list = app.completions.get(&prompt.text, prompt.purpose).to_vec();
     egui::ScrollArea::vertical()
         .max_height(150.0)
@@ -182,7 +189,8 @@ pub fn show_carry_prompt(ctx: &egui::Context, app: &mut CollidoscopeApp) {
         .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
         .show(ctx, |ui| {
             ui.label(format!(
-                "{n} probes came from the previous level to {}.",
+                "{} came from the previous level to {}.",
+                crate::app::carry::probes_words(n),
                 prompt.level_name
             ));
             for line in &prompt.misfits {

@@ -308,8 +308,8 @@ impl CollidoscopeApp {
                 Some(path) => self.queue.push(Command::NativePicked(path)),
                 None if elapsed < dialogs::FAILED_WITHIN => {
                     self.queue.push(Command::NativeDialogFailed(
-                        "it closed at once: no desktop portal answered; run with RUST_LOG=warn \
-                         to see why"
+                        "it closed at once: no desktop portal answered; rfd's reason is on stderr \
+                         (RUST_LOG)"
                             .into(),
                     ))
                 }
