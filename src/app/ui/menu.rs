@@ -98,6 +98,19 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     ui.checkbox(&mut view.grid, "Grid");
     ui.checkbox(&mut view.axes, "Axes");
     ui.checkbox(&mut view.hover_info, "Hover info");
+    ui.checkbox(&mut view.overlays_on_top, "X-ray: overlays on top")
+        .on_hover_text(
+            "Draw the overlays over the level and the probes, so a contact normal or \
+             slide vector inside the probe or behind a wall still shows.",
+        );
+    ui.horizontal(|ui| {
+        ui.label("Label size");
+        ui.add(
+            egui::DragValue::new(&mut view.label_size_pt)
+                .range(crate::app::state::LABEL_SIZE_RANGE_PT)
+                .suffix(" pt"),
+        );
+    });
     ui.checkbox(&mut app.fly, "Fly camera (WASD + drag)");
     ui.horizontal(|ui| {
         ui.label("BVH level shown");

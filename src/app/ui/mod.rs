@@ -10,8 +10,11 @@ mod dialogs;
 mod hygiene;
 mod inspector;
 mod keys;
+mod labels;
 mod left;
+mod legend;
 mod menu;
+mod panels;
 mod plots;
 mod section;
 mod sync;
@@ -85,6 +88,10 @@ pub struct CollidoscopeApp {
     left_tab: left::LeftTab,
     /// The section plot's cut for the selected probe's path.
     section_cache: Option<(section::SectionKey, crate::analysis::section::Section)>,
+    /// Screen rectangles of the label cards drawn last frame.
+    label_cards: Vec<egui::Rect>,
+    /// The viewport's rectangle last frame.
+    viewport_rect: Option<egui::Rect>,
 }
 
 impl CollidoscopeApp {
@@ -117,6 +124,8 @@ impl CollidoscopeApp {
             envelope_status: EnvelopeStatus::Idle,
             left_tab: left::LeftTab::Scene,
             section_cache: None,
+            label_cards: Vec::new(),
+            viewport_rect: None,
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
@@ -148,6 +157,17 @@ impl CollidoscopeApp {
     /// The editor state (tests inspect it).
     pub fn state(&self) -> &EditorState {
         &self.state
+    }
+
+    /// Screen rectangles of the label cards drawn in the last frame (they
+    /// never overlap; the layout tests check it).
+    pub fn label_cards(&self) -> &[egui::Rect] {
+        &self.label_cards
+    }
+
+    /// The 3D view's rectangle in the last frame, in screen points.
+    pub fn viewport_rect(&self) -> Option<egui::Rect> {
+        self.viewport_rect
     }
 
     /// Queues a command as a panel would (tests drive the app with it).

@@ -103,7 +103,7 @@ pub fn sync(app: &mut CollidoscopeApp) {
         .state
         .probes
         .iter()
-        .map(|p| (p.shown_center(), p.radii(), p.color))
+        .map(|p| (p.shown_center(), p.radii(), shown_color(p)))
         .collect();
     if probes != app.sync.probes {
         r.set_probes(&probes);
@@ -113,6 +113,19 @@ pub fn sync(app: &mut CollidoscopeApp) {
         r.set_overlays(&app.sync.overlays.primitives);
         app.sync.uploaded_overlays = true;
     }
+}
+
+/// Probe alpha while its move is being stepped: the contact ellipsoid,
+/// the normal and the slide vector inside it show through.
+const STEPPING_PROBE_ALPHA: f32 = 0.3;
+
+/// The probe's colour, translucent while its move is being stepped.
+fn shown_color(p: &crate::app::state::Probe) -> [f32; 4] {
+    let mut c = p.color;
+    if p.stepper.current_record().is_some() {
+        c[3] = c[3].min(STEPPING_PROBE_ALPHA);
+    }
+    c
 }
 
 fn rebuild_overlays(app: &mut CollidoscopeApp) {
