@@ -65,6 +65,7 @@ fn camera() -> CameraView {
         fov_y_deg: 50.0,
         near: 0.05,
         far: 100.0,
+        orthographic: false,
     }
 }
 
@@ -450,6 +451,7 @@ fn door_contact(kinds: &[OverlayKind], overlays_on_top: bool) -> Option<Image> {
         fov_y_deg: 50.0,
         near: 0.05,
         far: 100.0,
+        orthographic: false,
     };
     let gl = match render_support::headless_gl() {
         Ok(gl) => gl,

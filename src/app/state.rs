@@ -233,6 +233,9 @@ pub struct EditorState {
     /// The candidate triangle highlighted from the inspector.
     #[serde(skip)]
     pub highlight: Option<u32>,
+    /// The level object selected in the level panel or the view.
+    #[serde(skip)]
+    pub selected_object: Option<usize>,
     /// The status bar message.
     #[serde(skip)]
     pub status: Option<StatusMessage>,
@@ -271,6 +274,7 @@ impl Default for EditorState {
             next_probe_number: 1,
             level: None,
             highlight: None,
+            selected_object: None,
             status: None,
             walk: WalkState::default(),
             settings_error: None,

@@ -157,12 +157,20 @@ fn level_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             },
         );
     }
+    // A click on an object in the view opens the list at it.
+    let reveal = std::mem::take(&mut app.reveal_object) && app.state.selected_object.is_some();
     egui::CollapsingHeader::new(format!("Objects ({})", level.mesh.objects.len()))
         .default_open(level.mesh.objects.len() <= 12)
-        .show(ui, |ui| objects_table(ui, app, &level));
+        .open(reveal.then_some(true))
+        .show(ui, |ui| objects_table(ui, app, &level, reveal));
 }
 
-fn objects_table(ui: &mut egui::Ui, app: &mut CollidoscopeApp, level: &crate::level::Level) {
+fn objects_table(
+    ui: &mut egui::Ui,
+    app: &mut CollidoscopeApp,
+    level: &crate::level::Level,
+    reveal: bool,
+) {
     egui::Grid::new("objects")
         .num_columns(4)
         .striped(true)
@@ -172,9 +180,21 @@ fn objects_table(ui: &mut egui::Ui, app: &mut CollidoscopeApp, level: &crate::le
             ui.weak("shown");
             ui.weak("collides");
             ui.end_row();
-            for (i, o) in level.mesh.objects.iter().enumerate().take(500) {
+            let selected = app.state.selected_object;
+            // The first 500, and the selected one wherever it is.
+            let rows = level.mesh.objects.iter().enumerate();
+            for (i, o) in rows.filter(|(i, _)| *i < 500 || selected == Some(*i)) {
                 let flags = app.state.objects.get(i).copied().unwrap_or_default();
-                ui.label(&o.name);
+                let name = ui
+                    .selectable_label(selected == Some(i), &o.name)
+                    .on_hover_text("Select, frame and highlight it");
+                if name.clicked() {
+                    let next = if selected == Some(i) { None } else { Some(i) };
+                    app.queue.push(Command::SelectObject(next));
+                }
+                if reveal && selected == Some(i) {
+                    name.scroll_to_me(Some(egui::Align::Center));
+                }
                 ui.monospace(o.triangle_count.to_string());
                 let mut visible = flags.visible;
                 if ui.checkbox(&mut visible, "").changed() {

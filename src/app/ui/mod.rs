@@ -92,6 +92,9 @@ pub struct CollidoscopeApp {
     label_cards: Vec<egui::Rect>,
     /// The viewport's rectangle last frame.
     viewport_rect: Option<egui::Rect>,
+    /// A click in the view selected an object: the level panel opens its
+    /// list at it (once).
+    reveal_object: bool,
 }
 
 impl CollidoscopeApp {
@@ -126,6 +129,7 @@ impl CollidoscopeApp {
             section_cache: None,
             label_cards: Vec::new(),
             viewport_rect: None,
+            reveal_object: false,
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.

@@ -44,6 +44,7 @@ struct OverlayKey {
     radii: DVec3,
     toggles: OverlayToggles,
     highlight: Option<u32>,
+    selected_object: Option<usize>,
     bvh_depth: u32,
     max_boxes: usize,
     /// The check finding opened (report, index): its measurement is drawn.
@@ -115,6 +116,9 @@ pub fn sync(app: &mut CollidoscopeApp) {
     }
 }
 
+/// The box around the selected level object (white: no overlay uses it).
+const SELECTED_OBJECT_COLOR: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
+
 /// Probe alpha while its move is being stepped: the contact ellipsoid,
 /// the normal and the slide vector inside it show through.
 const STEPPING_PROBE_ALPHA: f32 = 0.3;
@@ -143,6 +147,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         radii: probe.map_or(DVec3::ONE, |p| p.radii()),
         toggles: st.overlays.clone(),
         highlight: st.highlight,
+        selected_object: st.selected_object,
         bvh_depth: st.view.bvh_level_depth,
         max_boxes: st.view.max_boxes_per_kind,
         finding: st
@@ -189,6 +194,15 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             },
             color: kind.color(),
             label: Some(format!("tri {tri}")),
+        });
+    }
+    if let Some(o) = st.selected_object.and_then(|i| level.mesh.objects.get(i)) {
+        let kind = OverlayKind::HighlightTriangle;
+        overlays.primitives.push(DebugPrimitive {
+            kind,
+            shape: Shape::Box { aabb: o.aabb },
+            color: SELECTED_OBJECT_COLOR,
+            label: Some(o.name.clone()),
         });
     }
     if let Some(f) = st.checks.open_finding() {

@@ -6,7 +6,7 @@
 
 use super::{CollidoscopeApp, Tool, labels, legend, sync, widgets};
 use crate::app::command::Command;
-use crate::app::probes::params_of;
+use crate::app::probes::{self, params_of};
 use crate::app::state::Severity;
 use crate::app::{camera_ctl, pick};
 use crate::render::{RenderOptions, paint_viewport};
@@ -109,12 +109,21 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
     let (o, d) = ray_at(app, rect, pos);
     let (o, d) = (o.as_dvec3(), d.as_dvec3());
     if app.tool == Tool::PlaceProbe || double {
-        if let Some(h) = &app.hover {
-            app.queue.push(Command::PlaceProbe {
-                point: h.point,
-                normal: h.normal,
-            });
-            app.tool = Tool::Select;
+        match &app.hover {
+            Some(h) if probes::place_refusal(h.normal).is_some() => {
+                // Stay armed: the next click on a floor places it.
+                app.state.error(probes::place_refusal(h.normal).unwrap_or_default());
+            }
+            Some(h) => {
+                app.queue.push(Command::PlaceProbe {
+                    point: h.point,
+                    normal: h.normal,
+                });
+                app.tool = Tool::Select;
+            }
+            None => app.state.error(
+                "Place: nothing of the level under the pointer; click a floor (+ Place again to stop placing)",
+            ),
         }
         return;
     }
@@ -131,8 +140,14 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
         .filter_map(|(i, p)| Some((i, pick::ray_ellipsoid(o, d, p.shown_center(), p.radii())?)))
         .filter(|(_, t)| *t <= surface_t + 1e-3)
         .min_by(|a, b| a.1.total_cmp(&b.1));
-    if let Some((i, _)) = hit {
-        app.queue.push(Command::Select(Some(i)));
+    match (hit, &app.hover) {
+        (Some((i, _)), _) => app.queue.push(Command::Select(Some(i))),
+        // A click on the level selects the object under the pointer.
+        (None, Some(h)) => {
+            app.queue.push(Command::SelectObject(Some(h.object)));
+            app.reveal_object = true;
+        }
+        (None, None) => app.queue.push(Command::SelectObject(None)),
     }
 }
 
