@@ -12,6 +12,7 @@ pub mod command;
 pub mod envelope_job;
 pub mod hygiene;
 pub mod loader;
+pub mod measure;
 pub mod pick;
 pub mod probes;
 pub mod state;

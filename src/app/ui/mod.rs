@@ -66,6 +66,8 @@ pub(crate) enum Tool {
     Select,
     /// The next click on a surface places a probe.
     PlaceProbe,
+    /// Clicks on surfaces measure between two points.
+    Measure,
 }
 
 /// The Collidoscope window.
@@ -95,6 +97,8 @@ pub struct CollidoscopeApp {
     /// A click in the view selected an object: the level panel opens its
     /// list at it (once).
     reveal_object: bool,
+    /// The measuring tool's points.
+    measure: crate::app::measure::Measure,
 }
 
 impl CollidoscopeApp {
@@ -130,6 +134,7 @@ impl CollidoscopeApp {
             label_cards: Vec::new(),
             viewport_rect: None,
             reveal_object: false,
+            measure: Default::default(),
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
@@ -167,6 +172,16 @@ impl CollidoscopeApp {
     /// never overlap; the layout tests check it).
     pub fn label_cards(&self) -> &[egui::Rect] {
         &self.label_cards
+    }
+
+    /// The measuring tool's last finished measurement (first point, second).
+    pub fn measurement(
+        &self,
+    ) -> Option<(
+        crate::app::measure::MeasurePoint,
+        crate::app::measure::MeasurePoint,
+    )> {
+        self.measure.done
     }
 
     /// The 3D view's rectangle in the last frame, in screen points.

@@ -8,7 +8,7 @@ use super::{CollidoscopeApp, Tool, labels, legend, sync, widgets};
 use crate::app::command::Command;
 use crate::app::probes::{self, params_of};
 use crate::app::state::Severity;
-use crate::app::{camera_ctl, pick};
+use crate::app::{camera_ctl, measure, pick};
 use crate::render::{RenderOptions, paint_viewport};
 use eframe::egui::{self, Color32, PointerButton, Pos2, Rect, Sense, Stroke};
 use glam::{DVec3, Vec3};
@@ -50,6 +50,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             draw_labels(ui, app, rect);
             draw_velocity_handle(ui, app, rect);
             legend::show(ui, app, rect);
+            measure_toggle(ui, app, rect);
             banner(ui, app, rect);
             hover_box(ui, app, rect);
         });
@@ -108,6 +109,25 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
     };
     let (o, d) = ray_at(app, rect, pos);
     let (o, d) = (o.as_dvec3(), d.as_dvec3());
+    if app.tool == Tool::Measure {
+        match app.hover.clone() {
+            Some(h) => {
+                let corners = level.mesh.triangle_f64(h.triangle);
+                let p = measure::snap(h.point, corners, [pos.x, pos.y], |w| {
+                    to_screen(app, rect, w).map(|s| [s.x, s.y])
+                });
+                app.measure.click(p);
+                if let Some((a, b)) = app.measure.done {
+                    app.state
+                        .info(format!("Measured {}", measure::describe(a, b)));
+                }
+            }
+            None => app
+                .state
+                .error("Measure: nothing of the level under the pointer; click a surface"),
+        }
+        return;
+    }
     if app.tool == Tool::PlaceProbe || double {
         match &app.hover {
             Some(h) if probes::place_refusal(h.normal).is_some() => {
@@ -237,9 +257,68 @@ fn draw_labels(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
             raw.push((pos, p.name.clone(), color));
         }
     }
+    measurement_line(ui, app, rect, &mut raw);
     let callouts = labels::merge_callouts(raw);
     let painter = ui.painter_at(rect);
     app.label_cards = labels::paint(&painter, &callouts, app.state.view.label_size());
+}
+
+/// The measured points and the line between them (over everything, as
+/// a ruler laid on the screen), with the result as a label at its middle.
+fn measurement_line(
+    ui: &egui::Ui,
+    app: &CollidoscopeApp,
+    rect: Rect,
+    labels: &mut Vec<(Pos2, String, Color32)>,
+) {
+    let color = Color32::from_rgb(255, 230, 90);
+    let painter = ui.painter_at(rect);
+    let dot = |p: DVec3| {
+        if let Some(s) = to_screen(app, rect, p) {
+            painter.circle(s, 4.0, Color32::BLACK, Stroke::new(2.0, color));
+        }
+    };
+    match (app.measure.first, app.measure.done) {
+        (Some(a), _) => dot(a.at),
+        (None, Some((a, b))) => {
+            if let (Some(sa), Some(sb)) = (to_screen(app, rect, a.at), to_screen(app, rect, b.at)) {
+                painter.line_segment([sa, sb], Stroke::new(2.0, color));
+                labels.push((sa.lerp(sb, 0.5), measure::describe(a, b), color));
+            }
+            dot(a.at);
+            dot(b.at);
+        }
+        (None, None) => {}
+    }
+}
+
+/// The measuring tool's switch, top right of the view.
+fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+    egui::Area::new(egui::Id::unique("measure_toggle"))
+        .pivot(egui::Align2::RIGHT_TOP)
+        .fixed_pos(rect.right_top() + egui::vec2(-8.0, 8.0))
+        .order(egui::Order::Foreground)
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                let on = app.tool == Tool::Measure;
+                let hint = match (on, app.measure.first.is_some()) {
+                    (false, _) => "Click two points to read distance and rise",
+                    (true, false) => "Click the first point (corners and edges snap)",
+                    (true, true) => "Click the second point",
+                };
+                if ui
+                    .selectable_label(on, "Measure")
+                    .on_hover_text(hint)
+                    .clicked()
+                {
+                    app.tool = if on { Tool::Select } else { Tool::Measure };
+                    app.measure = Default::default();
+                }
+                if on {
+                    ui.add(egui::Label::new(egui::RichText::new(hint).small()).extend());
+                }
+            });
+        });
 }
 
 fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
