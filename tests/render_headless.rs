@@ -65,6 +65,7 @@ fn camera() -> CameraView {
         fov_y_deg: 50.0,
         near: 0.05,
         far: 100.0,
+        orthographic: false,
     }
 }
 
@@ -105,6 +106,7 @@ const NO_EXTRAS: RenderOptions = RenderOptions {
     wireframe: false,
     grid: false,
     axes: false,
+    overlays_on_top: false,
 };
 
 /// Renders with `setup` applied to a renderer, or `None` (skip) without EGL.
@@ -402,4 +404,95 @@ fn the_level_image_is_kept_while_the_view_holds_and_overlays_stay_depth_tested()
     assert_eq!(frame(&mut r, &moved, wire).1, Direct, "a new level");
     assert_eq!(frame(&mut r, &moved, wire).1, ImageDrawn);
     assert_eq!(frame(&mut r, &moved, wire).1, ImageCopied);
+}
+
+/// Renders the default level's 0.60 m door with a probe stopped against
+/// its jamb, seen from behind the probe; `kinds` are the overlays drawn.
+fn door_contact(kinds: &[OverlayKind], overlays_on_top: bool) -> Option<Image> {
+    use collidoscope::analysis::generate::default_level;
+    use collidoscope::collide::debug_draw::{OverlayOptions, OverlayToggles, primitives_for_trace};
+    use collidoscope::collide::{SlideSettings, TraceDetail, slide};
+    use collidoscope::level::Level;
+
+    let level = Level::from_mesh("default", default_level());
+    let settings = SlideSettings::default();
+    let radii = settings.radii_vec();
+    // The door's opening runs from x = 1.5 to 2.1 in the wall at z = 8:
+    // a probe centred at x = 1.55 meets the left jamb.
+    let trace = slide(
+        level.world(),
+        &settings,
+        DVec3::new(1.55, radii.y, 6.2),
+        DVec3::new(0.0, 0.0, 4.0),
+        TraceDetail::Full,
+    )
+    .expect("a valid move");
+    let rec = &trace.iterations[0];
+    assert!(rec.nearest.is_some(), "the first iteration hits the jamb");
+    let mut toggles = OverlayToggles::default();
+    for kind in OverlayKind::ALL {
+        toggles.set(kind, kinds.contains(&kind));
+    }
+    let options = OverlayOptions::new(toggles, 0);
+    let prims = primitives_for_trace(
+        &trace.iterations,
+        0,
+        radii,
+        &level.mesh,
+        &level.bvh,
+        &options,
+    )
+    .primitives;
+    let at = rec.end.as_vec3();
+    let cam = CameraView {
+        eye: at + Vec3::new(1.2, 0.9, -2.6),
+        target: at,
+        up: Vec3::Y,
+        fov_y_deg: 50.0,
+        near: 0.05,
+        far: 100.0,
+        orthographic: false,
+    };
+    let gl = match render_support::headless_gl() {
+        Ok(gl) => gl,
+        Err(e) => {
+            eprintln!("skipping headless render test: {e}");
+            return None;
+        }
+    };
+    let mut r = SceneRenderer::try_new(gl.gl.clone()).expect("three-d context");
+    r.set_level(&level.mesh, &[]);
+    // The probe as the window shows it when not stepping: opaque.
+    r.set_probes(&[(rec.end, radii, [0.25, 0.45, 0.95, 1.0])]);
+    r.set_overlays(&prims);
+    let opts = RenderOptions {
+        overlays_on_top,
+        ..NO_EXTRAS
+    };
+    Some(r.render_image(&cam, W, H, &opts))
+}
+
+fn differing_pixels(a: &Image, b: &Image) -> usize {
+    a.iter().zip(b).filter(|(p, q)| p != q).count()
+}
+
+#[test]
+fn xray_shows_the_contact_normal_and_slide_vector_hidden_inside_the_probe() {
+    let vectors = [OverlayKind::ContactNormal, OverlayKind::SlideVector];
+    let Some(plain_without) = door_contact(&[], false) else {
+        return;
+    };
+    let plain_with = door_contact(&vectors, false).unwrap();
+    let xray_without = door_contact(&[], true).unwrap();
+    let xray_with = door_contact(&vectors, true).unwrap();
+    let plain = differing_pixels(&plain_without, &plain_with);
+    let xray = differing_pixels(&xray_without, &xray_with);
+    assert!(
+        xray > 100,
+        "with X-ray the two vectors change {xray} pixels (depth-tested: {plain})"
+    );
+    assert!(
+        xray > plain + 80,
+        "X-ray shows more of them than the depth-tested view ({xray} vs {plain})"
+    );
 }

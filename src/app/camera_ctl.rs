@@ -111,6 +111,7 @@ mod tests {
             fov_y_deg: 60.0,
             near: 0.1,
             far: 100.0,
+            orthographic: false,
         }
     }
 

@@ -115,6 +115,9 @@ pub enum Command {
     SetCamera(CameraView),
     /// Frame the selected probe, or the level when none is selected (F).
     FrameSelection,
+    /// Select a level object (level panel or a click in the view), frame
+    /// the camera on it and highlight it; `None` clears the selection.
+    SelectObject(Option<usize>),
     /// Settings → Export…: ask where to write the selected probe's settings.
     ExportSettingsDialog,
     /// Settings → Import…: ask which settings file to read.
@@ -225,6 +228,7 @@ impl EditorState {
             Command::SetView(v) => self.view = v,
             Command::SetCamera(c) => self.camera = c,
             Command::FrameSelection => self.frame_selection(),
+            Command::SelectObject(i) => self.select_object(i),
             // Settings belong to a probe: with none selected, say so rather
             // than open a dialog whose answer would be thrown away.
             Command::ExportSettingsDialog if self.selected_probe().is_none() => {
@@ -263,6 +267,7 @@ impl EditorState {
         let same_file = level.path.is_some() && level.path == self.level_path;
         // Probes met another level (not a reload, not the session's start).
         let carried = self.level.is_some() && !same_file && !self.probes.is_empty();
+        self.selected_object = None;
         let n = level.mesh.objects.len();
         if !(same_file && self.objects.len() == n) {
             self.objects = vec![ObjectFlags::default(); n];
@@ -385,6 +390,24 @@ impl EditorState {
             Command::RunToEnd => stepper.run_to_end(),
             _ => {}
         }
+    }
+
+    fn select_object(&mut self, i: Option<usize>) {
+        let Some(level) = self.level.clone() else {
+            return;
+        };
+        self.selected_object = i.filter(|&i| i < level.mesh.objects.len());
+        let Some(i) = self.selected_object else {
+            return;
+        };
+        let o = &level.mesh.objects[i];
+        if !o.aabb.is_empty() {
+            self.camera = self.camera.reframed(&o.aabb);
+        }
+        self.info(format!(
+            "Object {i}: {} ({} triangles)",
+            o.name, o.triangle_count
+        ));
     }
 
     fn frame_selection(&mut self) {

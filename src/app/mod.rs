@@ -14,6 +14,7 @@ pub mod envelope_job;
 pub mod file_prompt;
 pub mod hygiene;
 pub mod loader;
+pub mod measure;
 pub mod pick;
 pub mod probes;
 pub mod prompts;

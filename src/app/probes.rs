@@ -52,7 +52,33 @@ pub fn resting_center(
 }
 
 /// Adds a probe resting on the clicked surface and selects it.
+/// Surfaces steeper than this (degrees from horizontal) do not take a
+/// probe: a wall's face or a slab's side would put it beside or under the
+/// level.
+pub const MAX_PLACE_SLOPE_DEG: f64 = 80.0;
+
+/// Why a click at a surface with `normal` cannot take a probe, if it cannot.
+pub fn place_refusal(normal: DVec3) -> Option<String> {
+    let n = normal.normalize_or_zero();
+    // Either side: a floor seen from below still takes a probe on top
+    // (`resting_center` flips the normal up).
+    let slope = n.y.abs().min(1.0).acos().to_degrees();
+    if n == DVec3::ZERO || slope > MAX_PLACE_SLOPE_DEG {
+        return Some(format!(
+            "Place: that surface is not a floor (it slopes {slope:.0}°, the limit is \
+             {MAX_PLACE_SLOPE_DEG:.0}°); click a floor, a stair or a ramp"
+        ));
+    }
+    None
+}
+
+/// Places a probe resting on the surface at `point` (refused, with a
+/// message, on a surface that is not a floor).
 pub fn place(state: &mut EditorState, point: DVec3, normal: DVec3) {
+    if let Some(why) = place_refusal(normal) {
+        state.error(why);
+        return;
+    }
     let settings = state
         .selected_probe()
         .map(|p| p.settings.clone())
@@ -120,6 +146,14 @@ pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
     let Some(p) = state.probes.get_mut(i) else {
         return;
     };
+    // New radii with the same position keep the probe's lowest point where
+    // it was: a probe standing on a floor stays on it, rather than float
+    // (smaller) or sink into it (taller).
+    let mut params = params;
+    let (old_ry, new_ry) = (p.settings.radii[1], params.settings.radii[1]);
+    if p.position == params.position && old_ry != new_ry {
+        params.position.y += new_ry - old_ry;
+    }
     let moved = p.position != params.position || p.velocity != params.velocity;
     let changed = moved || p.settings != params.settings;
     if moved {

@@ -106,6 +106,11 @@ impl Default for ObjectFlags {
     }
 }
 
+/// Overlay label size in a fresh session, points.
+pub const DEFAULT_LABEL_SIZE_PT: f32 = 12.0;
+/// Smallest and largest label sizes the View menu offers, points.
+pub const LABEL_SIZE_RANGE_PT: std::ops::RangeInclusive<f32> = 8.0..=28.0;
+
 /// How the viewport draws the level. Fields missing from a saved session
 /// take their default.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,6 +128,25 @@ pub struct ViewOptions {
     pub hover_info: bool,
     /// Most overlay boxes drawn per kind (hits first, then the nearest).
     pub max_boxes_per_kind: usize,
+    /// X-ray: overlays drawn over the level and the probes instead of
+    /// hidden by them (a contact normal inside the probe shows).
+    pub overlays_on_top: bool,
+    /// Size of the overlay labels, points.
+    pub label_size_pt: f32,
+}
+
+impl ViewOptions {
+    /// The label size to draw with: the setting within
+    /// [`LABEL_SIZE_RANGE_PT`], the default when a session file holds
+    /// something that is not a number.
+    pub fn label_size(&self) -> f32 {
+        if self.label_size_pt.is_finite() {
+            self.label_size_pt
+                .clamp(*LABEL_SIZE_RANGE_PT.start(), *LABEL_SIZE_RANGE_PT.end())
+        } else {
+            DEFAULT_LABEL_SIZE_PT
+        }
+    }
 }
 
 impl Default for ViewOptions {
@@ -134,6 +158,34 @@ impl Default for ViewOptions {
             bvh_level_depth: 3,
             hover_info: true,
             max_boxes_per_kind: DEFAULT_MAX_BOXES_PER_KIND,
+            overlays_on_top: false,
+            label_size_pt: DEFAULT_LABEL_SIZE_PT,
+        }
+    }
+}
+
+/// The sizes the user gave the panels, points, remembered with the
+/// session. The window fits them in each frame (a small window narrows
+/// them) without forgetting them, so they come back when it grows again;
+/// nothing a panel shows ever changes them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PanelSizes {
+    /// The left panel (level, probes, character, checks).
+    pub left_width: f32,
+    /// The inspector on the right.
+    pub inspector_width: f32,
+    /// The stepper and plots at the bottom.
+    pub plots_height: f32,
+}
+
+impl Default for PanelSizes {
+    fn default() -> Self {
+        // At 1280 × 800 these leave the 3D view 61 % of the width.
+        PanelSizes {
+            left_width: 260.0,
+            inspector_width: 240.0,
+            plots_height: 230.0,
         }
     }
 }
@@ -237,6 +289,8 @@ pub struct EditorState {
     pub overlays: OverlayToggles,
     /// Wireframe, grid, axes.
     pub view: ViewOptions,
+    /// The side panels' widths and the plots' height the user chose.
+    pub panels: PanelSizes,
     /// Per-object visibility and collision flags of the level.
     pub objects: Vec<ObjectFlags>,
     /// Counter used to name new probes.
@@ -247,6 +301,9 @@ pub struct EditorState {
     /// The candidate triangle highlighted from the inspector.
     #[serde(skip)]
     pub highlight: Option<u32>,
+    /// The level object selected in the level panel or the view.
+    #[serde(skip)]
+    pub selected_object: Option<usize>,
     /// The status bar message.
     #[serde(skip)]
     pub status: Option<StatusMessage>,
@@ -292,10 +349,12 @@ impl Default for EditorState {
             )),
             overlays: OverlayToggles::default(),
             view: ViewOptions::default(),
+            panels: PanelSizes::default(),
             objects: Vec::new(),
             next_probe_number: 1,
             level: None,
             highlight: None,
+            selected_object: None,
             status: None,
             walk: WalkState::default(),
             settings_error: None,

@@ -1,5 +1,5 @@
-//! The viewport camera: a perspective look-at camera in world space (Y up,
-//! metres), its projection to screen points (egui coordinates, y down) and
+//! The viewport camera: a look-at camera in world space (Y up, metres),
+//! perspective or orthographic (the front / side / top presets), its projection to screen points (egui coordinates, y down) and
 //! back to picking rays. Plain glam, no GL, so the maths is unit-tested and
 //! the app's labels land exactly where the renderer draws.
 
@@ -7,7 +7,7 @@ use crate::math::Aabb;
 use glam::{Mat4, Vec3, Vec4};
 use serde::{Deserialize, Serialize};
 
-/// A perspective camera looking from `eye` at `target`, world space.
+/// A camera looking from `eye` at `target`, world space.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CameraView {
     /// Camera position, world space.
@@ -22,6 +22,44 @@ pub struct CameraView {
     pub near: f32,
     /// Far clip distance, metres.
     pub far: f32,
+    /// Orthographic: parallel projection showing, at every depth, the
+    /// height the perspective view shows at the target (so switching keeps
+    /// the scale). Front, side and top views read true lengths.
+    #[serde(default)]
+    pub orthographic: bool,
+}
+
+/// The camera presets of the View menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CameraPreset {
+    /// Looking along −Z (from +Z), orthographic.
+    Front,
+    /// Looking along −X (from +X), orthographic.
+    Side,
+    /// Looking down −Y, north (−Z) up on screen, orthographic.
+    Top,
+    /// The default three-quarter perspective view.
+    Perspective,
+}
+
+impl CameraPreset {
+    /// Every preset, in menu order.
+    pub const ALL: [CameraPreset; 4] = [
+        CameraPreset::Front,
+        CameraPreset::Side,
+        CameraPreset::Top,
+        CameraPreset::Perspective,
+    ];
+
+    /// The menu's words.
+    pub fn label(self) -> &'static str {
+        match self {
+            CameraPreset::Front => "Front (orthographic, along −Z)",
+            CameraPreset::Side => "Side (orthographic, along −X)",
+            CameraPreset::Top => "Top (orthographic, looking down)",
+            CameraPreset::Perspective => "Perspective (three-quarter)",
+        }
+    }
 }
 
 impl Default for CameraView {
@@ -39,6 +77,11 @@ impl CameraView {
     /// View to clip space (OpenGL depth range, −1..1), for a viewport of
     /// width / height `aspect`.
     pub fn projection(&self, aspect: f32) -> Mat4 {
+        if self.orthographic {
+            let h = self.ortho_half_height();
+            let w = h * aspect.max(1e-6);
+            return Mat4::orthographic_rh_gl(-w, w, -h, h, self.near, self.far);
+        }
         Mat4::perspective_rh_gl(
             self.fov_y_deg.to_radians(),
             aspect.max(1e-6),
@@ -94,6 +137,50 @@ impl CameraView {
         (near, dir)
     }
 
+    /// Half the height an orthographic view shows: what the perspective
+    /// view shows at the target's distance.
+    pub fn ortho_half_height(&self) -> f32 {
+        let distance = (self.target - self.eye).length();
+        (distance * (self.fov_y_deg.to_radians() * 0.5).tan()).max(1e-4)
+    }
+
+    /// The preset view of `aabb` (the level, or what is selected).
+    pub fn preset(aabb: &Aabb, preset: CameraPreset) -> CameraView {
+        let framed = CameraView::framing(aabb);
+        let distance = (framed.eye - framed.target).length();
+        let (dir, up) = match preset {
+            CameraPreset::Front => (Vec3::Z, Vec3::Y),
+            CameraPreset::Side => (Vec3::X, Vec3::Y),
+            CameraPreset::Top => (Vec3::Y, Vec3::NEG_Z),
+            CameraPreset::Perspective => return framed,
+        };
+        CameraView {
+            eye: framed.target + dir * distance,
+            up,
+            orthographic: true,
+            ..framed
+        }
+    }
+
+    /// Perspective from behind and a little above a probe at `center`
+    /// with `radii`, looking along `direction` (its velocity): what the
+    /// probe is walking into. `None` for a zero or non-finite direction.
+    pub fn along(center: Vec3, radii: Vec3, direction: Vec3) -> Option<CameraView> {
+        let d = direction.try_normalize()?;
+        let size = radii.max_element().max(0.05);
+        let eye = center - d * size * 4.0 + Vec3::Y * radii.y * 1.2;
+        let target = center + d * size * 6.0;
+        Some(CameraView {
+            eye,
+            target,
+            up: Vec3::Y,
+            fov_y_deg: 60.0,
+            near: size * 0.02,
+            far: size * 2000.0,
+            orthographic: false,
+        })
+    }
+
     /// Unit view direction, world space.
     pub fn forward(&self) -> Vec3 {
         (self.target - self.eye)
@@ -125,6 +212,7 @@ impl CameraView {
             // ~100x and out ~10x before clipping.
             near: distance * 1e-3,
             far: distance * 10.0,
+            orthographic: false,
         }
     }
 
@@ -207,7 +295,63 @@ mod tests {
             fov_y_deg: 60.0,
             near: 0.1,
             far: 100.0,
+            orthographic: false,
         }
+    }
+
+    #[test]
+    fn orthographic_views_read_true_lengths_and_pick_along_the_view() {
+        let level = Aabb::from_corners(Vec3::new(-4.0, 0.0, -4.0), Vec3::new(30.0, 3.6, 34.0));
+        let front = CameraView::preset(&level, CameraPreset::Front);
+        assert!(front.orthographic);
+        assert!((front.forward() - Vec3::NEG_Z).length() < 1e-6);
+        // Two 1 m posts at different depths: the same height on screen.
+        let h = |z: f32| {
+            let a = front
+                .world_to_screen(Vec3::new(5.0, 0.0, z), MIN, SIZE)
+                .unwrap();
+            let b = front
+                .world_to_screen(Vec3::new(5.0, 1.0, z), MIN, SIZE)
+                .unwrap();
+            a[1] - b[1]
+        };
+        assert!((h(0.0) - h(20.0)).abs() < 1e-3, "{} vs {}", h(0.0), h(20.0));
+        // Every picking ray runs along the view and through its point.
+        for p in [Vec3::new(0.0, 1.0, 3.0), Vec3::new(20.0, 2.0, 30.0)] {
+            let s = front.world_to_screen(p, MIN, SIZE).unwrap();
+            let ray = front.screen_ray(s, MIN, SIZE);
+            assert!((ray.1 - Vec3::NEG_Z).length() < 1e-4);
+            assert!(distance_to_ray(p, ray) < 1e-3);
+        }
+        let top = CameraView::preset(&level, CameraPreset::Top);
+        assert!((top.forward() - Vec3::NEG_Y).length() < 1e-6);
+        let north = top
+            .world_to_screen(level.center() - Vec3::Z, MIN, SIZE)
+            .unwrap();
+        let south = top
+            .world_to_screen(level.center() + Vec3::Z, MIN, SIZE)
+            .unwrap();
+        assert!(north[1] < south[1], "north (−Z) is up on the top view");
+        let side = CameraView::preset(&level, CameraPreset::Side);
+        assert!((side.forward() - Vec3::NEG_X).length() < 1e-6);
+        let persp = CameraView::preset(&level, CameraPreset::Perspective);
+        assert_eq!(persp, CameraView::framing(&level));
+    }
+
+    #[test]
+    fn the_probe_view_looks_along_its_velocity_from_behind() {
+        let c = Vec3::new(1.0, 0.9, 6.0);
+        let r = Vec3::new(0.4, 0.9, 0.4);
+        let v = CameraView::along(c, r, Vec3::new(0.0, 0.0, 4.0)).unwrap();
+        assert!(!v.orthographic);
+        assert!(v.eye.z < c.z && v.target.z > c.z, "behind, looking ahead");
+        assert!(v.forward().z > 0.9);
+        assert!(
+            v.world_to_screen(c, MIN, SIZE).is_some(),
+            "the probe is in view"
+        );
+        assert!(CameraView::along(c, r, Vec3::ZERO).is_none());
+        assert!(CameraView::along(c, r, Vec3::new(f32::NAN, 0.0, 1.0)).is_none());
     }
 
     fn distance_to_ray(p: Vec3, (origin, dir): (Vec3, Vec3)) -> f32 {

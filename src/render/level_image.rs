@@ -144,6 +144,17 @@ fn textures(ctx: &Context, w: u32, h: u32) -> (Texture2D, DepthTexture2D) {
 
 /// The perspective camera of `view` on `viewport`.
 pub(super) fn camera(view: &CameraView, viewport: Viewport) -> Camera {
+    if view.orthographic {
+        return Camera::new_orthographic(
+            viewport,
+            v3(view.eye),
+            v3(view.target),
+            v3(view.up),
+            2.0 * view.ortho_half_height(),
+            view.near,
+            view.far,
+        );
+    }
     Camera::new_perspective(
         viewport,
         v3(view.eye),

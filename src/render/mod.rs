@@ -15,7 +15,7 @@ mod overlays;
 mod scene;
 mod viewport;
 
-pub use camera::CameraView;
+pub use camera::{CameraPreset, CameraView};
 pub use overlays::{OverlayInstances, StrokeSizes, box_edges, build_instances};
 pub use scene::{LevelDraw, RenderOptions, SceneRenderer, default_object_color};
 pub use viewport::{paint_viewport, scissor_px};

@@ -31,6 +31,9 @@ pub struct RenderOptions {
     pub grid: bool,
     /// Draw the world axes at the origin (X red, Y green, Z blue).
     pub axes: bool,
+    /// X-ray: draw the overlays after clearing depth, over the level and
+    /// the probes (they still hide each other correctly).
+    pub overlays_on_top: bool,
 }
 
 impl Default for RenderOptions {
@@ -39,6 +42,7 @@ impl Default for RenderOptions {
             wireframe: false,
             grid: true,
             axes: true,
+            overlays_on_top: false,
         }
     }
 }
@@ -337,9 +341,18 @@ impl SceneRenderer {
             }
         }
         objects.extend(self.probes.iter().flat_map(|m| m.objects()));
-        objects.extend(self.overlays.iter().flat_map(|m| m.objects()));
         let cam = level_image::camera(camera, viewport);
-        target.render_partially(scissor, &cam, objects, &[]);
+        if opts.overlays_on_top {
+            target.render_partially(scissor, &cam, objects, &[]);
+            // A depth clear inside the view: the overlays then test depth
+            // only against each other.
+            target.clear_partially(scissor, ClearState::depth(1.0));
+            let overlays = self.overlays.iter().flat_map(|m| m.objects());
+            target.render_partially(scissor, &cam, overlays, &[]);
+        } else {
+            objects.extend(self.overlays.iter().flat_map(|m| m.objects()));
+            target.render_partially(scissor, &cam, objects, &[]);
+        }
         self.last_render = started.elapsed();
     }
 

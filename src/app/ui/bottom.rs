@@ -1,8 +1,9 @@
 //! The bottom panel: the stepper of the selected probe (Step, Step back,
 //! Run to end, Reset, a timeline over the iterations) and the plots.
 
-use super::{CollidoscopeApp, plots};
+use super::{CollidoscopeApp, panels, plots};
 use crate::app::command::Command;
+use crate::app::state::PanelSizes;
 use crate::app::stepper::{Stepper, phase_words};
 use crate::app::walk::frame_outcome_words;
 use crate::app::words::end_reason_words;
@@ -10,14 +11,26 @@ use eframe::egui;
 
 /// Shows the bottom panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
-    egui::Panel::bottom("stepper_panel")
-        .resizable(true)
-        .default_size(230.0)
+    let window_h = ui.ctx().content_rect().height();
+    let height = panels::plots_height(&app.state.panels, window_h);
+    let shown = egui::Panel::bottom("stepper_panel")
+        .resizable(false)
+        .exact_size(height)
         .show(ui, |ui| {
             stepper_bar(ui, app);
             ui.separator();
             plots::show(ui, app);
         });
+    let r = shown.response.rect;
+    if let Some(dy) = panels::edge_drag(ui, "plots_edge", r.top(), r.x_range(), true) {
+        app.state.panels.plots_height = panels::plots_height(
+            &PanelSizes {
+                plots_height: height - dy,
+                ..app.state.panels
+            },
+            window_h,
+        );
+    }
 }
 
 fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
@@ -45,6 +58,13 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             }
             if ui.button("Run to end").on_hover_text("R").clicked() {
                 q.push(Command::RunToEnd);
+            }
+            if ui
+                .button("Frame")
+                .on_hover_text("Point the camera at the probe (F)")
+                .clicked()
+            {
+                q.push(Command::FrameSelection);
             }
         });
         let Some(probe) = probe else {

@@ -2,8 +2,9 @@
 //! `IterationRecord`, in world and ellipsoid space, and the candidate
 //! triangles with their outcomes; clicking a candidate highlights it.
 
-use super::{CollidoscopeApp, widgets};
+use super::{CollidoscopeApp, panels, widgets};
 use crate::app::command::Command;
+use crate::app::state::PanelSizes;
 use crate::app::stepper::phase_words;
 use crate::app::walk::frame_outcome_words;
 use crate::app::words::{candidate_words, iteration_outcome_words, pass_words, query_box_words};
@@ -15,12 +16,12 @@ use widgets::{fmt3, opt_pair_row, pair_row};
 
 /// Shows the right panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
-    // Long unwrapped text must never push the panel over the viewport.
-    let max = (ui.available_width() * 0.4).max(250.0);
-    egui::Panel::right("inspector")
-        .resizable(true)
-        .default_size(400.0_f32.min(max))
-        .max_size(max)
+    // A fixed width (the user's, see `panels`): stepping never moves the view.
+    let window_w = ui.ctx().content_rect().width();
+    let width = panels::inspector_width(&app.state.panels, window_w);
+    let shown = egui::Panel::right("inspector")
+        .resizable(false)
+        .exact_size(width)
         .show(ui, |ui| {
             ui.heading("Inspector");
             let Some(probe) = app.state.selected_probe() else {
@@ -55,6 +56,16 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 candidates(ui, app, &rec);
             });
         });
+    let r = shown.response.rect;
+    if let Some(dx) = panels::edge_drag(ui, "inspector_edge", r.left(), r.y_range(), false) {
+        app.state.panels.inspector_width = panels::inspector_width(
+            &PanelSizes {
+                inspector_width: width - dx,
+                ..app.state.panels
+            },
+            window_w,
+        );
+    }
 }
 
 /// The character frame's rows: its index, this iteration's phase and,

@@ -1,9 +1,10 @@
 //! The left panel: the level (counts, bounds, BVH, warnings, objects), the
 //! probe list and the selected probe's editor, with units.
 
-use super::{CollidoscopeApp, Tool, character, checks, hygiene, widgets};
+use super::{CollidoscopeApp, Tool, character, checks, hygiene, panels, widgets};
 use crate::app::command::Command;
 use crate::app::probes::params_of;
+use crate::app::state::PanelSizes;
 use crate::app::walk::walk_frame_words;
 use crate::collide::SlideMode;
 use eframe::egui;
@@ -22,11 +23,11 @@ pub(crate) enum LeftTab {
 
 /// Shows the left panel.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
-    let max = (ui.available_width() * 0.35).max(250.0);
-    egui::Panel::left("left_panel")
-        .resizable(true)
-        .default_size(300.0)
-        .max_size(max)
+    let window_w = ui.ctx().content_rect().width();
+    let width = panels::left_width(&app.state.panels, window_w);
+    let shown = egui::Panel::left("left_panel")
+        .resizable(false)
+        .exact_size(width)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut app.left_tab, LeftTab::Scene, "Scene");
@@ -47,6 +48,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 checks::show(ui, app);
                 return;
             }
+            // The panel's width is fixed (see `panels`): text wraps to it.
             egui::ScrollArea::vertical().show(ui, |ui| match app.left_tab {
                 LeftTab::Scene => {
                     egui::CollapsingHeader::new("Level")
@@ -74,6 +76,16 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 LeftTab::Checks => {}
             });
         });
+    let r = shown.response.rect;
+    if let Some(dx) = panels::edge_drag(ui, "left_panel_edge", r.right(), r.y_range(), false) {
+        app.state.panels.left_width = panels::left_width(
+            &PanelSizes {
+                left_width: width + dx,
+                ..app.state.panels
+            },
+            window_w,
+        );
+    }
 }
 
 fn level_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
@@ -99,8 +111,14 @@ fn level_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             row("vertices", level.mesh.positions.len().to_string());
             row("objects", level.mesh.objects.len().to_string());
             row("faces read", r.faces.to_string());
-            row("bounds min", format!("{:.2?} m", b.min.to_array()));
-            row("bounds max", format!("{:.2?} m", b.max.to_array()));
+            // One axis a row: the whole box on one line is wider than the panel.
+            for (axis, lo, hi) in [
+                ("x", b.min.x, b.max.x),
+                ("y", b.min.y, b.max.y),
+                ("z", b.min.z, b.max.z),
+            ] {
+                row(&format!("{axis} extent"), format!("{lo:.2} … {hi:.2} m"));
+            }
             row(
                 "parse",
                 format!("{:.1} ms", level.parse_time.as_secs_f64() * 1e3),
@@ -139,12 +157,20 @@ fn level_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             },
         );
     }
+    // A click on an object in the view opens the list at it.
+    let reveal = std::mem::take(&mut app.reveal_object) && app.state.selected_object.is_some();
     egui::CollapsingHeader::new(format!("Objects ({})", level.mesh.objects.len()))
         .default_open(level.mesh.objects.len() <= 12)
-        .show(ui, |ui| objects_table(ui, app, &level));
+        .open(reveal.then_some(true))
+        .show(ui, |ui| objects_table(ui, app, &level, reveal));
 }
 
-fn objects_table(ui: &mut egui::Ui, app: &mut CollidoscopeApp, level: &crate::level::Level) {
+fn objects_table(
+    ui: &mut egui::Ui,
+    app: &mut CollidoscopeApp,
+    level: &crate::level::Level,
+    reveal: bool,
+) {
     egui::Grid::new("objects")
         .num_columns(4)
         .striped(true)
@@ -154,9 +180,21 @@ fn objects_table(ui: &mut egui::Ui, app: &mut CollidoscopeApp, level: &crate::le
             ui.weak("shown");
             ui.weak("collides");
             ui.end_row();
-            for (i, o) in level.mesh.objects.iter().enumerate().take(500) {
+            let selected = app.state.selected_object;
+            // The first 500, and the selected one wherever it is.
+            let rows = level.mesh.objects.iter().enumerate();
+            for (i, o) in rows.filter(|(i, _)| *i < 500 || selected == Some(*i)) {
                 let flags = app.state.objects.get(i).copied().unwrap_or_default();
-                ui.label(&o.name);
+                let name = ui
+                    .selectable_label(selected == Some(i), &o.name)
+                    .on_hover_text("Select, frame and highlight it");
+                if name.clicked() {
+                    let next = if selected == Some(i) { None } else { Some(i) };
+                    app.queue.push(Command::SelectObject(next));
+                }
+                if reveal && selected == Some(i) {
+                    name.scroll_to_me(Some(egui::Align::Center));
+                }
                 ui.monospace(o.triangle_count.to_string());
                 let mut visible = flags.visible;
                 if ui.checkbox(&mut visible, "").changed() {

@@ -6,6 +6,7 @@ use crate::app::command::Command;
 use crate::app::file_prompt::{FilePrompt, PromptPurpose, options_words};
 use crate::app::state::Severity;
 use crate::collide::debug_draw::OverlayKind;
+use crate::render::{CameraPreset, CameraView};
 use eframe::egui;
 
 /// The top menu bar.
@@ -102,6 +103,19 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     ui.checkbox(&mut view.grid, "Grid");
     ui.checkbox(&mut view.axes, "Axes");
     ui.checkbox(&mut view.hover_info, "Hover info");
+    ui.checkbox(&mut view.overlays_on_top, "X-ray: overlays on top")
+        .on_hover_text(
+            "Draw the overlays over the level and the probes, so a contact normal or \
+             slide vector inside the probe or behind a wall still shows.",
+        );
+    ui.horizontal(|ui| {
+        ui.label("Label size");
+        ui.add(
+            egui::DragValue::new(&mut view.label_size_pt)
+                .range(crate::app::state::LABEL_SIZE_RANGE_PT)
+                .suffix(" pt"),
+        );
+    });
     ui.checkbox(&mut app.fly, "Fly camera (WASD + drag)");
     ui.horizontal(|ui| {
         ui.label("BVH level shown");
@@ -119,8 +133,47 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         app.queue.push(Command::SetView(view));
     }
     ui.separator();
+    camera_presets(ui, app);
+    ui.separator();
     ui.label("Overlays");
     overlay_toggles(ui, app);
+}
+
+/// Front / side / top orthographic views of the level, the perspective
+/// view, and the view along the selected probe's velocity.
+fn camera_presets(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    ui.label("Camera");
+    let bounds = app.state.level.as_ref().map(|l| l.mesh.bounds());
+    for preset in CameraPreset::ALL {
+        if ui
+            .add_enabled(bounds.is_some(), egui::Button::new(preset.label()))
+            .clicked()
+            && let Some(b) = &bounds
+        {
+            app.queue
+                .push(Command::SetCamera(CameraView::preset(b, preset)));
+            ui.close();
+        }
+    }
+    let along = app.state.selected_probe().and_then(|p| {
+        CameraView::along(
+            p.shown_center().as_vec3(),
+            p.radii().as_vec3(),
+            p.velocity.as_vec3(),
+        )
+    });
+    if ui
+        .add_enabled(
+            along.is_some(),
+            egui::Button::new("Along the probe's velocity"),
+        )
+        .on_disabled_hover_text("Select a probe that has a velocity")
+        .clicked()
+        && let Some(view) = along
+    {
+        app.queue.push(Command::SetCamera(view));
+        ui.close();
+    }
 }
 
 /// One checkbox per overlay, with its legend colour.

@@ -11,8 +11,11 @@ mod file_window;
 mod hygiene;
 mod inspector;
 mod keys;
+mod labels;
 mod left;
+mod legend;
 mod menu;
+mod panels;
 mod plots;
 mod section;
 mod sync;
@@ -64,6 +67,8 @@ pub(crate) enum Tool {
     Select,
     /// The next click on a surface places a probe.
     PlaceProbe,
+    /// Clicks on surfaces measure between two points.
+    Measure,
 }
 
 /// The Collidoscope window.
@@ -90,6 +95,15 @@ pub struct CollidoscopeApp {
     completions: file_window::CompletionCache,
     /// The carried-probes question's "do the same for every level" box.
     carry_remember: bool,
+    /// Screen rectangles of the label cards drawn last frame.
+    label_cards: Vec<egui::Rect>,
+    /// The viewport's rectangle last frame.
+    viewport_rect: Option<egui::Rect>,
+    /// A click in the view selected an object: the level panel opens its
+    /// list at it (once).
+    reveal_object: bool,
+    /// The measuring tool's points.
+    measure: crate::app::measure::Measure,
 }
 
 impl CollidoscopeApp {
@@ -124,6 +138,10 @@ impl CollidoscopeApp {
             section_cache: None,
             completions: Default::default(),
             carry_remember: false,
+            label_cards: Vec::new(),
+            viewport_rect: None,
+            reveal_object: false,
+            measure: Default::default(),
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
@@ -158,6 +176,27 @@ impl CollidoscopeApp {
     /// The editor state (tests inspect it).
     pub fn state(&self) -> &EditorState {
         &self.state
+    }
+
+    /// Screen rectangles of the label cards drawn in the last frame (they
+    /// never overlap; the layout tests check it).
+    pub fn label_cards(&self) -> &[egui::Rect] {
+        &self.label_cards
+    }
+
+    /// The measuring tool's last finished measurement (first point, second).
+    pub fn measurement(
+        &self,
+    ) -> Option<(
+        crate::app::measure::MeasurePoint,
+        crate::app::measure::MeasurePoint,
+    )> {
+        self.measure.done
+    }
+
+    /// The 3D view's rectangle in the last frame, in screen points.
+    pub fn viewport_rect(&self) -> Option<egui::Rect> {
+        self.viewport_rect
     }
 
     /// Queues a command as a panel would (tests drive the app with it).

@@ -4,17 +4,21 @@
 //! triangles-per-leaf histogram of the BVH.
 
 use super::CollidoscopeApp;
-use crate::collide::IterationRecord;
-use eframe::egui;
+use crate::collide::{IterationRecord, Pass};
+use eframe::egui::{self, Color32};
 use egui_plot::{
-    AxisHints, Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, uniform_grid_spacer,
+    AxisHints, Bar, BarChart, Legend, Line, Plot, PlotPoints, Points, VLine, uniform_grid_spacer,
 };
 
-/// Per iteration (1-based x): distance from the end to the destination, metres.
-pub fn remaining_series(records: &[IterationRecord]) -> Vec<[f64; 2]> {
+/// Per iteration (1-based x) of `pass`: distance from the end to the
+/// destination, metres. The velocity and gravity passes are separate
+/// series: the gravity pass starts a new, short move, and one line through
+/// both would show a jump that no iteration made.
+pub fn remaining_series(records: &[IterationRecord], pass: Pass) -> Vec<[f64; 2]> {
     records
         .iter()
         .enumerate()
+        .filter(|(_, r)| r.pass == pass)
         .map(|(i, r)| [(i + 1) as f64, (r.destination - r.end).length()])
         .collect()
 }
@@ -28,6 +32,22 @@ pub fn toi_series(records: &[IterationRecord]) -> Vec<[f64; 2]> {
         .collect()
 }
 
+/// A plot's frame with a line saying why it is empty, instead of axes that
+/// pan over nothing.
+pub(super) fn empty_plot(ui: &mut egui::Ui, w: f32, h: f32, why: &str) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::hover());
+    let visuals = ui.visuals();
+    ui.painter()
+        .rect_filled(rect, 2.0, visuals.extreme_bg_color);
+    ui.painter().text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        why,
+        egui::FontId::proportional(13.0),
+        visuals.weak_text_color(),
+    );
+}
+
 /// Shows the three plots side by side.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let h = ui.available_height().max(80.0);
@@ -38,27 +58,28 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             .selected_probe()
             .map(|p| p.stepper.records())
             .unwrap_or(&[]);
-        Plot::new("per_iteration")
-            .legend(Legend::default())
-            .width(w)
-            .height(h)
-            .x_axis_label("iteration")
-            .show(ui, |pu| {
-                let rem = remaining_series(records);
-                let toi = toi_series(records);
-                pu.line(Line::new("remaining (m)", PlotPoints::from(rem.clone())));
-                pu.points(Points::new("remaining (m)", PlotPoints::from(rem)).radius(3.0));
-                pu.line(Line::new("time of impact", PlotPoints::from(toi.clone())));
-                pu.points(Points::new("time of impact", PlotPoints::from(toi)).radius(3.0));
-            });
+        let shown = app
+            .state
+            .selected_probe()
+            .and_then(|p| p.stepper.cursor())
+            .map(|c| (c + 1) as f64);
+        if records.is_empty() {
+            empty_plot(ui, w, h, "Step a probe to plot its iterations");
+        } else {
+            per_iteration_plot(ui, records, shown, w, h);
+        }
         super::section::show(ui, app, w, h);
         let hist = app
             .sync
             .bvh_stats()
             .map(|s| s.leaf_size_histogram.clone())
             .unwrap_or_default();
+        let tallest = hist.iter().copied().max().unwrap_or(0) as f64;
+        if tallest == 0.0 {
+            empty_plot(ui, w, h, "No level: no BVH leaves to count");
+            return;
+        }
         Plot::new("bvh_leaves")
-            .legend(Legend::default())
             .width(w)
             .height(h)
             // Leaf sizes are whole numbers: a mark and a label at each one
@@ -71,6 +92,8 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
             // Room left of the first bar for its label.
             .include_x(0.0)
+            // Headroom over the tallest bar.
+            .include_y(tallest * 1.15)
             .y_axis_label("leaves")
             .show(ui, |pu| {
                 let bars = hist
@@ -82,4 +105,57 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 pu.bar_chart(BarChart::new("BVH leaves", bars));
             });
     });
+}
+
+/// Distance remaining and time of impact per iteration, one series per
+/// pass, with a vertical line at the iteration shown.
+fn per_iteration_plot(
+    ui: &mut egui::Ui,
+    records: &[IterationRecord],
+    shown: Option<f64>,
+    w: f32,
+    h: f32,
+) {
+    Plot::new("per_iteration")
+        .legend(Legend::default().position(egui_plot::Corner::RightTop))
+        .width(w)
+        .height(h)
+        .x_axis_label("iteration")
+        .include_y(0.0)
+        .include_y(1.1)
+        .show(ui, |pu| {
+            // One colour per series, shared by its line and its points (the
+            // legend's dot is then the series' colour).
+            let series = [
+                (
+                    remaining_series(records, Pass::Velocity),
+                    "remaining, velocity (m)",
+                    Color32::from_rgb(250, 160, 40),
+                ),
+                (
+                    remaining_series(records, Pass::Gravity),
+                    "remaining, gravity (m)",
+                    Color32::from_rgb(120, 170, 255),
+                ),
+                (
+                    toi_series(records),
+                    "time of impact",
+                    Color32::from_rgb(120, 220, 120),
+                ),
+            ];
+            for (points, name, color) in series {
+                if points.is_empty() {
+                    continue;
+                }
+                pu.line(Line::new(name, PlotPoints::from(points.clone())).color(color));
+                pu.points(
+                    Points::new(name, PlotPoints::from(points))
+                        .radius(3.0)
+                        .color(color),
+                );
+            }
+            if let Some(x) = shown {
+                pu.vline(VLine::new("", x).color(Color32::from_gray(200)).width(1.0));
+            }
+        });
 }

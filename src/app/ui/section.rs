@@ -217,6 +217,10 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
     } else {
         fallback_section(app).map_or_else(SectionPlot::default, |s| section_plot(s, None, current))
     };
+    if data.path.is_empty() && data.segments.is_empty() {
+        super::plots::empty_plot(ui, w, h, "Place a probe: its path's cut shows here");
+        return;
+    }
     let title = if app.state.checks.open.is_some() {
         "finding's walk"
     } else {

@@ -44,6 +44,7 @@ struct OverlayKey {
     radii: DVec3,
     toggles: OverlayToggles,
     highlight: Option<u32>,
+    selected_object: Option<usize>,
     bvh_depth: u32,
     max_boxes: usize,
     /// The check finding opened (report, index): its measurement is drawn.
@@ -103,7 +104,7 @@ pub fn sync(app: &mut CollidoscopeApp) {
         .state
         .probes
         .iter()
-        .map(|p| (p.shown_center(), p.radii(), p.color))
+        .map(|p| (p.shown_center(), p.radii(), shown_color(p)))
         .collect();
     if probes != app.sync.probes {
         r.set_probes(&probes);
@@ -113,6 +114,22 @@ pub fn sync(app: &mut CollidoscopeApp) {
         r.set_overlays(&app.sync.overlays.primitives);
         app.sync.uploaded_overlays = true;
     }
+}
+
+/// The box around the selected level object (white: no overlay uses it).
+const SELECTED_OBJECT_COLOR: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
+
+/// Probe alpha while its move is being stepped: the contact ellipsoid,
+/// the normal and the slide vector inside it show through.
+const STEPPING_PROBE_ALPHA: f32 = 0.3;
+
+/// The probe's colour, translucent while its move is being stepped.
+fn shown_color(p: &crate::app::state::Probe) -> [f32; 4] {
+    let mut c = p.color;
+    if p.stepper.current_record().is_some() {
+        c[3] = c[3].min(STEPPING_PROBE_ALPHA);
+    }
+    c
 }
 
 fn rebuild_overlays(app: &mut CollidoscopeApp) {
@@ -130,6 +147,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         radii: probe.map_or(DVec3::ONE, |p| p.radii()),
         toggles: st.overlays.clone(),
         highlight: st.highlight,
+        selected_object: st.selected_object,
         bvh_depth: st.view.bvh_level_depth,
         max_boxes: st.view.max_boxes_per_kind,
         finding: st
@@ -176,6 +194,15 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             },
             color: kind.color(),
             label: Some(format!("tri {tri}")),
+        });
+    }
+    if let Some(o) = st.selected_object.and_then(|i| level.mesh.objects.get(i)) {
+        let kind = OverlayKind::HighlightTriangle;
+        overlays.primitives.push(DebugPrimitive {
+            kind,
+            shape: Shape::Box { aabb: o.aabb },
+            color: SELECTED_OBJECT_COLOR,
+            label: Some(o.name.clone()),
         });
     }
     if let Some(f) = st.checks.open_finding() {

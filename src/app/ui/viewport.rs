@@ -4,12 +4,11 @@
 //! the scene (labels, legend, hover box, error banner), projected with the
 //! same `CameraView`. Picking and handles work in world space.
 
-use super::{CollidoscopeApp, Tool, sync, widgets};
+use super::{CollidoscopeApp, Tool, labels, legend, sync, widgets};
 use crate::app::command::Command;
-use crate::app::probes::params_of;
+use crate::app::probes::{self, params_of};
 use crate::app::state::Severity;
-use crate::app::{camera_ctl, pick};
-use crate::collide::debug_draw::OverlayKind;
+use crate::app::{camera_ctl, measure, pick};
 use crate::render::{RenderOptions, paint_viewport};
 use eframe::egui::{self, Color32, PointerButton, Pos2, Rect, Sense, Stroke};
 use glam::{DVec3, Vec3};
@@ -24,6 +23,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .show(ui, |ui| {
             let rect = ui.available_rect_before_wrap();
             let response = ui.allocate_rect(rect, Sense::click_and_drag());
+            app.viewport_rect = Some(rect);
             handle_drag(ui, app, rect, &response);
             camera_input(ui, app, rect, &response);
             hover_and_click(app, rect, &response);
@@ -32,6 +32,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 wireframe: app.state.view.wireframe,
                 grid: app.state.view.grid,
                 axes: app.state.view.axes,
+                overlays_on_top: app.state.view.overlays_on_top,
             };
             match &app.renderer {
                 Some(r) => paint_viewport(ui, rect, r.clone(), app.state.camera, opts),
@@ -48,7 +49,8 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             }
             draw_labels(ui, app, rect);
             draw_velocity_handle(ui, app, rect);
-            legend(ui, app, rect);
+            legend::show(ui, app, rect);
+            measure_toggle(ui, app, rect);
             banner(ui, app, rect);
             hover_box(ui, app, rect);
         });
@@ -107,13 +109,41 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
     };
     let (o, d) = ray_at(app, rect, pos);
     let (o, d) = (o.as_dvec3(), d.as_dvec3());
+    if app.tool == Tool::Measure {
+        match app.hover.clone() {
+            Some(h) => {
+                let corners = level.mesh.triangle_f64(h.triangle);
+                let p = measure::snap(h.point, corners, [pos.x, pos.y], |w| {
+                    to_screen(app, rect, w).map(|s| [s.x, s.y])
+                });
+                app.measure.click(p);
+                if let Some((a, b)) = app.measure.done {
+                    app.state
+                        .info(format!("Measured {}", measure::describe(a, b)));
+                }
+            }
+            None => app
+                .state
+                .error("Measure: nothing of the level under the pointer; click a surface"),
+        }
+        return;
+    }
     if app.tool == Tool::PlaceProbe || double {
-        if let Some(h) = &app.hover {
-            app.queue.push(Command::PlaceProbe {
-                point: h.point,
-                normal: h.normal,
-            });
-            app.tool = Tool::Select;
+        match &app.hover {
+            Some(h) if probes::place_refusal(h.normal).is_some() => {
+                // Stay armed: the next click on a floor places it.
+                app.state.error(probes::place_refusal(h.normal).unwrap_or_default());
+            }
+            Some(h) => {
+                app.queue.push(Command::PlaceProbe {
+                    point: h.point,
+                    normal: h.normal,
+                });
+                app.tool = Tool::Select;
+            }
+            None => app.state.error(
+                "Place: nothing of the level under the pointer; click a floor (+ Place again to stop placing)",
+            ),
         }
         return;
     }
@@ -130,8 +160,14 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
         .filter_map(|(i, p)| Some((i, pick::ray_ellipsoid(o, d, p.shown_center(), p.radii())?)))
         .filter(|(_, t)| *t <= surface_t + 1e-3)
         .min_by(|a, b| a.1.total_cmp(&b.1));
-    if let Some((i, _)) = hit {
-        app.queue.push(Command::Select(Some(i)));
+    match (hit, &app.hover) {
+        (Some((i, _)), _) => app.queue.push(Command::Select(Some(i))),
+        // A click on the level selects the object under the pointer.
+        (None, Some(h)) => {
+            app.queue.push(Command::SelectObject(Some(h.object)));
+            app.reveal_object = true;
+        }
+        (None, None) => app.queue.push(Command::SelectObject(None)),
     }
 }
 
@@ -200,78 +236,87 @@ fn draw_velocity_handle(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     painter.circle(b, grab, Color32::WHITE, Stroke::new(2.0, color));
 }
 
-fn draw_labels(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
-    let painter = ui.painter_at(rect);
-    let font = egui::FontId::monospace(12.0);
+/// The overlay labels and the probes' names, as non-overlapping callouts
+/// (see [`labels`]); their cards are kept for the tests.
+fn draw_labels(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+    let mut raw = Vec::new();
     for prim in app.sync.primitives() {
         let Some(text) = &prim.label else { continue };
         if let Some(pos) = to_screen(app, rect, prim.shape.anchor()) {
-            let color = widgets::color32(prim.color);
-            painter.text(
-                pos + egui::vec2(6.0, -6.0),
-                egui::Align2::LEFT_BOTTOM,
-                text,
-                font.clone(),
-                color,
-            );
+            raw.push((pos, text.clone(), widgets::color32(prim.color).to_opaque()));
         }
     }
     for (i, p) in app.state.probes.iter().enumerate() {
         let top = p.shown_center() + DVec3::new(0.0, p.radii().y * 1.15, 0.0);
         if let Some(pos) = to_screen(app, rect, top) {
-            let strong = app.state.selected == Some(i);
-            let color = if strong {
+            let color = if app.state.selected == Some(i) {
                 Color32::WHITE
             } else {
-                widgets::color32(p.color)
+                widgets::opaque(p.color)
             };
-            painter.text(
-                pos,
-                egui::Align2::CENTER_BOTTOM,
-                &p.name,
-                egui::FontId::proportional(13.0),
-                color,
-            );
+            raw.push((pos, p.name.clone(), color));
         }
+    }
+    measurement_line(ui, app, rect, &mut raw);
+    let callouts = labels::merge_callouts(raw);
+    let painter = ui.painter_at(rect);
+    app.label_cards = labels::paint(&painter, &callouts, app.state.view.label_size());
+}
+
+/// The measured points and the line between them (over everything, as
+/// a ruler laid on the screen), with the result as a label at its middle.
+fn measurement_line(
+    ui: &egui::Ui,
+    app: &CollidoscopeApp,
+    rect: Rect,
+    labels: &mut Vec<(Pos2, String, Color32)>,
+) {
+    let color = Color32::from_rgb(255, 230, 90);
+    let painter = ui.painter_at(rect);
+    let dot = |p: DVec3| {
+        if let Some(s) = to_screen(app, rect, p) {
+            painter.circle(s, 4.0, Color32::BLACK, Stroke::new(2.0, color));
+        }
+    };
+    match (app.measure.first, app.measure.done) {
+        (Some(a), _) => dot(a.at),
+        (None, Some((a, b))) => {
+            if let (Some(sa), Some(sb)) = (to_screen(app, rect, a.at), to_screen(app, rect, b.at)) {
+                painter.line_segment([sa, sb], Stroke::new(2.0, color));
+                labels.push((sa.lerp(sb, 0.5), measure::describe(a, b), color));
+            }
+            dot(a.at);
+            dot(b.at);
+        }
+        (None, None) => {}
     }
 }
 
-/// The legend of the overlays that are on, bottom right (framing puts the
-/// probe in the middle, so the corner is where it hides the least); a click
-/// on its title folds it away. Box kinds cut by the
-/// per-kind cap say how many boxes are drawn.
-fn legend(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
-    let on: Vec<OverlayKind> = OverlayKind::ALL
-        .into_iter()
-        .filter(|k| app.state.overlays.get(*k))
-        .collect();
-    if on.is_empty() {
-        return;
-    }
-    egui::Area::new(egui::Id::unique("overlay_legend"))
-        .pivot(egui::Align2::RIGHT_BOTTOM)
-        .fixed_pos(rect.right_bottom() + egui::vec2(-8.0, -8.0))
+/// The measuring tool's switch, top right of the view.
+fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+    egui::Area::new(egui::Id::unique("measure_toggle"))
+        .pivot(egui::Align2::RIGHT_TOP)
+        .fixed_pos(rect.right_top() + egui::vec2(-8.0, 8.0))
         .order(egui::Order::Foreground)
         .show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_width(180.0);
-                egui::CollapsingHeader::new("Legend")
-                    .id_salt("overlay_legend_header")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        for kind in on {
-                            ui.horizontal(|ui| {
-                                widgets::swatch(ui, kind.color());
-                                ui.small(kind.label());
-                            });
-                            let hidden = app.sync.hidden_boxes(kind);
-                            if hidden > 0 {
-                                let shown = app.state.view.max_boxes_per_kind;
-                                ui.small(format!("   nearest {shown} shown, {hidden} more"))
-                                    .on_hover_text("View > Boxes drawn per kind");
-                            }
-                        }
-                    });
+                let on = app.tool == Tool::Measure;
+                let hint = match (on, app.measure.first.is_some()) {
+                    (false, _) => "Click two points to read distance and rise",
+                    (true, false) => "Click the first point (corners and edges snap)",
+                    (true, true) => "Click the second point",
+                };
+                if ui
+                    .selectable_label(on, "Measure")
+                    .on_hover_text(hint)
+                    .clicked()
+                {
+                    app.tool = if on { Tool::Select } else { Tool::Measure };
+                    app.measure = Default::default();
+                }
+                if on {
+                    ui.add(egui::Label::new(egui::RichText::new(hint).small()).extend());
+                }
             });
         });
 }

@@ -4,15 +4,25 @@
 use eframe::egui;
 use glam::DVec3;
 
-/// Converts an RGBA float colour to egui's.
+/// Converts an sRGB float colour with alpha to egui's, rounding each
+/// channel to a byte exactly as the 3D view does (`render::convert::srgba`),
+/// so a swatch and the overlay it stands for have the same bytes.
 pub fn color32(c: [f32; 4]) -> egui::Color32 {
-    egui::Rgba::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]).into()
+    let byte = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
+    egui::Color32::from_rgba_unmultiplied(byte(c[0]), byte(c[1]), byte(c[2]), byte(c[3]))
 }
 
-/// A filled square in `color`, for legends.
+/// The colour with its alpha dropped: a translucent overlay's swatch shows
+/// its hue at full strength, as it looks over the light level, rather than
+/// faded into the panel's dark background.
+pub fn opaque(c: [f32; 4]) -> egui::Color32 {
+    color32([c[0], c[1], c[2], 1.0])
+}
+
+/// A filled square in `color` (opaque, see [`opaque`]), for legends.
 pub fn swatch(ui: &mut egui::Ui, color: [f32; 4]) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-    ui.painter().rect_filled(rect, 2.0, color32(color));
+    ui.painter().rect_filled(rect, 2.0, opaque(color));
 }
 
 /// Three drag values (x, y, z) with a unit suffix; `true` when edited.
