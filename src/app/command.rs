@@ -10,6 +10,7 @@ use crate::app::state::{EditorState, ObjectFlags, ViewOptions};
 use crate::app::stepper::MoveSpec;
 use crate::collide::SlideSettings;
 use crate::collide::debug_draw::OverlayKind;
+use crate::export::engines::Engine;
 use crate::level::{ImportOptions, Level};
 use crate::render::CameraView;
 use glam::DVec3;
@@ -89,6 +90,11 @@ pub enum Command {
     ImportSettingsDialog,
     /// Write the selected probe's settings to a `.toml` / `.json` file.
     ExportSettings(PathBuf),
+    /// Settings → Export for engine: show a save dialog for the selected
+    /// probe's settings in that engine's terms.
+    ExportForEngineDialog(Engine),
+    /// Write the selected probe's settings in an engine's terms to a file.
+    ExportForEngine(Engine, PathBuf),
     /// Read settings from a file into the selected probe.
     ImportSettings(PathBuf),
     /// Walk mode on or off for the selected probe.
@@ -120,6 +126,8 @@ pub enum Effect {
     ExportSettingsDialog,
     /// Show the settings open dialog.
     ImportSettingsDialog,
+    /// Show the save dialog for an engine's settings.
+    ExportForEngineDialog(Engine),
 }
 
 impl EditorState {
@@ -168,12 +176,21 @@ impl EditorState {
             Command::ExportSettingsDialog if self.selected_probe().is_none() => {
                 self.info(probes::NO_PROBE_TO_EXPORT);
             }
+            Command::ExportForEngineDialog(_) if self.selected_probe().is_none() => {
+                self.info(probes::NO_PROBE_TO_EXPORT);
+            }
             Command::ImportSettingsDialog if self.selected_probe().is_none() => {
                 self.info(probes::NO_PROBE_TO_IMPORT);
             }
             Command::ExportSettingsDialog => return Some(Effect::ExportSettingsDialog),
             Command::ImportSettingsDialog => return Some(Effect::ImportSettingsDialog),
             Command::ExportSettings(path) => probes::export_settings(self, &path),
+            Command::ExportForEngineDialog(engine) => {
+                return Some(Effect::ExportForEngineDialog(engine));
+            }
+            Command::ExportForEngine(engine, path) => {
+                probes::export_for_engine(self, engine, &path)
+            }
             Command::ImportSettings(path) => probes::import_settings(self, &path),
             Command::SetWalk(on) => self.set_walk(on),
             Command::OpenWalkFrame(i) => self.open_walk_frame(i),

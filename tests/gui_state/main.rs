@@ -373,4 +373,5 @@ fn the_session_round_trips_without_runtime_data() {
 
 /// One window frame of walk mode at 60 Hz towards `dir`.
 mod character;
+mod engines;
 mod hygiene;

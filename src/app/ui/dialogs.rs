@@ -25,7 +25,7 @@ pub enum DialogPoll {
 }
 
 impl DialogJob {
-    /// Opens the dialog `effect` asks for (one of the three dialog effects;
+    /// Opens the dialog `effect` asks for (one of the dialog effects;
     /// any other effect yields a dialog that closes with nothing).
     pub fn start(ctx: &egui::Context, effect: Effect) -> DialogJob {
         let (tx, answer) = mpsc::channel();
@@ -64,6 +64,12 @@ fn run(effect: Effect) -> Option<Command> {
             .set_file_name("collidoscope_settings.toml")
             .save_file()
             .map(Command::ExportSettings),
+        Effect::ExportForEngineDialog(engine) => rfd::FileDialog::new()
+            .set_title(format!("Export settings for {}", engine.title()))
+            .add_filter(engine.name(), &[engine.extension()])
+            .set_file_name(engine.default_file_name())
+            .save_file()
+            .map(|path| Command::ExportForEngine(engine, path)),
         Effect::ImportSettingsDialog => rfd::FileDialog::new()
             .set_title("Import settings")
             .add_filter("Settings", &["toml", "json"])

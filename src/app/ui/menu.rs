@@ -5,6 +5,7 @@ use super::{CollidoscopeApp, Tool, widgets};
 use crate::app::command::Command;
 use crate::app::state::Severity;
 use crate::collide::debug_draw::OverlayKind;
+use crate::export::engines::Engine;
 use crate::level::{ObjectsBy, UpAxis};
 use eframe::egui;
 
@@ -79,6 +80,17 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     {
         q.push(Command::ExportSettingsDialog);
     }
+    ui.add_enabled_ui(has_probe, |ui| {
+        ui.menu_button("Export for engine", |ui| {
+            for engine in Engine::ALL {
+                if ui.button(format!("{}…", engine.title())).clicked() {
+                    q.push(Command::ExportForEngineDialog(engine));
+                }
+            }
+        })
+    })
+    .response
+    .on_disabled_hover_text(no_probe);
     if ui
         .add_enabled(has_probe, egui::Button::new("Import settings…"))
         .on_disabled_hover_text(no_probe)
