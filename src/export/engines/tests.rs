@@ -327,8 +327,10 @@ fn values_out_of_an_engines_range_are_written_in_range_with_a_warning() {
 
     // No skin: Rapier's offset and PhysX's contactOffset must be above 0,
     // Godot's safe_margin at least 0.001.
-    let mut s = SlideSettings::default();
-    s.skin = 0.0;
+    let s = SlideSettings {
+        skin: 0.0,
+        ..SlideSettings::default()
+    };
     let rapier = out(Engine::Rapier, &s);
     assert!(
         rapier
@@ -359,8 +361,10 @@ fn values_out_of_an_engines_range_are_written_in_range_with_a_warning() {
 
 #[test]
 fn a_squat_ellipsoid_becomes_the_shortest_capsule_each_engine_takes() {
-    let mut s = SlideSettings::default();
-    s.radii = [0.5, 0.3, 0.5];
+    let s = SlideSettings {
+        radii: [0.5, 0.3, 0.5],
+        ..SlideSettings::default()
+    };
     for engine in Engine::ALL {
         let e = out(engine, &s);
         assert!(
@@ -411,8 +415,10 @@ fn zero_step_and_snap_turn_the_features_off() {
 
 #[test]
 fn unwritable_and_invalid_settings_are_refused() {
-    let mut s = SlideSettings::default();
-    s.radii = [1e40, 1e40, 1e40];
+    let s = SlideSettings {
+        radii: [1e40, 1e40, 1e40],
+        ..SlideSettings::default()
+    };
     for engine in Engine::ALL {
         let e = export(engine, &s).unwrap_err().to_string();
         assert!(e.contains("32-bit float"), "{engine}: {e}");
