@@ -29,7 +29,9 @@ mod tests;
 
 pub use capsule::Capsule;
 
+use crate::character::rolling_height;
 use crate::collide::{SettingsError, SlideSettings};
+use glam::DVec3;
 use snippet::{Snippet, short};
 
 /// An engine whose character controller settings can be written.
@@ -210,10 +212,11 @@ fn header(out: &mut Snippet, s: &SlideSettings, cap: &Capsule) {
         short(cap.cylinder_m())
     ));
     out.comment(
-        "The capsule's straight sides and round ends are fuller than the ellipsoid's curve: \
-         it meets steps, ledges and creases differently and rolls over less of a low step \
-         by itself. Check the level's steps again in the engine.",
+        "The capsule contains the ellipsoid: its straight sides and round ends are fuller than \
+         the ellipsoid's curve, so it meets steps, ledges and creases differently. Check the \
+         level's steps again in the engine.",
     );
+    out.comment(&rolling_note(s, cap));
     if cap.is_squat() {
         out.warn(&format!(
             "the ellipsoid is wider ({} m) than tall ({} m); a capsule of radius {} m is at \
@@ -227,6 +230,27 @@ fn header(out: &mut Snippet, s: &SlideSettings, cap: &Capsule) {
         ));
     }
     out.blank();
+}
+
+/// How high an edge each shape rolls over by itself within the walkable
+/// slope: the ellipsoid's [`rolling_height`] along x (and z when it
+/// differs), the capsule's round end r (1 − cos slope).
+fn rolling_note(s: &SlideSettings, cap: &Capsule) -> String {
+    let slope_deg = s.character.max_slope_deg;
+    let radii = s.radii_vec();
+    let along_x = rolling_height(radii, DVec3::X, slope_deg);
+    let along_z = rolling_height(radii, DVec3::Z, slope_deg);
+    let ellipsoid = if cap.horizontal_radii_differ {
+        format!("{along_x:.3} m walking along x, {along_z:.3} m along z")
+    } else {
+        format!("{along_x:.3} m")
+    };
+    let capsule = cap.radius_m * (1.0 - slope_deg.to_radians().cos());
+    format!(
+        "Within the {} degree walkable slope, the ellipsoid rolls over an edge up to \
+         {ellipsoid} high by itself, the capsule up to {capsule:.3} m.",
+        short(slope_deg)
+    )
 }
 
 /// What no engine here has a setting for (the engine modules add their own).

@@ -123,6 +123,10 @@ fn defaults_use_each_engines_names_and_units() {
     for (engine, needles) in cases {
         let e = out(engine, &s);
         assert!(e.warnings.is_empty(), "{engine}: {:?}", e.warnings);
+        // 0.9 (1 - 1 / sqrt(1 + (0.4 / 0.9)^2)) and 0.4 (1 - cos 45°).
+        let rolls = "the ellipsoid rolls over an edge up to 0.078 m high by itself, \
+                     the capsule up to 0.117 m.";
+        assert!(e.text.contains(rolls), "{engine}:\n{}", e.text);
         for needle in needles {
             assert!(
                 e.text.contains(needle),
