@@ -177,3 +177,109 @@ fn bad_engines_and_bad_settings_files_fail_with_one_line() {
         "32-bit float",
     );
 }
+
+/// The README's table names, per engine, are the names the output writes.
+#[test]
+fn the_readme_table_names_are_the_names_written() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("### Settings for your engine")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("the README's engine section");
+    let names: [(&str, &[&str]); 6] = [
+        (
+            "rapier",
+            &[
+                "capsule_y",
+                "offset",
+                "autostep",
+                "max_height",
+                "min_width",
+                "max_slope_climb_angle",
+                "min_slope_slide_angle",
+                "snap_to_ground",
+            ],
+        ),
+        (
+            "jolt",
+            &[
+                "CapsuleShapeSettings",
+                "mShape",
+                "mCharacterPadding",
+                "mMaxCollisionIterations",
+                "mBackFaceMode",
+                "mWalkStairsStepUp",
+                "mWalkStairsMinStepForward",
+                "mMaxSlopeAngle",
+                "mStickToFloorStepDown",
+                "ExtendedUpdate",
+            ],
+        ),
+        (
+            "physx",
+            &[
+                "radius",
+                "height",
+                "contactOffset",
+                "minDist",
+                "stepOffset",
+                "climbingMode",
+                "slopeLimit",
+                "nonWalkableMode",
+                "elapsedTime",
+            ],
+        ),
+        (
+            "godot",
+            &[
+                "CapsuleShape3D",
+                "safe_margin",
+                "max_slides",
+                "floor_max_angle",
+                "floor_stop_on_slope",
+                "floor_snap_length",
+                "JUMP_VELOCITY",
+                "physics/common/physics_ticks_per_second",
+            ],
+        ),
+        (
+            "unity",
+            &[
+                "radius",
+                "height",
+                "center",
+                "skinWidth",
+                "minMoveDistance",
+                "stepOffset",
+                "slopeLimit",
+                "Fixed Timestep",
+            ],
+        ),
+        (
+            "unreal",
+            &[
+                "InitCapsuleSize",
+                "MaxStepHeight",
+                "SetWalkableFloorAngle",
+                "WalkableFloorAngle",
+                "MaxWalkSpeed",
+                "JumpZVelocity",
+                "GravityScale",
+                "TerminalVelocity",
+            ],
+        ),
+    ];
+    for (engine, keys) in names {
+        let r = run(&["settings", "export", "-", "--for", engine]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        for key in keys {
+            assert!(r.stdout.contains(key), "{engine}: {key} not written");
+            assert!(
+                section.contains(key),
+                "{engine}: {key} not in the README table"
+            );
+        }
+    }
+}

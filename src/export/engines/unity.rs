@@ -73,7 +73,8 @@ pub(super) fn write(
     out.blank();
     let dt = out.float("Fixed Timestep", c.frame_time_s())?;
     out.comment(&format!(
-        "Project Settings > Time > Fixed Timestep = {dt} (1 / frame_rate_hz), if Move runs in FixedUpdate."
+        "Project Settings > Time > Fixed Timestep (Time.fixedDeltaTime) = {dt} (1 / frame_rate_hz), \
+         if Move runs in FixedUpdate."
     ));
     out.not_mapped(&format!(
         "max_iterations = {}: Unity's controller runs its own loop",
