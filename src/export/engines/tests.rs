@@ -236,7 +236,7 @@ fn tuned_values_round_trip_through_every_engine() {
                 ("controller.stepOffset = ", 0.42),
                 ("controller.skinWidth = ", 0.012),
                 ("controller.minMoveDistance = ", 3e-4),
-                ("Fixed Timestep = ", 0.02),
+                ("Fixed Timestep (Time.fixedDeltaTime) = ", 0.02),
                 ("MaxFallSpeedMS = ", 55.0),
             ],
         ),
