@@ -12,6 +12,7 @@ pub mod bvh;
 pub mod character;
 pub mod cli;
 pub mod collide;
+pub mod export;
 pub mod geometry;
 pub mod level;
 pub mod math;

@@ -11,6 +11,7 @@ use crate::app::stepper::MoveSpec;
 use crate::app::{probes, prompts};
 use crate::collide::SlideSettings;
 use crate::collide::debug_draw::OverlayKind;
+use crate::export::engines::Engine;
 use crate::level::{ImportOptions, Level};
 use crate::render::CameraView;
 use glam::DVec3;
@@ -124,6 +125,11 @@ pub enum Command {
     ImportSettingsDialog,
     /// Write the selected probe's settings to a `.toml` / `.json` file.
     ExportSettings(PathBuf),
+    /// Settings → Export for engine: show a save dialog for the selected
+    /// probe's settings in that engine's terms.
+    ExportForEngineDialog(Engine),
+    /// Write the selected probe's settings in an engine's terms to a file.
+    ExportForEngine(Engine, PathBuf),
     /// Read settings from a file into the selected probe.
     ImportSettings(PathBuf),
     /// Walk mode on or off for the selected probe.
@@ -234,12 +240,21 @@ impl EditorState {
             Command::ExportSettingsDialog if self.selected_probe().is_none() => {
                 self.info(probes::NO_PROBE_TO_EXPORT);
             }
+            Command::ExportForEngineDialog(_) if self.selected_probe().is_none() => {
+                self.info(probes::NO_PROBE_TO_EXPORT);
+            }
             Command::ImportSettingsDialog if self.selected_probe().is_none() => {
                 self.info(probes::NO_PROBE_TO_IMPORT);
             }
             Command::ExportSettingsDialog => prompts::open(self, PromptPurpose::ExportSettings),
             Command::ImportSettingsDialog => prompts::open(self, PromptPurpose::ImportSettings),
             Command::ExportSettings(path) => probes::export_settings(self, &path),
+            Command::ExportForEngineDialog(engine) => {
+                prompts::open(self, PromptPurpose::ExportForEngine(engine))
+            }
+            Command::ExportForEngine(engine, path) => {
+                probes::export_for_engine(self, engine, &path)
+            }
             Command::ImportSettings(path) => probes::import_settings(self, &path),
             Command::SetWalk(on) => {
                 self.highlight = None;

@@ -7,6 +7,7 @@
 //! level will be opened with, so they are seen (and changed) before the
 //! load, not applied silently from the last file. No egui here.
 
+use crate::export::engines::Engine;
 use crate::level::ImportOptions;
 use std::path::{Path, PathBuf};
 
@@ -23,16 +24,27 @@ pub enum PromptPurpose {
     ImportSettings,
     /// Where to write the selected probe's settings.
     ExportSettings,
+    /// Where to write the selected probe's settings for a game engine.
+    ExportForEngine(Engine),
 }
 
 impl PromptPurpose {
     /// The window's title.
-    pub fn title(self) -> &'static str {
+    pub fn title(self) -> String {
         match self {
-            PromptPurpose::OpenLevel => "Open level",
-            PromptPurpose::ImportSettings => "Import settings",
-            PromptPurpose::ExportSettings => "Export settings",
+            PromptPurpose::OpenLevel => "Open level".into(),
+            PromptPurpose::ImportSettings => "Import settings".into(),
+            PromptPurpose::ExportSettings => "Export settings".into(),
+            PromptPurpose::ExportForEngine(e) => format!("Export for {}", e.title()),
         }
+    }
+
+    /// Whether the path is written (a new file may be named) rather than read.
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_)
+        )
     }
 
     /// File name endings offered and accepted (lower case).
@@ -40,6 +52,12 @@ impl PromptPurpose {
         match self {
             PromptPurpose::OpenLevel => &["obj", "gz"],
             PromptPurpose::ImportSettings | PromptPurpose::ExportSettings => &["toml", "json"],
+            PromptPurpose::ExportForEngine(e) => match e {
+                Engine::Rapier => &["rs"],
+                Engine::Jolt | Engine::Physx | Engine::Unreal => &["h"],
+                Engine::Godot => &["gd"],
+                Engine::Unity => &["cs"],
+            },
         }
     }
 }
@@ -176,7 +194,7 @@ pub fn validate(text: &str, purpose: PromptPurpose) -> Result<PathBuf, String> {
                 return Err(format!("{shown} is not a .{kinds} file"));
             }
         }
-        PromptPurpose::ExportSettings => {
+        PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_) => {
             if path.is_dir() {
                 return Err(format!("{shown} is a folder: add a file name"));
             }

@@ -6,6 +6,7 @@ use crate::app::command::ProbeParams;
 use crate::app::state::{EditorState, Probe};
 use crate::app::walk::WalkInput;
 use crate::collide::{SlideSettings, TraceDetail, slide};
+use crate::export::engines::{self, Engine};
 use glam::DVec3;
 use std::path::Path;
 
@@ -194,6 +195,37 @@ pub fn export_settings(state: &mut EditorState, path: &Path) {
     match p.settings.save(path) {
         Ok(()) => state.info(format!("Settings written to {}", path.display())),
         Err(e) => state.error(format!("Could not export settings: {e}")),
+    }
+}
+
+/// Writes the selected probe's settings in `engine`'s terms (see
+/// [`crate::export::engines`]); values out of the engine's range are
+/// written in range and counted in the message.
+pub fn export_for_engine(state: &mut EditorState, engine: Engine, path: &Path) {
+    let Some(p) = state.selected_probe() else {
+        state.info(NO_PROBE_TO_EXPORT);
+        return;
+    };
+    let written = engines::export(engine, &p.settings)
+        .map_err(|e| e.to_string())
+        .and_then(|out| {
+            std::fs::write(path, &out.text)
+                .map(|()| out.warnings.len())
+                .map_err(|e| format!("{}: {e}", path.display()))
+        });
+    match written {
+        Ok(0) => state.info(format!(
+            "{} settings written to {}",
+            engine.title(),
+            path.display()
+        )),
+        Ok(n) => state.info(format!(
+            "{} settings written to {} ({n} value(s) out of {}'s range: see the WARNING comments)",
+            engine.title(),
+            path.display(),
+            engine.name()
+        )),
+        Err(e) => state.error(format!("Could not export for {}: {e}", engine.name())),
     }
 }
 

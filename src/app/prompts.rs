@@ -21,14 +21,18 @@ pub fn open(state: &mut EditorState, purpose: PromptPurpose) {
     let settings_need_probe = purpose != PromptPurpose::OpenLevel;
     if settings_need_probe && state.selected_probe().is_none() {
         state.info(match purpose {
-            PromptPurpose::ExportSettings => probes::NO_PROBE_TO_EXPORT,
+            PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_) => {
+                probes::NO_PROBE_TO_EXPORT
+            }
             _ => probes::NO_PROBE_TO_IMPORT,
         });
         return;
     }
     let mut text = start_text(state.level_path.as_deref());
-    if purpose == PromptPurpose::ExportSettings {
-        text.push_str("collidoscope_settings.toml");
+    match purpose {
+        PromptPurpose::ExportSettings => text.push_str("collidoscope_settings.toml"),
+        PromptPurpose::ExportForEngine(e) => text.push_str(e.default_file_name()),
+        _ => {}
     }
     state.file_prompt = Some(FilePrompt::new(purpose, text, state.import_options));
     let ways = match native_dialog_support() {
@@ -67,6 +71,7 @@ fn use_path(state: &mut EditorState, prompt: FilePrompt, path: PathBuf) -> Optio
         }
         PromptPurpose::ImportSettings => probes::import_settings(state, &path),
         PromptPurpose::ExportSettings => probes::export_settings(state, &path),
+        PromptPurpose::ExportForEngine(e) => probes::export_for_engine(state, e, &path),
     }
     None
 }

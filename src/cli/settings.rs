@@ -1,19 +1,30 @@
-//! `collidoscope settings export|check FILE`: writes the default collision
-//! settings (world units, metres) or reads and validates a settings file,
-//! TOML or JSON by extension.
+//! `collidoscope settings export|check FILE`: writes settings (the defaults,
+//! or a tuned file given with `--settings`) as a settings file or, with
+//! `--for ENGINE`, as another engine's character controller settings; or
+//! reads and validates a settings file, TOML or JSON by extension.
 
 use super::{CliError, print_stdout};
 use crate::collide::SlideSettings;
+use crate::export::engines::{self, Engine};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
 /// The `settings` subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum SettingsCommand {
-    /// Write the default settings to FILE (.toml or .json).
+    /// Write settings to FILE: a settings file (.toml or .json), or with
+    /// --for the settings of another engine's character controller.
     Export {
-        /// Where to write; the extension picks the format.
+        /// Where to write; `-` prints to stdout. Without --for the
+        /// extension picks the format (stdout gets TOML).
         file: PathBuf,
+        /// The tuned settings to write (.toml or .json); the defaults when absent.
+        #[arg(long, value_name = "TUNED")]
+        settings: Option<PathBuf>,
+        /// Write them in this engine's names and units (rapier, jolt,
+        /// physx, godot, unity or unreal).
+        #[arg(long = "for", value_name = "ENGINE", value_parser = parse_engine)]
+        engine: Option<Engine>,
         /// Replace FILE if it exists.
         #[arg(long)]
         force: bool,
@@ -25,26 +36,69 @@ pub(crate) enum SettingsCommand {
     },
 }
 
+fn parse_engine(s: &str) -> Result<Engine, String> {
+    s.parse()
+}
+
 pub(crate) fn run(c: &SettingsCommand) -> Result<(), CliError> {
     match c {
-        SettingsCommand::Export { file, force } => export(file, *force),
+        SettingsCommand::Export {
+            file,
+            settings,
+            engine,
+            force,
+        } => export(file, settings.as_deref(), *engine, *force),
         SettingsCommand::Check { file } => check(file),
     }
 }
 
-fn export(file: &Path, force: bool) -> Result<(), CliError> {
-    // Checked before writing so that a typo never clobbers a tuned file.
-    if !force && file.exists() {
+fn export(
+    file: &Path,
+    tuned: Option<&Path>,
+    engine: Option<Engine>,
+    force: bool,
+) -> Result<(), CliError> {
+    let to_stdout = file == Path::new("-");
+    // Checked before anything is read or written, so that a typo never
+    // clobbers a tuned file.
+    if !to_stdout && !force && file.exists() {
         return Err(CliError::Failed(format!(
             "{}: already exists (use --force to replace it)",
             file.display()
         )));
     }
-    SlideSettings::default().save(file)?;
-    print_stdout(&format!(
-        "wrote the default settings to {}\n",
-        file.display()
-    ))
+    let settings = match tuned {
+        Some(path) => SlideSettings::load(path)?,
+        None => SlideSettings::default(),
+    };
+    let what = match tuned {
+        Some(path) => format!("the settings of {}", path.display()),
+        None => "the default settings".to_string(),
+    };
+    let Some(engine) = engine else {
+        if to_stdout {
+            return print_stdout(&settings.to_text(Path::new("stdout.toml"))?);
+        }
+        settings.save(file)?;
+        return print_stdout(&format!("wrote {what} to {}\n", file.display()));
+    };
+    let out = engines::export(engine, &settings).map_err(|e| CliError::Failed(e.to_string()))?;
+    if to_stdout {
+        print_stdout(&out.text)?;
+    } else {
+        std::fs::write(file, &out.text)
+            .map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
+        print_stdout(&format!(
+            "wrote {what} for {} to {}\n",
+            engine.title(),
+            file.display()
+        ))?;
+    }
+    // On stderr, so that `-` output stays exactly the file's text.
+    for w in &out.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(())
 }
 
 fn check(file: &Path) -> Result<(), CliError> {

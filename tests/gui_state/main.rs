@@ -401,4 +401,5 @@ fn the_session_round_trips_without_runtime_data() {
 mod character;
 mod files;
 mod finding;
+mod engines;
 mod hygiene;

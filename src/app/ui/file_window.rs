@@ -119,10 +119,7 @@ fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePr
         );
     }
     ui.horizontal(|ui| {
-        let accept = match prompt.purpose {
-            PromptPurpose::ExportSettings => "Save",
-            _ => "Open",
-        };
+        let accept = if prompt.purpose.writes() { "Save" } else { "Open" };
         if ui.button(accept).clicked() || enter {
             app.queue.push(Command::AcceptFilePrompt);
         }

@@ -7,6 +7,7 @@ use crate::app::file_prompt::{FilePrompt, PromptPurpose, options_words};
 use crate::app::state::Severity;
 use crate::collide::debug_draw::OverlayKind;
 use crate::render::{CameraPreset, CameraView};
+use crate::export::engines::Engine;
 use eframe::egui;
 
 /// The top menu bar.
@@ -84,6 +85,17 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     {
         q.push(Command::ExportSettingsDialog);
     }
+    ui.add_enabled_ui(has_probe, |ui| {
+        ui.menu_button("Export for engine", |ui| {
+            for engine in Engine::ALL {
+                if ui.button(format!("{}…", engine.title())).clicked() {
+                    q.push(Command::ExportForEngineDialog(engine));
+                }
+            }
+        })
+    })
+    .response
+    .on_disabled_hover_text(no_probe);
     if ui
         .add_enabled(has_probe, egui::Button::new("Import settings…"))
         .on_disabled_hover_text(no_probe)

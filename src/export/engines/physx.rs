@@ -1,0 +1,145 @@
+//! NVIDIA PhysX 5 (C++): `PxCapsuleControllerDesc` (with its base
+//! `PxControllerDesc`) for `PxControllerManager::createController`. PhysX
+//! works in the application's units (metres here) with a configurable up;
+//! the slope limit is a cosine. The capsule's `height` is the distance
+//! between its two sphere centres and `isValid()` wants radius > 0,
+//! height > 0, contactOffset > 0, stepOffset ≥ 0 and stepOffset ≤ height +
+//! 2 × radius. Source: the PhysX 5 API pages for `PxControllerDesc` and
+//! `PxCapsuleControllerDesc` (`PxCapsuleController.h`) and the Character
+//! Controllers guide.
+
+use super::snippet::{Snippet, short};
+use super::{Capsule, ExportError};
+use crate::collide::SlideSettings;
+
+/// PhysX's default `contactOffset`, written when the tuned skin is 0.
+const PHYSX_DEFAULT_CONTACT_OFFSET_M: f64 = 0.1;
+/// Written as `height` when the capsule would have none (PhysX wants > 0).
+const SHORTEST_HEIGHT_M: f64 = 0.001;
+
+pub(super) fn write(
+    s: &SlideSettings,
+    cap: &Capsule,
+    out: &mut Snippet,
+) -> Result<(), ExportError> {
+    let c = &s.character;
+    out.line("#pragma once");
+    out.line("#include <PxPhysicsAPI.h>");
+    out.blank();
+    out.comment("The controller's position is the capsule's centre, as Collidoscope's probe's.");
+    out.line("inline physx::PxCapsuleControllerDesc MakeCollidoscopeControllerDesc(physx::PxMaterial* material)");
+    out.line("{");
+    out.line("    physx::PxCapsuleControllerDesc desc;");
+    let radius = out.float("radius", cap.radius_m)?;
+    out.line(&format!("    desc.radius = {radius}; // metres"));
+    let height_m = if cap.cylinder_m() > 0.0 {
+        cap.cylinder_m()
+    } else {
+        out.warn(&format!(
+            "height: PhysX needs a capsule height (between the sphere centres) above 0 and \
+             this one is {}; written as {} m",
+            short(cap.cylinder_m()),
+            short(SHORTEST_HEIGHT_M)
+        ));
+        SHORTEST_HEIGHT_M
+    };
+    let height = out.float("height", height_m)?;
+    out.line(&format!(
+        "    desc.height = {height}; // between the sphere centres: total height less 2 x radius"
+    ));
+    out.line("    desc.upDirection = physx::PxVec3(0.0f, 1.0f, 0.0f);");
+    let cos = out.float("slopeLimit", c.floor_min_up())?;
+    out.line(&format!(
+        "    desc.slopeLimit = {cos}; // cos(max_slope_deg = {} degrees)",
+        short(c.max_slope_deg)
+    ));
+    out.line(
+        "    // Steeper contacts are walls and standing on them is falling, as in Collidoscope.",
+    );
+    out.line("    desc.nonWalkableMode = physx::PxControllerNonWalkableMode::ePREVENT_CLIMBING_AND_FORCE_SLIDING;");
+    let step_m = out.within(
+        "stepOffset",
+        c.max_step_height_m,
+        0.0,
+        height_m + 2.0 * cap.radius_m,
+        "at most height + 2 x radius",
+    );
+    let step = out.float("stepOffset", step_m)?;
+    out.line(&format!(
+        "    desc.stepOffset = {step}; // max_step_height_m"
+    ));
+    out.line("    // Climb no higher than stepOffset: Collidoscope's step height is the tallest climbed.");
+    out.line("    desc.climbingMode = physx::PxCapsuleClimbingMode::eCONSTRAINED;");
+    let offset_m = if s.skin > 0.0 {
+        s.skin
+    } else {
+        out.warn(&format!(
+            "contactOffset: the tuned skin is 0 and PhysX needs more than 0; written as PhysX's \
+             default, {} m",
+            short(PHYSX_DEFAULT_CONTACT_OFFSET_M)
+        ));
+        PHYSX_DEFAULT_CONTACT_OFFSET_M
+    };
+    let offset = out.float("contactOffset", offset_m)?;
+    out.line(&format!("    desc.contactOffset = {offset}; // skin"));
+    out.line("    desc.material = material;");
+    out.line("    return desc;");
+    out.line("}");
+    out.blank();
+    loop_constants(s, out)?;
+    out.not_mapped(&format!(
+        "max_iterations = {}: PhysX's controller runs its own loop",
+        s.max_iterations
+    ));
+    out.not_mapped(&format!(
+        "min_tread_depth_m = {} m: PhysX has no least step forward",
+        short(c.min_tread_depth_m)
+    ));
+    out.not_mapped(&format!(
+        "snap_distance_m = {} m: PhysX has no ground snap; it walks down steps within stepOffset",
+        short(c.snap_distance_m)
+    ));
+    Ok(())
+}
+
+/// What `PxController::move` takes or the game applies.
+fn loop_constants(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportError> {
+    let c = &s.character;
+    out.comment("PxController::move(disp, minDist, elapsedTime, filters) and your velocity code:");
+    for (name, value, what) in [
+        (
+            "kCollidoscopeMinMoveM",
+            s.min_move,
+            "min_move: move()'s minDist",
+        ),
+        (
+            "kCollidoscopeFrameTimeS",
+            c.frame_time_s(),
+            "1 / frame_rate_hz: move()'s elapsedTime",
+        ),
+        (
+            "kCollidoscopeWalkSpeedMS",
+            c.walk_speed_m_s,
+            "walk_speed_m_s",
+        ),
+        (
+            "kCollidoscopeJumpSpeedMS",
+            c.jump_speed_m_s,
+            "jump_speed_m_s",
+        ),
+        (
+            "kCollidoscopeGravityMS2",
+            c.gravity_m_s2,
+            "gravity_m_s2, down",
+        ),
+        (
+            "kCollidoscopeMaxFallSpeedMS",
+            c.max_fall_speed_m_s,
+            "max_fall_speed_m_s",
+        ),
+    ] {
+        let v = out.float(name, value)?;
+        out.line(&format!("constexpr float {name} = {v}; // {what}"));
+    }
+    Ok(())
+}

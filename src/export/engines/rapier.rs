@@ -1,0 +1,141 @@
+//! Rapier (Rust): `KinematicCharacterController` and the character's
+//! collider. Rapier works in the application's units (metres here) with a
+//! configurable up (its default, +Y, is Collidoscope's); angles in radians.
+//! Source: docs.rs `rapier3d::control::KinematicCharacterController`.
+
+use super::snippet::{Snippet, short};
+use super::{Capsule, ExportError};
+use crate::collide::SlideSettings;
+
+pub(super) fn write(
+    s: &SlideSettings,
+    cap: &Capsule,
+    out: &mut Snippet,
+) -> Result<(), ExportError> {
+    let c = &s.character;
+    out.line("use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};");
+    out.line("use rapier3d::prelude::*;");
+    out.blank();
+    out.comment("The character's collider: a capsule along Y (half the straight part, then the");
+    out.comment("radius), centred on the character's position as Collidoscope's probe is.");
+    out.line("pub fn collidoscope_collider() -> Collider {");
+    let radius = out.num("radius", cap.radius_m)?;
+    if cap.cylinder_m() > 0.0 {
+        let half = out.num("half_height", cap.cylinder_m() / 2.0)?;
+        out.line(&format!(
+            "    ColliderBuilder::capsule_y({half}, {radius}).build()"
+        ));
+    } else {
+        out.line(&format!("    ColliderBuilder::ball({radius}).build()"));
+    }
+    out.line("}");
+    out.blank();
+    out.comment("Up is Rapier's default, +Y, as in Collidoscope.");
+    out.line("pub fn collidoscope_controller() -> KinematicCharacterController {");
+    out.line("    KinematicCharacterController {");
+    offset(s, out)?;
+    out.line("        slide: true,");
+    autostep(s, out)?;
+    let slope = out.num("max_slope_climb_angle", c.max_slope_deg.to_radians())?;
+    out.line(&format!(
+        "        // max_slope_deg = {} degrees, in radians.",
+        short(c.max_slope_deg)
+    ));
+    out.line(&format!("        max_slope_climb_angle: {slope},"));
+    out.line(
+        "        // Collidoscope's character stands on any walkable slope and slides down only",
+    );
+    out.line("        // steeper ones: the slide angle is the climb angle.");
+    out.line(&format!("        min_slope_slide_angle: {slope},"));
+    if c.snap_distance_m > 0.0 {
+        let snap = out.num("snap_to_ground", c.snap_distance_m)?;
+        out.line("        // snap_distance_m.");
+        out.line(&format!(
+            "        snap_to_ground: Some(CharacterLength::Absolute({snap})),"
+        ));
+    } else {
+        out.line("        // snap_distance_m = 0: no snap.");
+        out.line("        snap_to_ground: None,");
+    }
+    out.line("        ..KinematicCharacterController::default()");
+    out.line("    }");
+    out.line("}");
+    out.blank();
+    loop_constants(s, out)?;
+    out.not_mapped(&format!(
+        "max_iterations = {}: Rapier's controller runs its own loop",
+        s.max_iterations
+    ));
+    out.not_mapped(&format!(
+        "min_move = {} m: Rapier has no least move",
+        short(s.min_move)
+    ));
+    Ok(())
+}
+
+/// `skin` → `offset`, which Rapier's documentation says must not be zero.
+fn offset(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportError> {
+    if s.skin > 0.0 {
+        let skin = out.num("offset", s.skin)?;
+        out.line("        // skin.");
+        out.line(&format!(
+            "        offset: CharacterLength::Absolute({skin}),"
+        ));
+    } else {
+        out.warn(
+            "offset: the tuned skin is 0, and Rapier's offset must not be zero; written as \
+             Rapier's default, 1 % of the character's size",
+        );
+        out.line("        offset: CharacterLength::Relative(0.01),");
+    }
+    Ok(())
+}
+
+/// `max_step_height_m`, `min_tread_depth_m` → `autostep` (none for 0).
+fn autostep(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportError> {
+    let c = &s.character;
+    if c.max_step_height_m <= 0.0 {
+        out.line("        // max_step_height_m = 0: no step-up.");
+        out.line("        autostep: None,");
+        return Ok(());
+    }
+    let height = out.num("autostep.max_height", c.max_step_height_m)?;
+    let width = out.num("autostep.min_width", c.min_tread_depth_m)?;
+    out.line("        // max_step_height_m, min_tread_depth_m. Collidoscope's levels hold no");
+    out.line("        // dynamic bodies; Rapier's default steps onto them too.");
+    out.line("        autostep: Some(CharacterAutostep {");
+    out.line(&format!(
+        "            max_height: CharacterLength::Absolute({height}),"
+    ));
+    out.line(&format!(
+        "            min_width: CharacterLength::Absolute({width}),"
+    ));
+    out.line("            include_dynamic_bodies: true,");
+    out.line("        }),");
+    Ok(())
+}
+
+/// What Rapier leaves to the game loop: speeds, gravity, the frame time.
+fn loop_constants(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportError> {
+    let c = &s.character;
+    out.comment("Rapier's controller moves by what it is given: your loop applies these.");
+    for (name, value, what) in [
+        ("WALK_SPEED_M_S", c.walk_speed_m_s, "walk_speed_m_s"),
+        ("JUMP_SPEED_M_S", c.jump_speed_m_s, "jump_speed_m_s"),
+        (
+            "GRAVITY_M_S2",
+            c.gravity_m_s2,
+            "gravity_m_s2, pulling down (-Y)",
+        ),
+        (
+            "MAX_FALL_SPEED_M_S",
+            c.max_fall_speed_m_s,
+            "max_fall_speed_m_s",
+        ),
+        ("FRAME_TIME_S", c.frame_time_s(), "1 / frame_rate_hz"),
+    ] {
+        let v = out.num(name, value)?;
+        out.line(&format!("pub const {name}: f32 = {v}; // {what}"));
+    }
+    Ok(())
+}
