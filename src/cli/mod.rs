@@ -8,6 +8,7 @@
 //! panics on bad input.
 
 mod args;
+mod batch;
 mod check;
 mod envelope;
 mod format;
@@ -16,7 +17,10 @@ mod hygiene;
 mod info;
 mod settings;
 mod sweep;
+mod sweep_batch;
+mod sweep_modes;
 mod walk;
+mod walk_batch;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -109,8 +113,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
 fn dispatch(cli: Cli) -> Result<i32, CliError> {
     match cli.command {
         Some(Command::Info(a)) => info::run(&a),
-        Some(Command::Sweep(a)) => sweep::run(&a),
-        Some(Command::Walk(a)) => walk::run(&a),
+        Some(Command::Sweep(a)) => return sweep::run(&a),
+        Some(Command::Walk(a)) => return walk::run(&a),
         Some(Command::Envelope(a)) => envelope::run(&a),
         Some(Command::Check(a)) => {
             let all_pass = check::run(&a)?;
@@ -215,8 +219,8 @@ mod tests {
         let Some(Command::Sweep(a)) = cli.command else {
             panic!("expected sweep");
         };
-        assert_eq!(a.from.x, -1.0);
-        assert_eq!(a.velocity.x, -1.0);
+        assert_eq!(a.from.unwrap().x, -1.0);
+        assert_eq!(a.velocity.unwrap().x, -1.0);
         assert_eq!(a.gravity.unwrap().y, -9.8);
     }
 
