@@ -183,6 +183,23 @@ fn stdin_gives_the_same_lines_and_thousands_of_moves_keep_their_order() {
         "--summary",
     ]);
     assert_eq!(a.stdout, b.stdout, "stdin and file differ");
+    // One thread gives the same bytes as all of them.
+    let one = Command::new(BIN)
+        .args([
+            "sweep",
+            &box_obj,
+            "--batch",
+            path.to_str().unwrap(),
+            "--summary",
+        ])
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&one.stdout),
+        a.stdout,
+        "one thread differs"
+    );
     let out = json_lines(&a);
     assert_eq!(out.len(), 5000);
     let input_lines: Vec<usize> = text

@@ -127,7 +127,7 @@ fn divergence_at(runs: &[(SlideMode, SlideResult)], i: usize) -> Option<Divergen
     if end_spread_m > DIVERGENCE_TOLERANCE_M {
         differs.push("end_position");
     }
-    (!differs.is_empty()).then(|| Divergence {
+    (!differs.is_empty()).then_some(Divergence {
         iteration: i as u32,
         differs,
         end_spread_m,

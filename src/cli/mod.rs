@@ -5,7 +5,8 @@
 //! carries the ellipsoid-space values alongside. Errors end up as one line
 //! on stderr starting with `error:`, with exit code 2 for bad usage and 1 for
 //! a failure (unreadable level, invalid settings file, ...); nothing here
-//! panics on bad input.
+//! panics on bad input. `sweep --batch` and `walk --batch` report a bad line
+//! in its output line and exit with 4 when any was refused.
 
 mod args;
 mod batch;
@@ -55,9 +56,9 @@ pub(crate) struct Cli {
 enum Command {
     /// Import a level and print its mesh, objects, BVH and import report.
     Info(info::InfoArgs),
-    /// Run one collide-and-slide move and print the trace.
+    /// Run one collide-and-slide move and print the trace (or many: --batch; every mode: --mode all).
     Sweep(Box<sweep::SweepArgs>),
-    /// Walk a character frame by frame (speed, gravity, steps, slopes, snap).
+    /// Walk a character frame by frame (speed, gravity, steps, slopes, snap); many: --batch.
     Walk(Box<walk::WalkArgs>),
     /// Measure what a character can do: tallest step, steepest ramp, narrowest opening, ...
     Envelope(envelope::EnvelopeArgs),

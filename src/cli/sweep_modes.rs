@@ -93,8 +93,8 @@ pub(super) fn report(
     let mut s = header(level, settings, from, velocity, None);
     let _ = writeln!(
         s,
-        "{:<13} {:>10}  {:<28}  {:<14} {}",
-        "mode", "iterations", "final", "end reason", "inside geometry"
+        "{:<13} {:>10}  {:<28}  {:<14} inside geometry",
+        "mode", "iterations", "final", "end reason"
     );
     for (mode, r) in &cmp.runs {
         let _ = writeln!(s, "{}", mode_row(*mode, r));
