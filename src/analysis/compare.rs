@@ -37,14 +37,31 @@ pub struct ModeComparison {
     pub divergence: Option<Divergence>,
 }
 
+/// One way in which the modes' iterations can differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aspect {
+    /// A mode's move had ended before this iteration; another's goes on.
+    IterationCount,
+    /// The modes are in different passes (velocity, gravity).
+    Pass,
+    /// The nearest hit is a different triangle, or a hit against a miss.
+    HitTriangle,
+    /// The iteration ends differently (continue, pass ended, move ended, why).
+    Outcome,
+    /// One ends inside geometry, another does not.
+    Embedded,
+    /// The end positions are more than [`DIVERGENCE_TOLERANCE_M`] apart.
+    EndPosition,
+}
+
 /// What differs at the first iteration where the modes part ways.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Divergence {
     /// The iteration's index (0-based, over the whole move).
     pub iteration: u32,
-    /// What differs, by name: `iteration_count` (a mode ended earlier),
-    /// `pass`, `hit_triangle`, `outcome`, `embedded`, `end_position`.
-    pub differs: Vec<&'static str>,
+    /// What differs, in [`Aspect`] order.
+    pub differs: Vec<Aspect>,
     /// The largest distance between two modes' end positions at that
     /// iteration, metres (0 when fewer than two modes reached it).
     pub end_spread_m: f64,
@@ -110,22 +127,22 @@ fn divergence_at(runs: &[(SlideMode, SlideResult)], i: usize) -> Option<Divergen
     }
     let mut differs = Vec::new();
     if ran.len() != modes.len() {
-        differs.push("iteration_count");
+        differs.push(Aspect::IterationCount);
     }
     if !all_same(&ran, |m| m.pass) {
-        differs.push("pass");
+        differs.push(Aspect::Pass);
     }
     if !all_same(&ran, |m| m.hit_triangle) {
-        differs.push("hit_triangle");
+        differs.push(Aspect::HitTriangle);
     }
     if !all_same(&ran, |m| m.outcome) {
-        differs.push("outcome");
+        differs.push(Aspect::Outcome);
     }
     if !all_same(&ran, |m| m.embedded) {
-        differs.push("embedded");
+        differs.push(Aspect::Embedded);
     }
     if end_spread_m > DIVERGENCE_TOLERANCE_M {
-        differs.push("end_position");
+        differs.push(Aspect::EndPosition);
     }
     (!differs.is_empty()).then_some(Divergence {
         iteration: i as u32,
@@ -264,7 +281,10 @@ mod tests {
             run(SlideMode::Nettle2000, vec![record(0, far, Some(3), END)]),
         ];
         let d = first_divergence(&apart).unwrap();
-        assert_eq!((d.iteration, d.differs.clone()), (0, vec!["end_position"]));
+        assert_eq!(
+            (d.iteration, d.differs.clone()),
+            (0, vec![Aspect::EndPosition])
+        );
         assert!((d.end_spread_m - 1.1 * DIVERGENCE_TOLERANCE_M).abs() < 1e-12);
     }
 
@@ -282,7 +302,10 @@ mod tests {
             ),
         ];
         let d = first_divergence(&runs).unwrap();
-        assert_eq!((d.iteration, d.differs.clone()), (1, vec!["hit_triangle"]));
+        assert_eq!(
+            (d.iteration, d.differs.clone()),
+            (1, vec![Aspect::HitTriangle])
+        );
         assert_eq!(d.modes[1].hit_triangle, None);
         let runs = [
             run(
@@ -293,7 +316,7 @@ mod tests {
         ];
         let d = first_divergence(&runs).unwrap();
         assert_eq!(d.iteration, 0);
-        assert_eq!(d.differs, vec!["outcome"]);
+        assert_eq!(d.differs, vec![Aspect::Outcome]);
         // Had the outcomes matched, the missing iteration would have shown.
         let runs = [
             run(
@@ -305,7 +328,7 @@ mod tests {
         let d = first_divergence(&runs).unwrap();
         assert_eq!(
             (d.iteration, d.differs.clone()),
-            (1, vec!["iteration_count"])
+            (1, vec![Aspect::IterationCount])
         );
         assert!(!d.modes[1].ran);
         assert_eq!(d.modes[1].end, p);

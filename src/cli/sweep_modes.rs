@@ -7,7 +7,7 @@
 use super::sweep::{SweepArgs, SweepJson, embedded_iterations, header, iteration_line};
 use super::{CliError, format};
 use crate::analysis::compare::{
-    DIVERGENCE_TOLERANCE_M, Divergence, ModeAtIteration, compare_modes,
+    Aspect, DIVERGENCE_TOLERANCE_M, Divergence, ModeAtIteration, compare_modes,
 };
 use crate::collide::{CollisionWorld, SlideMode, SlideResult, SlideSettings, TraceDetail};
 use crate::level::Level;
@@ -149,8 +149,8 @@ fn describe(level: &Level, d: &Divergence) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let part = match *what {
-            "iteration_count" => format!(
+        let part = match what {
+            Aspect::IterationCount => format!(
                 "{} ended before it",
                 d.modes
                     .iter()
@@ -159,11 +159,11 @@ fn describe(level: &Level, d: &Divergence) -> String {
                     .collect::<Vec<_>>()
                     .join(" and ")
             ),
-            "pass" => format!(
+            Aspect::Pass => format!(
                 "pass ({})",
                 values(&|m| m.pass.map_or("-".into(), |p| format::snake_name(&p)))
             ),
-            "hit_triangle" => format!(
+            Aspect::HitTriangle => format!(
                 "hit triangle ({})",
                 values(&|m| match m.hit_triangle {
                     Some(t) => format!("{t} ({})", object_of(level, t)),
@@ -171,20 +171,19 @@ fn describe(level: &Level, d: &Divergence) -> String {
                     None => "-".into(),
                 })
             ),
-            "outcome" => format!(
+            Aspect::Outcome => format!(
                 "outcome ({})",
                 values(&|m| m.outcome.map_or("-".into(), |o| outcome_words(&o)))
             ),
-            "embedded" => format!(
+            Aspect::Embedded => format!(
                 "ends inside geometry ({})",
                 values(&|m| if m.embedded { "yes" } else { "no" }.into())
             ),
-            "end_position" => format!(
+            Aspect::EndPosition => format!(
                 "end positions {:.4} m apart ({})",
                 d.end_spread_m,
                 values(&|m| format::vec(m.end))
             ),
-            other => other.to_string(),
         };
         parts.push(part);
     }
