@@ -74,7 +74,8 @@ where
 {
     let mut reader = BoundedLines::new(input, MAX_LINE_BYTES);
     let mut outcome = BatchOutcome::default();
-    let mut pending: Vec<(usize, Line)> = Vec::with_capacity(chunk);
+    // Per queued line: its number, and its text or why it cannot be read.
+    let mut pending: Vec<(usize, Result<String, String>)> = Vec::with_capacity(chunk);
     loop {
         pending.clear();
         while pending.len() < chunk {
@@ -84,7 +85,8 @@ where
             match line {
                 None => break,
                 Some(Line::Skip) => {}
-                Some(l) => pending.push((reader.number, l)),
+                Some(Line::Move(text)) => pending.push((reader.number, Ok(text))),
+                Some(Line::Bad(message)) => pending.push((reader.number, Err(message))),
             }
         }
         if pending.is_empty() {
@@ -94,9 +96,8 @@ where
             .par_iter()
             .map(|(number, line)| {
                 let r = match line {
-                    Line::Move(text) => job(*number, text),
-                    Line::Bad(message) => Err(message.clone()),
-                    Line::Skip => unreachable!("skipped lines are not queued"),
+                    Ok(text) => job(*number, text),
+                    Err(message) => Err(message.clone()),
                 };
                 (*number, r)
             })
