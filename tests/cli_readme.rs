@@ -154,3 +154,61 @@ fn the_readme_sweep_sample_is_real_output() {
         "update the sample in README.md to:\n{sample}"
     );
 }
+
+/// The sample `sweep --mode all` in the README is this build's real output.
+#[test]
+fn the_readme_mode_comparison_sample_is_real_output() {
+    let command =
+        "collidoscope sweep tests/fixtures/cli_box.obj --from 2.6,1,0 --velocity 1,0,0 --mode all";
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let r = Command::new(BIN)
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let out = String::from_utf8(r.stdout).unwrap();
+    let sample = format!("$ {command}\n{out}```");
+    assert!(
+        readme().contains(&sample),
+        "update the sample in README.md to:\n{sample}"
+    );
+}
+
+/// Every key of `sweep --mode all --json` and of the batch output lines
+/// (summaries and errors) is named in the README.
+#[test]
+fn the_readme_documents_every_mode_comparison_and_batch_field() {
+    let mut all = std::collections::BTreeSet::new();
+    keys(
+        &sweep_json(&["--mode", "all", "--from", "2.6,1,0", "--velocity", "1,0,0"]),
+        &mut all,
+    );
+    let box_obj = fixture("cli_box.obj");
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/");
+    for (command, file) in [
+        ("sweep", "cli_box_moves.jsonl"),
+        ("walk", "cli_box_walks.jsonl"),
+    ] {
+        let r = run(&[
+            command,
+            &box_obj,
+            "--batch",
+            &format!("{examples}{file}"),
+            "--summary",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        for line in r.stdout.lines() {
+            keys(&serde_json::from_str(line).unwrap(), &mut all);
+        }
+    }
+    let bad = scratch("readme_batch").join("bad.jsonl");
+    std::fs::write(&bad, "nope\n").unwrap();
+    let r = run(&["sweep", &box_obj, "--batch", &bad.display().to_string()]);
+    keys(&serde_json::from_str(r.stdout.trim()).unwrap(), &mut all);
+    let missing = undocumented(&all);
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}

@@ -4,9 +4,11 @@
 //! found and measured from its triangles), the level checks that walk the
 //! character at each feature for a verdict, sections along a walk, the
 //! level generators the courses and the tests use, and the mesh hygiene
-//! analysis (open edges, T-junctions, near misses, slivers, overlaps, ...).
+//! analysis (open edges, T-junctions, near misses, slivers, overlaps, ...),
+//! and one move compared across the slide modes.
 
 pub mod checks;
+pub mod compare;
 pub mod envelope;
 pub mod features;
 pub mod generate;

@@ -5,9 +5,11 @@
 //! carries the ellipsoid-space values alongside. Errors end up as one line
 //! on stderr starting with `error:`, with exit code 2 for bad usage and 1 for
 //! a failure (unreadable level, invalid settings file, ...); nothing here
-//! panics on bad input.
+//! panics on bad input. `sweep --batch` and `walk --batch` report a bad line
+//! in its output line and exit with 4 when any was refused.
 
 mod args;
+mod batch;
 mod check;
 mod envelope;
 mod format;
@@ -16,7 +18,10 @@ mod hygiene;
 mod info;
 mod settings;
 mod sweep;
+mod sweep_batch;
+mod sweep_modes;
 mod walk;
+mod walk_batch;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -51,9 +56,9 @@ pub(crate) struct Cli {
 enum Command {
     /// Import a level and print its mesh, objects, BVH and import report.
     Info(info::InfoArgs),
-    /// Run one collide-and-slide move and print the trace.
+    /// Run one collide-and-slide move and print the trace (or many: --batch; every mode: --mode all).
     Sweep(Box<sweep::SweepArgs>),
-    /// Walk a character frame by frame (speed, gravity, steps, slopes, snap).
+    /// Walk a character frame by frame (speed, gravity, steps, slopes, snap); many: --batch.
     Walk(Box<walk::WalkArgs>),
     /// Measure what a character can do: tallest step, steepest ramp, narrowest opening, ...
     Envelope(envelope::EnvelopeArgs),
@@ -109,8 +114,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
 fn dispatch(cli: Cli) -> Result<i32, CliError> {
     match cli.command {
         Some(Command::Info(a)) => info::run(&a),
-        Some(Command::Sweep(a)) => sweep::run(&a),
-        Some(Command::Walk(a)) => walk::run(&a),
+        Some(Command::Sweep(a)) => return sweep::run(&a),
+        Some(Command::Walk(a)) => return walk::run(&a),
         Some(Command::Envelope(a)) => envelope::run(&a),
         Some(Command::Check(a)) => {
             let all_pass = check::run(&a)?;
@@ -215,8 +220,8 @@ mod tests {
         let Some(Command::Sweep(a)) = cli.command else {
             panic!("expected sweep");
         };
-        assert_eq!(a.from.x, -1.0);
-        assert_eq!(a.velocity.x, -1.0);
+        assert_eq!(a.from.unwrap().x, -1.0);
+        assert_eq!(a.velocity.unwrap().x, -1.0);
         assert_eq!(a.gravity.unwrap().y, -9.8);
     }
 

@@ -22,13 +22,19 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub(crate) struct SweepArgs {
     /// The level (.obj or .obj.gz).
-    level: PathBuf,
+    pub(super) level: PathBuf,
     /// Probe centre at the start, world space, metres.
-    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
-    pub(super) from: DVec3,
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true,
+          required_unless_present = "batch", conflicts_with = "batch")]
+    pub(super) from: Option<DVec3>,
     /// The requested move, world space, metres.
-    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
-    pub(super) velocity: DVec3,
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true,
+          required_unless_present = "batch", conflicts_with = "batch")]
+    pub(super) velocity: Option<DVec3>,
+    /// Run every move of a JSON Lines file (`-`: stdin) on the level loaded
+    /// once: one JSON result per line (see the README).
+    #[arg(long, value_name = "MOVES.jsonl")]
+    pub(super) batch: Option<PathBuf>,
     /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii, else 0.4,0.9,0.4].
     #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
     radii: Option<DVec3>,
@@ -36,9 +42,10 @@ pub(crate) struct SweepArgs {
     /// `walk` runs a character under gravity in m/s²) [default: the settings' gravity, else none].
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
     pub(super) gravity: Option<DVec3>,
-    /// The algorithm: robust, fauerby2003 or nettle2000 [default: the settings' mode, else robust].
+    /// The algorithm: robust, fauerby2003 or nettle2000, or `all` to run
+    /// the move in each and show where they diverge [default: the settings' mode, else robust].
     #[arg(long, value_parser = parse_mode)]
-    mode: Option<SlideMode>,
+    pub(super) mode: Option<ModeChoice>,
     /// Very-close distance kept from the geometry, metres [default: the settings' skin, else 0.005].
     #[arg(long, value_parser = parse_skin, allow_hyphen_values = true)]
     skin: Option<f64>,
@@ -47,22 +54,37 @@ pub(crate) struct SweepArgs {
     max_iterations: Option<u32>,
     /// Name of an object (`o` / `g` in the file) that does not collide; repeatable.
     #[arg(long, value_name = "OBJECT")]
-    non_colliding: Vec<String>,
+    pub(super) non_colliding: Vec<String>,
     /// Settings file (.toml or .json) to start from; the flags above override it.
     #[arg(long, value_name = "FILE")]
     settings: Option<PathBuf>,
     #[command(flatten)]
-    import: ImportArgs,
+    pub(super) import: ImportArgs,
     /// Print the whole trace as JSON.
     #[arg(long)]
-    json: bool,
-    /// Keep counts only: no per-candidate outcomes and no visited BVH nodes.
+    pub(super) json: bool,
+    /// Keep counts only: no per-candidate outcomes and no visited BVH
+    /// nodes; with --batch, only each move's final state.
     #[arg(long)]
-    summary: bool,
+    pub(super) summary: bool,
 }
 
-fn parse_mode(text: &str) -> Result<SlideMode, String> {
-    text.parse()
+/// `--mode`: one algorithm, or all of them side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ModeChoice {
+    /// Run this mode.
+    One(SlideMode),
+    /// Run every mode and compare them.
+    All,
+}
+
+fn parse_mode(text: &str) -> Result<ModeChoice, String> {
+    if text == "all" {
+        return Ok(ModeChoice::All);
+    }
+    text.parse().map(ModeChoice::One).map_err(|_| {
+        format!("unknown mode '{text}' (expected robust, fauerby2003, nettle2000 or all)")
+    })
 }
 
 fn parse_skin(text: &str) -> Result<f64, String> {
@@ -77,7 +99,10 @@ fn parse_skin(text: &str) -> Result<f64, String> {
 /// The JSON output: the solver's [`SlideResult`] (its fields at the top
 /// level) plus the inputs that reproduce it.
 #[derive(Serialize)]
-struct SweepJson<'a> {
+pub(super) struct SweepJson<'a> {
+    /// The input line, in batch runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
     level: &'a str,
     from: DVec3,
     velocity: DVec3,
@@ -90,9 +115,43 @@ struct SweepJson<'a> {
     verdict: Option<String>,
 }
 
+impl<'a> SweepJson<'a> {
+    /// The output of one move; `line` is its input line in batch runs.
+    pub(super) fn new(
+        level: &'a Level,
+        from: DVec3,
+        velocity: DVec3,
+        settings: &'a SlideSettings,
+        result: &'a SlideResult,
+        line: Option<usize>,
+    ) -> Self {
+        SweepJson {
+            line,
+            level: &level.name,
+            from,
+            velocity,
+            settings,
+            result,
+            embedded_iterations: embedded_iterations(result),
+            verdict: embedded_verdict(&level.mesh, settings.mode, &result.iterations),
+        }
+    }
+}
+
+/// Indices of the iterations that ended inside geometry.
+pub(super) fn embedded_iterations(result: &SlideResult) -> Vec<u32> {
+    result
+        .iterations
+        .iter()
+        .filter(|r| r.clearance.is_some_and(|c| c.embedded))
+        .map(|r| r.index)
+        .collect()
+}
+
 impl SweepArgs {
-    /// Settings from the file (or the defaults) with the flags applied on top.
-    fn settings(&self) -> Result<SlideSettings, CliError> {
+    /// Settings from the file (or the defaults) with the flags applied on
+    /// top (`--mode all` leaves the mode as it is).
+    pub(super) fn settings(&self) -> Result<SlideSettings, CliError> {
         let mut s = match &self.settings {
             Some(path) => SlideSettings::load(path)?,
             None => SlideSettings::default(),
@@ -103,7 +162,7 @@ impl SweepArgs {
         if let Some(g) = self.gravity {
             s.gravity = g.to_array();
         }
-        if let Some(m) = self.mode {
+        if let Some(ModeChoice::One(m)) = self.mode {
             s.mode = m;
         }
         if let Some(skin) = self.skin {
@@ -117,48 +176,47 @@ impl SweepArgs {
     }
 }
 
-pub(crate) fn run(a: &SweepArgs) -> Result<(), CliError> {
+/// Runs `sweep`; the exit code (a batch with refused lines has its own).
+pub(crate) fn run(a: &SweepArgs) -> Result<i32, CliError> {
     // Settings first: a bad settings file is reported before a long import.
     let settings = a.settings()?;
-    if !(a.from + a.velocity + settings.gravity_vec()).is_finite() {
+    if let Some(path) = &a.batch {
+        return super::sweep_batch::run(a, &settings, path);
+    }
+    let (Some(from), Some(velocity)) = (a.from, a.velocity) else {
+        return Err(CliError::Usage(
+            "--from and --velocity are required (or --batch MOVES.jsonl)".into(),
+        ));
+    };
+    if !(from + velocity + settings.gravity_vec()).is_finite() {
         return Err(CliError::Usage(
             "--from + --velocity + gravity overflows to a non-finite position".into(),
         ));
     }
     let level = Level::load(&a.level, &a.import.options())?;
     let colliding = object_flags(&level, &a.non_colliding)?;
-    let result = slide(
-        level.world_with(&colliding),
-        &settings,
-        a.from,
-        a.velocity,
-        if a.summary {
-            TraceDetail::Summary
-        } else {
-            TraceDetail::Full
-        },
-    )
-    .ok_or_else(|| CliError::Failed("the solver rejected the move (non-finite input)".into()))?;
+    let detail = if a.summary {
+        TraceDetail::Summary
+    } else {
+        TraceDetail::Full
+    };
+    let world = level.world_with(&colliding);
+    if a.mode == Some(ModeChoice::All) {
+        let text = super::sweep_modes::report(&level, world, &settings, a, from, velocity, detail)?;
+        print_stdout(&text)?;
+        return Ok(super::EXIT_OK);
+    }
+    let result = slide(world, &settings, from, velocity, detail).ok_or_else(|| {
+        CliError::Failed("the solver rejected the move (non-finite input)".into())
+    })?;
     let text = if a.json {
-        let json = SweepJson {
-            level: &level.name,
-            from: a.from,
-            velocity: a.velocity,
-            settings: &settings,
-            result: &result,
-            embedded_iterations: result
-                .iterations
-                .iter()
-                .filter(|r| r.clearance.is_some_and(|c| c.embedded))
-                .map(|r| r.index)
-                .collect(),
-            verdict: embedded_verdict(&level.mesh, settings.mode, &result.iterations),
-        };
+        let json = SweepJson::new(&level, from, velocity, &settings, &result, None);
         serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
-        text_report(&level, &settings, a, &result)
+        text_report(&level, &settings, from, velocity, &result)
     };
-    print_stdout(&text)
+    print_stdout(&text)?;
+    Ok(super::EXIT_OK)
 }
 
 /// One flag per object of the level: `false` for the objects named in `names`.
@@ -190,30 +248,14 @@ pub(super) fn object_flags(level: &Level, names: &[String]) -> Result<Vec<bool>,
     Ok(colliding)
 }
 
-fn text_report(level: &Level, settings: &SlideSettings, a: &SweepArgs, r: &SlideResult) -> String {
-    let mut s = String::new();
-    let source = match &level.path {
-        Some(path) => format!("{}, ", path.display()),
-        None => String::new(),
-    };
-    let _ = writeln!(
-        s,
-        "level       {} ({source}{} triangles)",
-        level.name,
-        level.mesh.triangle_count()
-    );
-    let _ = writeln!(
-        s,
-        "probe       mode {}, radii {}, skin {}, max_iterations {}, two_sided {}",
-        settings.mode,
-        format::vec(settings.radii_vec()),
-        settings.skin,
-        settings.max_iterations,
-        settings.two_sided
-    );
-    let _ = writeln!(s, "from        {}", format::vec(a.from));
-    let _ = writeln!(s, "velocity    {}", format::vec(a.velocity));
-    let _ = writeln!(s, "gravity     {}", format::vec(settings.gravity_vec()));
+fn text_report(
+    level: &Level,
+    settings: &SlideSettings,
+    from: DVec3,
+    velocity: DVec3,
+    r: &SlideResult,
+) -> String {
+    let mut s = header(level, settings, from, velocity, Some(settings.mode));
     let _ = writeln!(s, "iterations  {}", r.iterations.len());
     for rec in &r.iterations {
         let _ = writeln!(s, "{}", iteration_line(level, rec));
@@ -226,8 +268,43 @@ fn text_report(level: &Level, settings: &SlideSettings, a: &SweepArgs, r: &Slide
     s
 }
 
+/// The lines naming the level, the probe (its mode when `mode` is given)
+/// and the move.
+pub(super) fn header(
+    level: &Level,
+    settings: &SlideSettings,
+    from: DVec3,
+    velocity: DVec3,
+    mode: Option<SlideMode>,
+) -> String {
+    let mut s = String::new();
+    let source = match &level.path {
+        Some(path) => format!("{}, ", path.display()),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        s,
+        "level       {} ({source}{} triangles)",
+        level.name,
+        level.mesh.triangle_count()
+    );
+    let mode = mode.map(|m| format!("mode {m}, ")).unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "probe       {mode}radii {}, skin {}, max_iterations {}, two_sided {}",
+        format::vec(settings.radii_vec()),
+        settings.skin,
+        settings.max_iterations,
+        settings.two_sided
+    );
+    let _ = writeln!(s, "from        {}", format::vec(from));
+    let _ = writeln!(s, "velocity    {}", format::vec(velocity));
+    let _ = writeln!(s, "gravity     {}", format::vec(settings.gravity_vec()));
+    s
+}
+
 /// `  #0 velocity d0  start (..) -> end (..)  hit triangle 3 (wall) face t=0.5000  continue`
-fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
+pub(super) fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
     let mut line = format!(
         "  #{} {} d{}  start {} -> end {}",
         rec.index,
@@ -370,12 +447,12 @@ mod tests {
         let r = slide(
             level.world(),
             &settings,
-            a.from,
-            a.velocity,
+            a.from.unwrap(),
+            a.velocity.unwrap(),
             TraceDetail::Full,
         )
         .unwrap();
-        let text = text_report(&level, &settings, &a, &r);
+        let text = text_report(&level, &settings, a.from.unwrap(), a.velocity.unwrap(), &r);
         assert!(
             text.starts_with("level       box (4 triangles)\n"),
             "{text}"
@@ -411,12 +488,12 @@ mod tests {
         let r = slide(
             level.world(),
             &settings,
-            a.from,
-            a.velocity,
+            a.from.unwrap(),
+            a.velocity.unwrap(),
             TraceDetail::Full,
         )
         .unwrap();
-        let text = text_report(&level, &settings, &a, &r);
+        let text = text_report(&level, &settings, a.from.unwrap(), a.velocity.unwrap(), &r);
         assert!(
             text.contains("EMBEDDED 0.2000 m (0.500 radii) in triangle 2 (wall)"),
             "{text}"
@@ -432,12 +509,12 @@ mod tests {
         let r = slide(
             level.world(),
             &settings,
-            a.from,
-            a.velocity,
+            a.from.unwrap(),
+            a.velocity.unwrap(),
             TraceDetail::Full,
         )
         .unwrap();
-        let text = text_report(&level, &settings, &a, &r);
+        let text = text_report(&level, &settings, a.from.unwrap(), a.velocity.unwrap(), &r);
         assert!(
             text.contains("clearance 0.0200 m  move ended: arrived"),
             "{text}"
@@ -489,8 +566,8 @@ mod tests {
         let r = slide(
             level.world_with(&flags),
             &a.settings().unwrap(),
-            a.from,
-            a.velocity,
+            a.from.unwrap(),
+            a.velocity.unwrap(),
             TraceDetail::Full,
         );
         assert_eq!(r.unwrap().final_position, glam::DVec3::new(5.0, 1.0, 0.0));
@@ -518,7 +595,11 @@ mod tests {
         assert_eq!(parse_skin("0.01").unwrap(), 0.01);
         assert!(parse_skin("-0.1").is_err());
         assert!(parse_skin("nan").is_err());
-        assert_eq!(parse_mode("nettle2000").unwrap(), SlideMode::Nettle2000);
+        assert_eq!(
+            parse_mode("nettle2000").unwrap(),
+            ModeChoice::One(SlideMode::Nettle2000)
+        );
+        assert_eq!(parse_mode("all").unwrap(), ModeChoice::All);
         assert!(parse_mode("quake").unwrap_err().contains("unknown mode"));
     }
 }

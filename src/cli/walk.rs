@@ -20,35 +20,45 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub(crate) struct WalkArgs {
     /// The level (.obj or .obj.gz).
-    level: PathBuf,
+    pub(super) level: PathBuf,
     /// Ellipsoid centre at the start, world space, metres.
-    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
-    from: DVec3,
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true,
+          required_unless_present = "batch", conflicts_with = "batch")]
+    from: Option<DVec3>,
     /// Horizontal walking direction, world X and Z (need not be unit).
-    #[arg(long, value_name = "X,Z", value_parser = parse_direction_xz, allow_hyphen_values = true)]
-    direction: DVec3,
-    /// How long to walk, seconds.
+    #[arg(long, value_name = "X,Z", value_parser = parse_direction_xz, allow_hyphen_values = true,
+          required_unless_present = "batch", conflicts_with = "batch")]
+    direction: Option<DVec3>,
+    /// How long to walk, seconds (with --batch, for lines that give none).
     #[arg(long, default_value_t = 2.0, value_parser = parse_seconds, allow_hyphen_values = true)]
-    seconds: f64,
-    /// Jump in the first frame that stands on ground.
+    pub(super) seconds: f64,
+    /// Jump in the first frame that stands on ground (with --batch, for
+    /// lines that do not say).
     #[arg(long)]
-    jump: bool,
+    pub(super) jump: bool,
     #[command(flatten)]
-    character: CharacterArgs,
+    pub(super) character: CharacterArgs,
     /// Name of an object that does not collide; repeatable.
     #[arg(long, value_name = "OBJECT")]
-    non_colliding: Vec<String>,
+    pub(super) non_colliding: Vec<String>,
     #[command(flatten)]
-    import: ImportArgs,
+    pub(super) import: ImportArgs,
     /// Print every frame and its iterations as JSON.
     #[arg(long)]
     json: bool,
-    /// With --json: every candidate triangle and visited BVH node of every iteration.
+    /// With --json or --batch: every candidate triangle and visited BVH node of every iteration.
     #[arg(long)]
-    full: bool,
+    pub(super) full: bool,
+    /// Run every walk of a JSON Lines file (`-`: stdin) on the level loaded
+    /// once: one JSON result per line (see the README).
+    #[arg(long, value_name = "WALKS.jsonl")]
+    pub(super) batch: Option<PathBuf>,
+    /// With --batch: only each walk's summary (its final state), no frames.
+    #[arg(long, conflicts_with = "full")]
+    pub(super) summary: bool,
 }
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
+pub(super) fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
         _ => Err(format!(
@@ -59,21 +69,19 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 
 /// The JSON output.
 #[derive(Serialize)]
-struct WalkJson<'a> {
-    level: &'a str,
-    settings: &'a SlideSettings,
+pub(super) struct WalkJson<'a> {
+    /// The input line, in batch runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    pub level: &'a str,
+    pub settings: &'a SlideSettings,
     #[serde(flatten)]
-    walk: &'a Walk,
+    pub walk: &'a Walk,
 }
 
-pub(crate) fn run(a: &WalkArgs) -> Result<(), CliError> {
+/// Runs `walk`; the exit code (a batch with refused lines has its own).
+pub(crate) fn run(a: &WalkArgs) -> Result<i32, CliError> {
     let settings = a.character.settings()?;
-    let spec = WalkSpec {
-        from: a.from,
-        direction: a.direction,
-        seconds: a.seconds,
-        jump: a.jump,
-    };
     // Refuse a walk too long before a long import.
     let frames = (a.seconds * settings.character.frame_rate_hz).ceil();
     if frames > f64::from(crate::character::MAX_WALK_FRAMES) {
@@ -84,6 +92,25 @@ pub(crate) fn run(a: &WalkArgs) -> Result<(), CliError> {
             crate::character::MAX_WALK_FRAMES
         )));
     }
+    if let Some(path) = &a.batch {
+        return super::walk_batch::run(a, &settings, path);
+    }
+    if a.summary {
+        return Err(CliError::Usage(
+            "--summary is for --batch runs (a single walk prints its summary at the end)".into(),
+        ));
+    }
+    let (Some(from), Some(direction)) = (a.from, a.direction) else {
+        return Err(CliError::Usage(
+            "--from and --direction are required (or --batch WALKS.jsonl)".into(),
+        ));
+    };
+    let spec = WalkSpec {
+        from,
+        direction,
+        seconds: a.seconds,
+        jump: a.jump,
+    };
     let level = Level::load(&a.level, &a.import.options())?;
     let colliding = object_flags(&level, &a.non_colliding)?;
     let trace = match (a.json, a.full) {
@@ -95,6 +122,7 @@ pub(crate) fn run(a: &WalkArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(e.to_string()))?;
     let text = if a.json {
         let json = WalkJson {
+            line: None,
             level: &level.name,
             settings: &settings,
             walk: &w,
@@ -103,7 +131,8 @@ pub(crate) fn run(a: &WalkArgs) -> Result<(), CliError> {
     } else {
         text_report(&level, &settings, &w)
     };
-    print_stdout(&text)
+    print_stdout(&text)?;
+    Ok(super::EXIT_OK)
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, w: &Walk) -> String {
