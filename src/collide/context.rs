@@ -94,8 +94,9 @@ pub(super) struct StepContext<'s, 'w> {
     pub visited: &'s mut Vec<u32>,
     /// Robust mode: the contact planes met in this pass.
     pub planes_e: &'s mut Vec<ContactPlane>,
-    /// Robust mode: direction of the pass's original velocity, ellipsoid space.
-    pub pass_dir_e: DVec3,
+    /// Robust mode: the pass's original velocity, ellipsoid space (its
+    /// direction is only needed after a hit, so it is normalised there).
+    pub pass_vel_e: DVec3,
     /// See [`SlideSolver::with_walls`].
     pub walls: Option<WallRule>,
 }

@@ -278,7 +278,8 @@ fn clip_to_planes(
     // the minimum move is left to end the pass as too short: its direction
     // is rounding noise.
     let real_slide = ctx.es.world_from_espace(slide).length() >= ctx.settings.min_move;
-    if ctx.pass_dir_e != DVec3::ZERO && slide.dot(ctx.pass_dir_e) <= 0.0 && real_slide {
+    let pass_dir_e = ctx.pass_vel_e.normalize_or_zero();
+    if pass_dir_e != DVec3::ZERO && slide.dot(pass_dir_e) <= 0.0 && real_slide {
         return Err(EndReason::Blocked);
     }
     Ok((slide, crease))

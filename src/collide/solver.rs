@@ -125,7 +125,8 @@ pub struct SlideSolver<'w> {
     gravity_pending_w: Option<DVec3>,
     depth: u32,
     index: u32,
-    pass_dir_e: DVec3,
+    /// The pass's original velocity, ellipsoid space.
+    pass_vel_e: DVec3,
     finished: Option<EndReason>,
     // Storage kept across iterations and moves.
     planes_e: Vec<ContactPlane>,
@@ -180,7 +181,7 @@ impl<'w> SlideSolver<'w> {
             gravity_pending_w: None,
             depth: 0,
             index: 0,
-            pass_dir_e: DVec3::ZERO,
+            pass_vel_e: DVec3::ZERO,
             finished: None,
             planes_e: Vec::with_capacity(4),
             // Room for a search's pending nodes on any level (two per level
@@ -217,7 +218,7 @@ impl<'w> SlideSolver<'w> {
         self.depth = 0;
         self.index = 0;
         self.planes_e.clear();
-        self.pass_dir_e = self.es.espace_from_world(velocity_w).normalize_or_zero();
+        self.pass_vel_e = self.es.espace_from_world(velocity_w);
         self.finished = None;
         self.has_move
     }
@@ -327,7 +328,7 @@ impl<'w> SlideSolver<'w> {
             tris: &mut self.tris,
             visited: &mut self.visited,
             planes_e: &mut self.planes_e,
-            pass_dir_e: self.pass_dir_e,
+            pass_vel_e: self.pass_vel_e,
             walls: self.walls,
         };
         let rec = &mut self.record;
@@ -352,7 +353,7 @@ impl<'w> SlideSolver<'w> {
         self.velocity_w = gravity_w;
         self.depth = 0;
         self.planes_e.clear();
-        self.pass_dir_e = self.es.espace_from_world(gravity_w).normalize_or_zero();
+        self.pass_vel_e = self.es.espace_from_world(gravity_w);
         true
     }
 
