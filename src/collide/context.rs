@@ -109,6 +109,7 @@ impl StepContext<'_, '_> {
     /// between two parallel ones is their ellipsoid-space distance divided
     /// by `|n_e / radii|`; so the skin is exact in metres whatever the radii
     /// (a thin probe kept `skin / smallest radius` before: 9 cm at 5 cm).
+    #[inline]
     pub fn skin_e_across(&self, n_e: DVec3) -> f64 {
         self.settings.skin * (n_e / self.es.radii()).length()
     }
@@ -116,6 +117,7 @@ impl StepContext<'_, '_> {
     /// The skin in ellipsoid space along the unit direction `dir_e`: the
     /// ellipsoid-space length whose world length is `skin` (0 for a zero
     /// direction).
+    #[inline]
     pub fn skin_e_along(&self, dir_e: DVec3) -> f64 {
         let world_per_unit = (dir_e * self.es.radii()).length();
         if world_per_unit > 0.0 {
@@ -164,6 +166,7 @@ impl StepContext<'_, '_> {
     /// from what it touches. A box grown by the skin made every floor tile
     /// under a sliding probe a candidate; on long moves over a tessellated
     /// floor those were most of the candidates, each a miss.
+    #[inline]
     fn probe_box(&self, center_w: DVec3, slack: f64) -> Aabb {
         let margin = self.es.radii() + DVec3::splat(1e-9 + slack);
         let pad = center_w.abs().max_element() * 1e-12;
@@ -172,6 +175,7 @@ impl StepContext<'_, '_> {
 
     /// The probe's box at `start_w` and the box around the whole move by
     /// `vel_w` (shown as the swept query box), world space.
+    #[inline]
     fn move_boxes(&self, start_w: DVec3, vel_w: DVec3) -> (Aabb, Aabb) {
         // The move is handed to the BVH in f32: widen the box by more than
         // the rounding of the velocity.
@@ -252,6 +256,7 @@ impl StepContext<'_, '_> {
     }
 
     /// Triangle `tri` in ellipsoid space.
+    #[inline]
     pub fn triangle_e(&self, tri: u32) -> [DVec3; 3] {
         self.world
             .mesh
@@ -267,6 +272,7 @@ impl StepContext<'_, '_> {
     /// kilobyte, and building a fresh one and moving it out was most of the
     /// fixed cost of a move through open space). Every field is named here,
     /// so a field added to the record cannot be left stale.
+    #[inline]
     pub fn reset_record(&self, rec: &mut IterationRecord, start_w: DVec3, vel_w: DVec3) {
         let es = self.es;
         let IterationRecord {
@@ -331,6 +337,7 @@ impl StepContext<'_, '_> {
 
     /// Copies the search results into `rec`: the box around the move, the
     /// counters and how many candidates were tested.
+    #[inline]
     pub fn record_query(
         &self,
         rec: &mut IterationRecord,
