@@ -166,7 +166,7 @@ impl StepContext<'_, '_> {
     /// from what it touches. A box grown by the skin made every floor tile
     /// under a sliding probe a candidate; on long moves over a tessellated
     /// floor those were most of the candidates, each a miss.
-    #[inline]
+    #[inline(always)]
     fn probe_box(&self, center_w: DVec3, slack: f64) -> Aabb {
         let margin = self.es.radii() + DVec3::splat(1e-9 + slack);
         let pad = center_w.abs().max_element() * 1e-12;
@@ -175,7 +175,7 @@ impl StepContext<'_, '_> {
 
     /// The probe's box at `start_w` and the box around the whole move by
     /// `vel_w` (shown as the swept query box), world space.
-    #[inline]
+    #[inline(always)]
     fn move_boxes(&self, start_w: DVec3, vel_w: DVec3) -> (Aabb, Aabb) {
         // The move is handed to the BVH in f32: widen the box by more than
         // the rounding of the velocity.
