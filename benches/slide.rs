@@ -6,17 +6,24 @@
 //! radii) so the probe is a ball of radius 1: `cast_shapes` to the first
 //! hit against parry's own `TriMesh` (its BVH), move to the time of impact
 //! minus the skin, project the remaining motion onto the contact plane,
-//! repeat. Scenes: generated cities of ~100k and ~1M triangles and, when
-//! `../shared/levels` is present, the Sibenik cathedral (75k triangles).
-//! Each scene runs two sets: `move` (300 long moves of 0.5-5 m into walls,
-//! stairs, creases, doors and along corridors) and `frames` (the same moves
-//! walked as 60 Hz frames of 0.15 m, settling on and sliding along the
-//! ground, up to 10 frames each).
+//! repeat. Scenes: generated cities of ~100k, ~1M and ~4M triangles and,
+//! when `../shared/levels` is present, the Sibenik cathedral (75k
+//! triangles). Each scene runs three sets: `move` (300 long moves of 0.5-5
+//! m into walls, stairs, creases, doors and along corridors), `frames` (the
+//! same moves walked as 60 Hz frames of 0.15 m, settling on and sliding
+//! along the ground, up to 10 frames each) and `open` (300 moves through
+//! open space that hit nothing).
+//!
+//! Ours runs as a batch would: one solver per set, kept across its moves
+//! (`SlideSolver::reusable`, `start_move`, `run_to_end`); the one-shot
+//! `slide(..)` call, which makes a solver and copies out every record, is
+//! measured beside it. Each scene first checks that both give the same end
+//! for every move, and prints the memory each side holds per triangle.
 //!
 //! Short run: `cargo bench --bench slide -- --warm-up-time 1 --measurement-time 3`
 
 use collidoscope::analysis::generate::{ProbeMove, city, city_moves};
-use collidoscope::collide::{SlideSettings, TraceDetail, slide};
+use collidoscope::collide::{MoveEnd, SlideSettings, SlideSolver, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
 use collidoscope::mesh::TriMesh;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -208,6 +215,7 @@ fn agreement(
     moves: &[ProbeMove],
 ) -> String {
     let (mut iterations, mut nodes, mut candidates) = (0usize, 0usize, 0usize);
+    let mut solver = reusable_solver(level, settings);
     let mut gaps: Vec<f64> = moves
         .iter()
         .map(|m| {
@@ -219,6 +227,15 @@ fn agreement(
                 TraceDetail::Summary,
             );
             let end = ours.as_ref().map_or(m.start_world, |r| r.final_position);
+            // The reusable solver the benchmark times does the same moves
+            // with the same results.
+            let reused = run_move(&mut solver, m);
+            let one_shot = ours.as_ref().map(|r| (r.final_position, r.end_reason));
+            assert_eq!(
+                reused.map(|e| (e.final_position, e.end_reason)),
+                one_shot,
+                "reusable solver and slide() disagree on {m:?}"
+            );
             for rec in ours.iter().flat_map(|r| &r.iterations) {
                 iterations += 1;
                 nodes += rec.bvh_stats.nodes_visited as usize;
@@ -236,6 +253,42 @@ fn agreement(
         per_move(iterations),
         per_move(nodes),
         per_move(candidates)
+    )
+}
+
+/// One solver for a whole set of moves, as a batch keeps one per thread.
+fn reusable_solver<'w>(level: &'w Level, settings: &SlideSettings) -> SlideSolver<'w> {
+    SlideSolver::reusable(level.world(), settings, TraceDetail::Summary).expect("valid settings")
+}
+
+/// One move with a kept solver: `None` if it refuses the input.
+fn run_move(solver: &mut SlideSolver<'_>, m: &ProbeMove) -> Option<MoveEnd> {
+    solver
+        .start_move(m.start_world, m.velocity_world)
+        .then(|| solver.run_to_end())
+}
+
+/// Bytes each side holds per triangle, like for like: ours the mesh
+/// (vertices, triangles, the per-triangle boxes, the object ranges) and the
+/// BVH (nodes, the reordered indices and the leaf-ordered second copy of
+/// the boxes); parry its `TriMesh` (vertices, indices, its BVH, which keeps
+/// each triangle's box in its leaves), by its own `heap_memory_size`.
+fn memory_per_triangle(level: &Level, peer: &ParrySlide) -> String {
+    let mesh = &level.mesh;
+    let ours_mesh = std::mem::size_of_val(mesh.positions.as_slice())
+        + std::mem::size_of_val(mesh.triangles.as_slice())
+        + std::mem::size_of_val(mesh.tri_aabbs.as_slice())
+        + std::mem::size_of_val(mesh.objects.as_slice())
+        + mesh.objects.len() * std::mem::size_of::<u32>();
+    let ours_bvh = level.bvh.stats().memory_bytes;
+    let tris = mesh.triangle_count() as f64;
+    let peer_bytes = peer.mesh_espace.heap_memory_size();
+    format!(
+        "memory per triangle: ours {:.1} B (mesh {:.1} + BVH {:.1}), parry3d {:.1} B",
+        (ours_mesh + ours_bvh) as f64 / tris,
+        ours_mesh as f64 / tris,
+        ours_bvh as f64 / tris,
+        peer_bytes as f64 / tris
     )
 }
 
@@ -275,6 +328,7 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]
     let peer = ParrySlide::new(&level.mesh, &settings);
     let frames = frame_moves(level, &settings, moves);
     let open = open_moves(&level.mesh, &peer, MOVES);
+    eprintln!("{name}: {}", memory_per_triangle(level, &peer));
     for (kind, moves) in [
         ("move", moves),
         ("frames", &frames[..]),
@@ -291,7 +345,8 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]
         // Ours with the default settings (checks on), ours without the
         // solver's checks of itself (clearance, ghost corners: what those
         // cost, and the like-for-like figure against the peer, which checks
-        // nothing after a move), and the peer.
+        // nothing after a move), both with one kept solver; the same
+        // unchecked through one `slide(..)` call per move; and the peer.
         let unchecked = SlideSettings {
             self_checks: false,
             ..settings.clone()
@@ -300,16 +355,24 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]
             ("collidoscope", &settings),
             ("collidoscope_unchecked", &unchecked),
         ] {
+            let mut solver = reusable_solver(level, s);
             group.bench_function(label, |b| {
                 b.iter(|| {
                     for m in moves {
-                        let world = level.world();
-                        let (start, vel) = (m.start_world, m.velocity_world);
-                        black_box(slide(world, s, start, vel, TraceDetail::Summary));
+                        black_box(run_move(&mut solver, m));
                     }
                 })
             });
         }
+        group.bench_function("collidoscope_unchecked_slide", |b| {
+            b.iter(|| {
+                for m in moves {
+                    let world = level.world();
+                    let (start, vel) = (m.start_world, m.velocity_world);
+                    black_box(slide(world, &unchecked, start, vel, TraceDetail::Summary));
+                }
+            })
+        });
         group.bench_function("parry3d", |b| {
             b.iter(|| {
                 for m in moves {
@@ -322,7 +385,12 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]
 }
 
 fn slide_benches(c: &mut Criterion) {
-    for (name, target) in [("city_100k", 100_000), ("city_1m", 1_000_000)] {
+    let cities = [
+        ("city_100k", 100_000),
+        ("city_1m", 1_000_000),
+        ("city_4m", 4_000_000),
+    ];
+    for (name, target) in cities {
         let generated = city(target);
         let moves = city_moves(&generated, MOVES);
         let level = Level::from_mesh(name, generated.mesh);

@@ -200,6 +200,50 @@ proptest! {
         }
     }
 
+    /// One solver kept across moves (as a batch keeps one per thread) gives
+    /// every move the very records a fresh solver gives it: nothing of one
+    /// move (contact planes, the gravity pass, buffers, the record filled
+    /// in place, a refused move) leaks into the next.
+    #[test]
+    fn a_kept_solver_slides_each_move_like_a_fresh_one(
+        mesh in prop_oneof![soup(), tiled_floor()], radii in radii(), mode_i in 0usize..3,
+        g in prop_oneof![Just(DVec3::ZERO), vec3(0.5)],
+        moves in prop::collection::vec((vec3(3.0), velocity(), 0usize..6), 1..6), full in any::<bool>(),
+    ) {
+        let level = Level::from_mesh("level", mesh);
+        let s = SlideSettings { mode: SlideMode::ALL[mode_i], ..robust(radii, g) };
+        let detail = if full { TraceDetail::Full } else { TraceDetail::Summary };
+        let mut kept = SlideSolver::reusable(level.world(), &s, detail).unwrap();
+        let mut last_end = None;
+        for (start, vel, kind) in moves {
+            // One move in six is refused, and must leave no move behind;
+            // half start where the last one ended, in contact, where a
+            // contact plane left over from it would change the slide.
+            let start = match (kind, last_end) {
+                (0, _) => DVec3::new(f64::NAN, 0.0, 0.0),
+                (1..=3, Some(end)) => end,
+                _ => start + DVec3::Y * 1.6,
+            };
+            let fresh = slide(level.world(), &s, start, vel, detail);
+            prop_assert_eq!(kept.start_move(start, vel), fresh.is_some());
+            let Some(fresh) = fresh else {
+                prop_assert!(kept.step().is_none());
+                continue;
+            };
+            let mut records = Vec::new();
+            while let Some(rec) = kept.step() {
+                records.push(rec.clone());
+            }
+            prop_assert_eq!(&records, &fresh.iterations);
+            prop_assert_eq!(kept.last_record(), fresh.iterations.last());
+            let end = kept.run_to_end();
+            prop_assert_eq!(end.final_position, fresh.final_position);
+            prop_assert_eq!(end.end_reason, fresh.end_reason);
+            prop_assert_eq!(end.iterations as usize, fresh.iterations.len());
+            last_end = Some(end.final_position);
+        }
+    }
+
     #[test]
     fn non_finite_input_is_rejected(
         which in 0usize..3, axis in 0usize..3, bad in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY)]

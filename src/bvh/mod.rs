@@ -210,6 +210,7 @@ impl Bvh {
     /// box contains cannot touch them sooner. `visited`, when given,
     /// receives the slot id of every box searched. The solver's candidate search.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn sweep_front_to_back(
         &self,
         start: &Aabb,

@@ -47,6 +47,7 @@ struct MovingBox {
 
 impl MovingBox {
     /// The box `start` moving by `delta`, among boxes inside `scene`.
+    #[inline]
     fn new(start: &Aabb, delta: Vec3, scene: &Aabb) -> Self {
         let center = Vec3A::from(start.center());
         let half = Vec3A::from(start.extent() * 0.5);

@@ -9,30 +9,31 @@
 //! including its known weaknesses (little clearance at grazing angles, no
 //! crease handling), so that a programmer can reproduce what a game did.
 
+use super::context::{StepContext, StepDecision};
 use super::robust::nearest_record;
-use super::solver::{StepContext, StepDecision};
 use crate::collide::{CandidateOutcome, EndReason, IterationRecord, SlidingPlane};
 use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
 use glam::DVec3;
 
 pub(super) fn step(
     ctx: &mut StepContext<'_, '_>,
+    rec: &mut IterationRecord,
     start_w: DVec3,
     vel_w: DVec3,
-) -> (IterationRecord, StepDecision) {
+) -> StepDecision {
     let es = ctx.es;
-    let mut rec = ctx.blank_record(start_w, vel_w);
+    ctx.reset_record(rec, start_w, vel_w);
     let base_e = es.espace_from_world(start_w);
     let vel_e = es.espace_from_world(vel_w);
     // The paper's very-close distance is taken along the velocity: here the
     // skin, measured along it in metres.
     let very_close = ctx.skin_e_along(vel_e.normalize_or_zero());
     let (query, stats) = ctx.gather(start_w, vel_w);
-    ctx.record_query(&mut rec, query, stats, ctx.tris.len());
+    ctx.record_query(rec, query, stats, ctx.tris.len());
 
-    let Some((tri, hit)) = nearest_hit(ctx, &mut rec, base_e, vel_e) else {
+    let Some((tri, hit)) = nearest_hit(ctx, rec, base_e, vel_e) else {
         let end_w = start_w + vel_w;
-        return (rec, StepDecision::stop(end_w, EndReason::Arrived));
+        return StepDecision::stop(end_w, EndReason::Arrived);
     };
     rec.nearest = Some(nearest_record(ctx, tri, &hit, base_e, vel_e));
 
@@ -49,7 +50,7 @@ pub(super) fn step(
     }
     let end_w = es.world_from_espace(new_base_e);
     let Some(normal_e) = (new_base_e - intersection_e).try_normalize() else {
-        return (rec, StepDecision::stop(end_w, EndReason::TooShort));
+        return StepDecision::stop(end_w, EndReason::TooShort);
     };
     let normal_e = ctx.slide_normal_e(normal_e);
     rec.sliding_plane = Some(SlidingPlane {
@@ -60,14 +61,11 @@ pub(super) fn step(
     });
     let new_dest_e = dest_e - normal_e * (dest_e - intersection_e).dot(normal_e);
     let new_vel_e = new_dest_e - intersection_e;
-    ctx.record_slide(&mut rec, new_base_e, new_vel_e);
+    ctx.record_slide(rec, new_base_e, new_vel_e);
     if new_vel_e.length() < very_close {
-        return (rec, StepDecision::stop(end_w, EndReason::TooShort));
+        return StepDecision::stop(end_w, EndReason::TooShort);
     }
-    (
-        rec,
-        StepDecision::go(end_w, es.world_from_espace(new_vel_e)),
-    )
+    StepDecision::go(end_w, es.world_from_espace(new_vel_e))
 }
 
 /// Tests every candidate (back faces culled) and returns the earliest hit.

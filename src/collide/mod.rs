@@ -4,9 +4,12 @@
 //!
 //! [`SlideSolver`] is the one implementation. It is an iterator that yields
 //! one [`IterationRecord`] per iteration of the recursion; [`slide`] drains
-//! it. The GUI's Step is `next()`, the CLI and the tests drain it.
+//! it. The GUI's Step is `next()`, the CLI and the tests drain it. Many
+//! moves on one level reuse one solver per thread: see [`SlideSolver`],
+//! "Many moves with one solver".
 
 mod clearance;
+mod context;
 pub mod debug_draw;
 mod fauerby;
 mod ghost;
@@ -20,6 +23,8 @@ mod world;
 
 pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};
 pub use settings::{SettingsError, SlideMode, SlideSettings};
-pub use solver::{MAX_MAGNITUDE_M, SlideResult, SlideSolver, TraceDetail, WallRule, slide};
+pub use solver::{
+    MAX_MAGNITUDE_M, MoveEnd, SlideResult, SlideSolver, TraceDetail, WallRule, slide,
+};
 pub use trace::*;
 pub use world::CollisionWorld;

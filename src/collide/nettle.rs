@@ -12,7 +12,7 @@
 //! plane (the article divides by zero there) and the iteration cap bounds
 //! the recursion.
 
-use super::solver::{StepContext, StepDecision};
+use super::context::{StepContext, StepDecision};
 use crate::collide::{CandidateOutcome, EndReason, IterationRecord, NearestHit, SlidingPlane};
 use crate::geometry::closest::{closest_point_on_segment, closest_point_on_triangle};
 use crate::geometry::sweep::{Feature, MissReason};
@@ -32,17 +32,18 @@ struct NettleHit {
 
 pub(super) fn step(
     ctx: &mut StepContext<'_, '_>,
+    rec: &mut IterationRecord,
     source_w: DVec3,
     vel_w: DVec3,
-) -> (IterationRecord, StepDecision) {
-    let mut rec = ctx.blank_record(source_w, vel_w);
+) -> StepDecision {
+    ctx.reset_record(rec, source_w, vel_w);
     let distance_to_travel = vel_w.length();
     let dest_w = source_w + vel_w;
     let (query, stats) = ctx.gather(source_w, vel_w);
-    ctx.record_query(&mut rec, query, stats, ctx.tris.len());
+    ctx.record_query(rec, query, stats, ctx.tris.len());
 
-    let Some(hit) = nearest_collider(ctx, &mut rec, source_w, vel_w) else {
-        return (rec, StepDecision::stop(dest_w, EndReason::Arrived));
+    let Some(hit) = nearest_collider(ctx, rec, source_w, vel_w) else {
+        return StepDecision::stop(dest_w, EndReason::Arrived);
     };
     let v_dir = vel_w / distance_to_travel;
     // "Move to the nearest collision", EPSILON short (may move backwards).
@@ -56,7 +57,7 @@ pub(super) fn step(
     ));
 
     let Some(normal_w) = (hit.polygon_point - new_source_w).try_normalize() else {
-        return (rec, StepDecision::stop(new_source_w, EndReason::TooShort));
+        return StepDecision::stop(new_source_w, EndReason::TooShort);
     };
     let es = ctx.es;
     // The plane's normal faces the centre; under steep walls it is levelled.
@@ -72,14 +73,14 @@ pub(super) fn step(
     let new_dest_w = dest_w + normal_w * time;
     let new_vel_w = new_dest_w - hit.polygon_point;
     ctx.record_slide(
-        &mut rec,
+        rec,
         es.espace_from_world(new_source_w),
         es.espace_from_world(new_vel_w),
     );
     if !new_vel_w.is_finite() {
-        return (rec, StepDecision::stop(new_source_w, EndReason::TooShort));
+        return StepDecision::stop(new_source_w, EndReason::TooShort);
     }
-    (rec, StepDecision::go(new_source_w, new_vel_w))
+    StepDecision::go(new_source_w, new_vel_w)
 }
 
 /// Nettle's loop over the potential colliders: the earliest reverse intersection.

@@ -14,8 +14,8 @@
 //!   once the probe no longer touches its triangle, so rounding the end of a
 //!   wall or a door jamb is not mistaken for a crease.
 
+use super::context::{ContactPlane, StepContext, StepDecision};
 use super::nettle_points::nettle_points_espace;
-use super::solver::{ContactPlane, StepContext, StepDecision};
 use crate::collide::{
     CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane, TraceDetail,
 };
@@ -48,11 +48,12 @@ struct Tested {
 
 pub(super) fn step(
     ctx: &mut StepContext<'_, '_>,
+    rec: &mut IterationRecord,
     start_w: DVec3,
     vel_w: DVec3,
-) -> (IterationRecord, StepDecision) {
+) -> StepDecision {
     let es = ctx.es;
-    let mut rec = ctx.blank_record(start_w, vel_w);
+    ctx.reset_record(rec, start_w, vel_w);
     let vel_e = es.espace_from_world(vel_w);
     let mut start_e = es.espace_from_world(start_w);
 
@@ -60,14 +61,14 @@ pub(super) fn step(
     let mut tested;
     let mut rounds = 0;
     loop {
-        tested = search_candidates(ctx, &mut rec, start_e, vel_w);
+        tested = search_candidates(ctx, rec, start_e, vel_w);
         let Some((tri, depth, dir_e)) = tested.deepest else {
             break;
         };
         if rounds == MAX_RECOVERY_ROUNDS {
             rec.end = es.world_from_espace(start_e);
             let end_w = es.world_from_espace(start_e);
-            return (rec, StepDecision::stop(end_w, EndReason::StuckEmbedded));
+            return StepDecision::stop(end_w, EndReason::StuckEmbedded);
         }
         rounds += 1;
         let push_e = dir_e * (depth + ctx.skin_e_across(dir_e));
@@ -84,10 +85,7 @@ pub(super) fn step(
 
     // Phase 2: nothing in the way: arrive.
     let Some(Blocking { tri, hit }) = tested.nearest else {
-        return (
-            rec,
-            StepDecision::stop(es.world_from_espace(dest_e), EndReason::Arrived),
-        );
+        return StepDecision::stop(es.world_from_espace(dest_e), EndReason::Arrived);
     };
 
     // Phase 3: stop short of the contact, keeping `skin` along the normal.
@@ -122,7 +120,7 @@ pub(super) fn step(
     let slide = clip_to_planes(ctx, slide_n_e, tri, end_e, dest_e - end_e);
     let slide_e = match slide {
         Err(reason) => {
-            return (rec, StepDecision::stop(end_w, reason));
+            return StepDecision::stop(end_w, reason);
         }
         Ok((slide_e, crease_e)) => {
             rec.crease_direction = crease_e.map(|c| es.world_from_espace(c).normalize_or_zero());
@@ -138,11 +136,11 @@ pub(super) fn step(
         slide_w *= rem_w / slide_w.length();
     }
     let slide_e = es.espace_from_world(slide_w);
-    ctx.record_slide(&mut rec, end_e, slide_e);
+    ctx.record_slide(rec, end_e, slide_e);
     if slide_w.length() < ctx.settings.min_move {
-        return (rec, StepDecision::stop(end_w, EndReason::TooShort));
+        return StepDecision::stop(end_w, EndReason::TooShort);
     }
-    (rec, StepDecision::go(end_w, slide_w))
+    StepDecision::go(end_w, slide_w)
 }
 
 /// Sweeps the candidates of the move from `start_e`, nearest first, filling
@@ -280,7 +278,8 @@ fn clip_to_planes(
     // the minimum move is left to end the pass as too short: its direction
     // is rounding noise.
     let real_slide = ctx.es.world_from_espace(slide).length() >= ctx.settings.min_move;
-    if ctx.pass_dir_e != DVec3::ZERO && slide.dot(ctx.pass_dir_e) <= 0.0 && real_slide {
+    let pass_dir_e = ctx.pass_vel_e.normalize_or_zero();
+    if pass_dir_e != DVec3::ZERO && slide.dot(pass_dir_e) <= 0.0 && real_slide {
         return Err(EndReason::Blocked);
     }
     Ok((slide, crease))
