@@ -279,11 +279,21 @@ impl EditorState {
     /// Installs a freshly loaded level; the previous one is replaced only now,
     /// so a failed load keeps it. Probes are kept and restarted.
     pub fn set_level(&mut self, level: Arc<Level>) {
+        let n = level.mesh.objects.len();
+        // The session's level again (a restart or a reload): the same file,
+        // or the built-in level (no path) when the session was on it, which
+        // its saved object switches show.
         let same_file = level.path.is_some() && level.path == self.level_path;
+        let builtin_again = level.path.is_none()
+            && self.level_path.is_none()
+            && self.objects.len() == n
+            && self.level.as_ref().is_none_or(|l| l.path.is_none());
+        let same_file = same_file || builtin_again;
+        // A fresh session (nothing saved: no object switches yet).
+        let fresh = self.level.is_none() && self.objects.len() != n;
         // Probes met another level (not a reload, not the session's start).
         let carried = self.level.is_some() && !same_file && !self.probes.is_empty();
         self.selected_object = None;
-        let n = level.mesh.objects.len();
         if !(same_file && self.objects.len() == n) {
             self.objects = vec![ObjectFlags::default(); n];
         }
@@ -296,16 +306,17 @@ impl EditorState {
         if let Some(path) = &level.path {
             self.remember_recent(path.clone(), options);
         }
-        if !same_file || self.level.is_none() && self.probes.is_empty() {
+        if !same_file || fresh {
             self.camera = CameraView::framing(&level.mesh.bounds());
         }
         self.level_path = level.path.clone();
         let warnings = level.report.warnings.len();
         self.info(format!(
-            "Loaded {}: {} triangles, {} objects{}",
+            "Loaded {}: {} triangles, {} object{}{}",
             level.name,
             level.mesh.triangle_count(),
             n,
+            if n == 1 { "" } else { "s" },
             if warnings > 0 {
                 format!(", {warnings} import warnings")
             } else {

@@ -64,3 +64,35 @@ fn new_radii_keep_the_probe_standing_where_it_stood() {
         );
     }
 }
+
+#[test]
+fn a_session_on_the_built_in_level_keeps_its_camera_and_switches() {
+    use collidoscope::app::state::EditorState;
+    use collidoscope::level::Level;
+    use std::sync::Arc;
+    let builtin = || {
+        Arc::new(Level::from_mesh(
+            "default_level.obj",
+            collidoscope::analysis::generate::default_level(),
+        ))
+    };
+    let mut s = EditorState::default();
+    s.apply(Command::LevelLoaded(builtin()));
+    s.apply(Command::SetObjectVisible(3, false));
+    s.apply(Command::SelectObject(Some(5)));
+    let camera = s.camera;
+    // What the window saves, and restores at the next start.
+    let saved = serde_json::to_string(&s).unwrap();
+    let mut restored: EditorState = serde_json::from_str(&saved).unwrap();
+    restored.apply(Command::LevelLoaded(builtin()));
+    assert_eq!(restored.camera, camera, "the saved camera stays");
+    assert!(
+        !restored.objects[3].visible,
+        "the hidden object stays hidden"
+    );
+    // A fresh session frames the level.
+    let mut fresh = EditorState::default();
+    let before = fresh.camera;
+    fresh.apply(Command::LevelLoaded(builtin()));
+    assert_ne!(fresh.camera, before);
+}

@@ -41,7 +41,7 @@ pub fn limit_header(name: &str, l: &Limit, unit: &str, decimals: usize) -> Strin
 /// Shows the section for the selected probe.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let Some(i) = app.state.selected.filter(|&i| i < app.state.probes.len()) else {
-        ui.weak("Select a probe to tune how its character walks (Scene → Probes).");
+        ui.weak("Select a probe to tune how its character walks (Scene > Probes).");
         return;
     };
     let probe = &app.state.probes[i];

@@ -119,7 +119,11 @@ fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePr
         );
     }
     ui.horizontal(|ui| {
-        let accept = if prompt.purpose.writes() { "Save" } else { "Open" };
+        let accept = if prompt.purpose.writes() {
+            "Save"
+        } else {
+            "Open"
+        };
         if ui.button(accept).clicked() || enter {
             app.queue.push(Command::AcceptFilePrompt);
         }

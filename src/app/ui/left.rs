@@ -90,7 +90,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 
 fn level_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let Some(level) = app.state.level.clone() else {
-        ui.label("No level. File → Open…, or drop an .obj file on the window.");
+        ui.label("No level. File > Open level…, or drop an .obj file on the window.");
         return;
     };
     ui.strong(&level.name);

@@ -6,8 +6,8 @@ use crate::app::command::Command;
 use crate::app::file_prompt::{FilePrompt, PromptPurpose, options_words};
 use crate::app::state::Severity;
 use crate::collide::debug_draw::OverlayKind;
-use crate::render::{CameraPreset, CameraView};
 use crate::export::engines::Engine;
+use crate::render::{CameraPreset, CameraView};
 use eframe::egui;
 
 /// The top menu bar.
