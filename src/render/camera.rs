@@ -71,7 +71,7 @@ impl Default for CameraView {
 impl CameraView {
     /// World to view (camera) space.
     pub fn view(&self) -> Mat4 {
-        Mat4::look_at_rh(self.eye, self.target, self.up)
+        glam::camera::rh::view::look_at_mat4(self.eye, self.target, self.up)
     }
 
     /// View to clip space (OpenGL depth range, −1..1), for a viewport of
@@ -80,9 +80,9 @@ impl CameraView {
         if self.orthographic {
             let h = self.ortho_half_height();
             let w = h * aspect.max(1e-6);
-            return Mat4::orthographic_rh_gl(-w, w, -h, h, self.near, self.far);
+            return glam::camera::rh::proj::opengl::orthographic(-w, w, -h, h, self.near, self.far);
         }
-        Mat4::perspective_rh_gl(
+        glam::camera::rh::proj::opengl::perspective(
             self.fov_y_deg.to_radians(),
             aspect.max(1e-6),
             self.near,
