@@ -16,6 +16,7 @@ pub mod geometry;
 pub mod level;
 pub mod math;
 pub mod mesh;
+pub mod settings_file;
 
 #[cfg(feature = "gui")]
 pub mod app;

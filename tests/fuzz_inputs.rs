@@ -10,6 +10,7 @@ mod common;
 use collidoscope::collide::SlideSettings;
 use collidoscope::level::ImportOptions;
 use collidoscope::level::import::import_obj_bytes;
+use collidoscope::settings_file::{self, SettingsFormat};
 use common::proptest_cases;
 use proptest::prelude::*;
 use std::path::Path;
@@ -154,10 +155,11 @@ proptest! {
         mutations in proptest::collection::vec(mutation(), 1..6),
     ) {
         let path = Path::new(if json { "fuzz.json" } else { "fuzz.toml" });
-        let text = SlideSettings::default().to_text(path).expect("defaults serialise");
+        let text = settings_file::to_text(&SlideSettings::default(), path).expect("defaults serialise");
         let bytes = mutate(text.into_bytes(), &mutations);
         let text = String::from_utf8_lossy(&bytes);
-        match SlideSettings::from_str_as(&text, json, path) {
+        let format = if json { SettingsFormat::Json } else { SettingsFormat::Toml };
+        match settings_file::parse(&text, format, path) {
             Ok(s) => prop_assert!(s.validate().is_ok(), "{s:?}"),
             Err(e) => {
                 let message = e.to_string();

@@ -4,6 +4,7 @@
 
 use super::{CliError, print_stdout};
 use crate::collide::SlideSettings;
+use crate::settings_file;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
@@ -40,7 +41,7 @@ fn export(file: &Path, force: bool) -> Result<(), CliError> {
             file.display()
         )));
     }
-    SlideSettings::default().save(file)?;
+    settings_file::save(&SlideSettings::default(), file)?;
     print_stdout(&format!(
         "wrote the default settings to {}\n",
         file.display()
@@ -48,8 +49,8 @@ fn export(file: &Path, force: bool) -> Result<(), CliError> {
 }
 
 fn check(file: &Path) -> Result<(), CliError> {
-    let settings = SlideSettings::load(file)?;
+    let settings = settings_file::load(file)?;
     // Printed in the file's own format, so the output can be pasted back.
-    let text = settings.to_text(file)?;
+    let text = settings_file::to_text(&settings, file)?;
     print_stdout(&format!("{}: ok\n{text}", file.display()))
 }

@@ -94,7 +94,7 @@ impl SweepArgs {
     /// Settings from the file (or the defaults) with the flags applied on top.
     fn settings(&self) -> Result<SlideSettings, CliError> {
         let mut s = match &self.settings {
-            Some(path) => SlideSettings::load(path)?,
+            Some(path) => crate::settings_file::load(path)?,
             None => SlideSettings::default(),
         };
         if let Some(r) = self.radii {
