@@ -18,7 +18,7 @@ mod solver;
 pub mod trace;
 mod world;
 
-pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};
+pub use clearance::{CLEARANCE_REACH_RADII, embedded_verdict};
 pub use settings::{InvalidSettings, SlideMode, SlideSettings};
 pub use solver::{MAX_MAGNITUDE_M, SlideResult, SlideSolver, TraceDetail, WallRule, slide};
 pub use trace::*;

@@ -429,11 +429,6 @@ impl<'w> SlideSolver<'w> {
         self.finished
     }
 
-    /// The settings this solver runs with.
-    pub fn settings(&self) -> &SlideSettings {
-        &self.settings
-    }
-
     fn run_iteration(&mut self) -> (IterationRecord, StepDecision) {
         let mut ctx = StepContext {
             world: &self.world,
