@@ -47,12 +47,12 @@ impl ParrySlide {
     fn new(mesh: &TriMesh, settings: &SlideSettings) -> ParrySlide {
         let radii = settings.radii_vec();
         let vertices = mesh
-            .positions
+            .positions()
             .iter()
             .map(|p| to_parry(p.as_dvec3() / radii))
             .collect();
         let mesh_espace =
-            ParryTriMesh::new(vertices, mesh.triangles.clone()).expect("non-empty mesh");
+            ParryTriMesh::new(vertices, mesh.triangles().to_vec()).expect("non-empty mesh");
         // The same very-close distance as the solver: world skin over the smallest radius.
         let min_radius = radii.min_element();
         ParrySlide {
@@ -272,9 +272,9 @@ fn frame_moves(level: &Level, settings: &SlideSettings, moves: &[ProbeMove]) -> 
 
 fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]) {
     let settings = SlideSettings::default();
-    let peer = ParrySlide::new(&level.mesh, &settings);
+    let peer = ParrySlide::new(&level.mesh(), &settings);
     let frames = frame_moves(level, &settings, moves);
-    let open = open_moves(&level.mesh, &peer, MOVES);
+    let open = open_moves(&level.mesh(), &peer, MOVES);
     for (kind, moves) in [
         ("move", moves),
         ("frames", &frames[..]),
@@ -282,7 +282,7 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]
     ] {
         eprintln!(
             "{name} {kind}: {} triangles, {} moves; {}",
-            level.mesh.triangle_count(),
+            level.mesh().triangle_count(),
             moves.len(),
             agreement(level, &peer, &settings, moves)
         );
@@ -336,8 +336,8 @@ fn slide_benches(c: &mut Criterion) {
     }
     match Level::load(&sibenik, &ImportOptions::default()) {
         Ok(level) => {
-            let peer = ParrySlide::new(&level.mesh, &SlideSettings::default());
-            let moves = ground_moves(&level.mesh, &peer, MOVES);
+            let peer = ParrySlide::new(&level.mesh(), &SlideSettings::default());
+            let moves = ground_moves(&level.mesh(), &peer, MOVES);
             drop(peer);
             bench_scene(c, "sibenik_75k", &level, &moves);
         }

@@ -111,11 +111,11 @@ fn check_import(bytes: &[u8]) -> Result<(), TestCaseError> {
     let options = ImportOptions::default();
     match import_obj_bytes(bytes, Path::new("fuzz.obj"), &options) {
         Ok((mesh, report)) => {
-            prop_assert!(mesh.positions.iter().all(|p| p.is_finite()));
-            let n = mesh.positions.len() as u32;
-            prop_assert!(mesh.triangles.iter().flatten().all(|&i| i < n));
+            prop_assert!(mesh.positions().iter().all(|p| p.is_finite()));
+            let n = mesh.positions().len() as u32;
+            prop_assert!(mesh.triangles().iter().flatten().all(|&i| i < n));
             prop_assert_eq!(mesh.triangle_count(), report.triangles);
-            let tiled: u32 = mesh.objects.iter().map(|o| o.triangle_count).sum();
+            let tiled: u32 = mesh.objects().iter().map(|o| o.triangle_count).sum();
             prop_assert_eq!(tiled as usize, mesh.triangle_count());
         }
         Err(e) => {
