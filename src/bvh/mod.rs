@@ -1,8 +1,8 @@
 //! Bounding volume hierarchy over per-triangle AABBs, world space, `f32`.
 //!
-//! The tree is a flat array of 4-wide nodes ([`BvhNode`], 128 bytes): node
+//! The tree is a flat array of 4-wide nodes (`BvhNode`, 128 bytes): node
 //! 0 is the root, each node holds up to four child boxes, and a leaf is a
-//! contiguous range of [`Bvh::tri_indices`], which the build reorders. It is
+//! contiguous range of the tree's triangle index array, which the build reorders. It is
 //! built top-down as a binary tree with a binned surface area heuristic
 //! (Wald 2007, "On fast construction of SAH-based bounding volume
 //! hierarchies"; the layout follows Jacco Bikker's "How to build a BVH"
@@ -174,8 +174,8 @@ impl Bvh {
     }
 
     /// Appends to `out` every triangle whose AABB overlaps `query` (touching counts), each once.
-    /// `visited`, when given, receives the slot id (see [`Bvh::slot_aabb`])
-    /// of every box that overlapped `query`.
+    /// `visited`, when given, receives the slot id (`node * 4 + slot`) of
+    /// every box that overlapped `query`.
     pub fn query_aabb(
         &self,
         tri_aabbs: &[Aabb],
@@ -207,7 +207,7 @@ impl Bvh {
         swept::query_swept_aabb(self, tri_aabbs, start, delta, scratch, out, visited, stats);
     }
 
-    /// Visits the triangles whose AABB (from [`Bvh::leaf_aabbs`]) the box
+    /// Visits the triangles whose AABB (the tree's leaf-ordered copy) the box
     /// `start`, moving by `delta`, touches, nearer nodes first, and prunes by the caller's nearest hit:
     /// `visit(tri)` tests a triangle and returns the cutoff, the fraction of
     /// the move (`t` in `[0, 1]`) at which the nearest hit found so far
