@@ -272,9 +272,9 @@ fn frame_moves(level: &Level, settings: &SlideSettings, moves: &[ProbeMove]) -> 
 
 fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]) {
     let settings = SlideSettings::default();
-    let peer = ParrySlide::new(&level.mesh(), &settings);
+    let peer = ParrySlide::new(level.mesh(), &settings);
     let frames = frame_moves(level, &settings, moves);
-    let open = open_moves(&level.mesh(), &peer, MOVES);
+    let open = open_moves(level.mesh(), &peer, MOVES);
     for (kind, moves) in [
         ("move", moves),
         ("frames", &frames[..]),
@@ -336,8 +336,8 @@ fn slide_benches(c: &mut Criterion) {
     }
     match Level::load(&sibenik, &ImportOptions::default()) {
         Ok(level) => {
-            let peer = ParrySlide::new(&level.mesh(), &SlideSettings::default());
-            let moves = ground_moves(&level.mesh(), &peer, MOVES);
+            let peer = ParrySlide::new(level.mesh(), &SlideSettings::default());
+            let moves = ground_moves(level.mesh(), &peer, MOVES);
             drop(peer);
             bench_scene(c, "sibenik_75k", &level, &moves);
         }

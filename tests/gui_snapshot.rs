@@ -286,7 +286,7 @@ fn step_frame_cpu_on_the_conference_level() {
     let floor = lvl
         .bvh()
         .ray_cast(
-            &lvl.mesh(),
+            lvl.mesh(),
             origin,
             -glam::Vec3::Y,
             f32::INFINITY,

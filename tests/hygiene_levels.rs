@@ -26,7 +26,7 @@ fn analyse_level(dir: &std::path::Path, file: &str, scale: f64) -> HygieneReport
     };
     let level = Level::load(&dir.join(file), &options).expect("the level imports");
     let start = Instant::now();
-    let report = analyse(&level.mesh(), &HygieneOptions::default());
+    let report = analyse(level.mesh(), &HygieneOptions::default());
     let counts: Vec<String> = HygieneKind::ALL
         .iter()
         .map(|&k| format!("{} {}", k.name(), report.count(k)))

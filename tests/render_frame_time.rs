@@ -90,15 +90,8 @@ fn conference_level_frame_cost() {
     let mut prims = Vec::new();
     for current in 0..trace.len() {
         let t = Instant::now();
-        let p = primitives_for_trace(
-            &trace,
-            current,
-            radii,
-            &level.mesh(),
-            &level.bvh(),
-            &options,
-        )
-        .primitives;
+        let p = primitives_for_trace(&trace, current, radii, level.mesh(), level.bvh(), &options)
+            .primitives;
         build.push(t.elapsed());
         if p.len() > prims.len() {
             prims = p;
@@ -110,7 +103,7 @@ fn conference_level_frame_cost() {
 
     let mut r = SceneRenderer::try_new(gl.gl.clone()).expect("three-d context");
     let t = Instant::now();
-    r.set_level(&level.mesh(), &[]);
+    r.set_level(level.mesh(), &[]);
     let upload_level = t.elapsed();
     r.set_probes(&[(trace[0].start, radii, [0.2, 0.5, 1.0, 1.0])]);
     let t = Instant::now();
@@ -188,8 +181,8 @@ fn conference_level_frame_cost() {
             &trace,
             trace.len() - 1,
             radii,
-            &level.mesh(),
-            &level.bvh(),
+            level.mesh(),
+            level.bvh(),
             &OverlayOptions::new(toggles, 6),
         );
         let build_cpu = t.elapsed();
@@ -218,8 +211,8 @@ fn conference_level_frame_cost() {
         &trace,
         trace.len() - 1,
         radii,
-        &level.mesh(),
-        &level.bvh(),
+        level.mesh(),
+        level.bvh(),
         &OverlayOptions {
             max_boxes_per_kind: usize::MAX,
             ..OverlayOptions::new(OverlayToggles::default(), 6)

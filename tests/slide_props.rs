@@ -87,7 +87,7 @@ fn check_move(
             rec.end.is_finite() && rec.start.is_finite(),
             "NaN in {rec:?}"
         );
-        let c = espace_clearance(&level.mesh(), radii, rec.end);
+        let c = espace_clearance(level.mesh(), radii, rec.end);
         if s.mode == SlideMode::Robust {
             prop_assert!(
                 c >= 1.0 - TOL,
@@ -117,7 +117,7 @@ proptest! {
         mesh in soup(), radii in radii(), start in vec3(12.0), vel in velocity(), g in vec3(0.5)
     ) {
         let level = Level::from_mesh("soup", mesh);
-        prop_assume!(espace_clearance(&level.mesh(), DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         check_move(&level, &robust(radii, g), start, vel)?;
     }
 
@@ -136,7 +136,7 @@ proptest! {
         let on_tri = a + (b - a) * u + (c - a) * v;
         let start_e = on_tri + n * (1.0 + gap);
         let start = es.world_from_espace(start_e);
-        prop_assume!(espace_clearance(&level.mesh(), DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         // Grazing: along the plane, tilted slightly in or out by `mix`.
         let tangent = n.any_orthonormal_pair();
         let along = tangent.0 * tangent_angle.cos() + tangent.1 * tangent_angle.sin();
@@ -163,7 +163,7 @@ proptest! {
         let level = Level::from_mesh("room", mesh);
         let room_radii = half - DVec3::from(radii) - DVec3::splat(0.01);
         let start = m * (frac * room_radii);
-        prop_assume!(espace_clearance(&level.mesh(), DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         let mode = SlideMode::ALL[mode_i];
         let s = SlideSettings { mode, ..robust(radii, g) };
         let end = check_move(&level, &s, start, vel)?;
@@ -186,7 +186,7 @@ proptest! {
     ) {
         let level = Level::from_mesh("level", mesh);
         let start = start + DVec3::Y * 1.6;
-        prop_assume!(espace_clearance(&level.mesh(), DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         let s = SlideSettings { mode: SlideMode::ALL[mode_i], ..robust(radii, g) };
         let full = slide(level.world(), &s, start, vel, TraceDetail::Full).unwrap();
         let summary = slide(level.world(), &s, start, vel, TraceDetail::Summary).unwrap();
@@ -278,14 +278,14 @@ proptest! {
         // Obstacles lie within 5 m of the origin: start 7 m out, facing it.
         let dir = DVec3::new(angle.cos(), 0.0, angle.sin());
         let start = (-dir * 7.0).with_y(radii[1] + 0.01);
-        prop_assume!(espace_clearance(&level.mesh(), radii_v, start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), radii_v, start) >= 1.0);
         let spec = WalkSpec { from: start, direction: dir, seconds: 1.5, jump };
         let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).unwrap();
         let reach = radius_along(radii_v, dir);
         for f in &w.frames {
             let p = f.after.position;
             prop_assert!(p.is_finite() && f.after.vertical_speed_m_s.is_finite(), "{f:?}");
-            let c = espace_clearance(&level.mesh(), radii_v, p);
+            let c = espace_clearance(level.mesh(), radii_v, p);
             prop_assert!(c >= 1.0 - TOL, "frame {} ends inside: clearance {c}", f.index);
             let moved = (p - f.before.position).with_y(0.0).length();
             prop_assert!(

@@ -286,10 +286,13 @@ impl SlideSettings {
 mod tests {
     use super::*;
 
+    /// A field's name and an edit that breaks its rule.
+    type Breakage = (&'static str, fn(&mut SlideSettings));
+
     #[test]
     fn defaults_are_valid_and_each_rule_names_its_field() {
         assert_eq!(SlideSettings::default().validate(), Ok(()));
-        let broken: [(&str, fn(&mut SlideSettings)); 6] = [
+        let broken: [Breakage; 6] = [
             ("format_version", |s| s.format_version = 7),
             ("radii", |s| s.radii[1] = 0.0),
             ("gravity", |s| s.gravity[0] = f64::NAN),

@@ -77,7 +77,7 @@ pub fn espace_clearance_near(level: &Level, radii: DVec3, center: DVec3) -> f64 
     let query = Aabb::from_f64_outward(center - radii * 1.01, center + radii * 1.01);
     let mut tris = Vec::new();
     level.bvh().query_aabb(
-        &level.mesh().tri_aabbs(),
+        level.mesh().tri_aabbs(),
         &query,
         &mut BvhScratch::default(),
         &mut tris,
