@@ -143,7 +143,7 @@ fn to_parry(soup: &Soup) -> (Vec<PVec>, Vec<[u32; 3]>) {
 
 fn ours(soup: &Soup) -> (TriMesh, Bvh) {
     let mesh = TriMesh::single_object("level", soup.0.clone(), soup.1.clone());
-    let bvh = Bvh::build(&mesh.tri_aabbs);
+    let bvh = Bvh::build(mesh.tri_aabbs());
     (mesh, bvh)
 }
 
@@ -151,13 +151,13 @@ fn print_memory(name: &str, soup: &Soup) {
     let n = soup.1.len() as f64;
     let (mesh, _) = ours(soup);
     for leaf in [1, 2, 4, 6, 8] {
-        let s = Bvh::build_with_leaf_size(&mesh.tri_aabbs, leaf).stats();
+        let s = Bvh::build_with_leaf_size(mesh.tri_aabbs(), leaf).stats();
         println!(
             "{name}: ours (max leaf {leaf}): {} nodes, depth {}, {:.1} B/tri (nodes, tri_indices and leaf-ordered boxes), {:.1} B/tri with the mesh's own tri_aabbs",
             s.nodes,
             s.max_depth,
             s.memory_bytes as f64 / n,
-            (s.memory_bytes + 24 * mesh.tri_aabbs.len()) as f64 / n
+            (s.memory_bytes + 24 * mesh.tri_aabbs().len()) as f64 / n
         );
     }
     let (p, i) = to_parry(soup);
@@ -215,7 +215,7 @@ fn print_build_cpu_time_here(name: &str, soup: &Soup) {
     for _ in 0..5 {
         let o = cpu_ms(12, || {
             let mesh = TriMesh::single_object("level", soup.0.clone(), soup.1.clone());
-            black_box(Bvh::build(&mesh.tri_aabbs));
+            black_box(Bvh::build(mesh.tri_aabbs()));
         });
         let p = cpu_ms(12, || {
             let (p, t) = parry_input.clone();
@@ -231,7 +231,9 @@ fn print_build_cpu_time_here(name: &str, soup: &Soup) {
         ours_ms.push(o - c);
         parry_ms.push(p - c);
     }
-    let boxes = TriMesh::single_object("level", soup.0.clone(), soup.1.clone()).tri_aabbs;
+    let boxes = TriMesh::single_object("level", soup.0.clone(), soup.1.clone())
+        .tri_aabbs()
+        .to_vec();
     let build_only: Vec<String> = [2, 4, 6, 8]
         .iter()
         .map(|&leaf| {
@@ -268,13 +270,15 @@ fn bench_build(c: &mut Criterion) {
                 |(p, t)| {
                     pool.install(|| {
                         let mesh = TriMesh::single_object("level", p, t);
-                        black_box(Bvh::build(&mesh.tri_aabbs))
+                        black_box(Bvh::build(mesh.tri_aabbs()))
                     })
                 },
                 BatchSize::LargeInput,
             )
         });
-        let boxes = TriMesh::single_object("level", soup.0.clone(), soup.1.clone()).tri_aabbs;
+        let boxes = TriMesh::single_object("level", soup.0.clone(), soup.1.clone())
+            .tri_aabbs()
+            .to_vec();
         g.bench_function("ours_build_only", |b| {
             b.iter(|| pool.install(|| black_box(Bvh::build(&boxes))))
         });
@@ -299,7 +303,7 @@ fn swept_boxes(mesh: &TriMesh, count: usize) -> Vec<Aabb> {
     (0..count)
         .map(|_| {
             let tri = (rng.next_f32() * mesh.triangle_count() as f32) as u32;
-            let c = mesh.tri_aabbs[tri as usize].center();
+            let c = mesh.tri_aabbs()[tri as usize].center();
             let half = Vec3::new(0.3, 0.9, 0.3);
             let step = Vec3::new(
                 rng.range(-1.0, 1.0),
@@ -321,7 +325,7 @@ fn bench_query(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("bvh_query_aabb/{name}"));
         g.throughput(Throughput::Elements(queries.len() as u64));
         for leaf in [2, 4, 6, 8] {
-            let bvh = Bvh::build_with_leaf_size(&mesh.tri_aabbs, leaf);
+            let bvh = Bvh::build_with_leaf_size(mesh.tri_aabbs(), leaf);
             let (mut scratch, mut out) = (BvhScratch::default(), Vec::new());
             g.bench_function(format!("ours_leaf{leaf}"), |b| {
                 b.iter(|| {
@@ -329,7 +333,7 @@ fn bench_query(c: &mut Criterion) {
                     for q in &queries {
                         out.clear();
                         bvh.query_aabb(
-                            &mesh.tri_aabbs,
+                            mesh.tri_aabbs(),
                             q,
                             &mut scratch,
                             &mut out,
@@ -362,12 +366,12 @@ fn bench_query(c: &mut Criterion) {
         });
         g.finish();
         // Outside the timed closures, so that it holds whatever the filter ran.
-        let bvh = Bvh::build(&mesh.tri_aabbs);
+        let bvh = Bvh::build(mesh.tri_aabbs());
         let (mut scratch, mut ours, mut theirs) = (BvhScratch::default(), Vec::new(), 0);
         for (q, pq) in queries.iter().zip(&pq) {
             let mut stats = QueryStats::default();
             bvh.query_aabb(
-                &mesh.tri_aabbs,
+                mesh.tri_aabbs(),
                 q,
                 &mut scratch,
                 &mut ours,

@@ -48,9 +48,9 @@ fn hygiene_benches(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5));
     for level in levels() {
-        let triangles = level.mesh.triangle_count();
+        let triangles = level.mesh().triangle_count();
         let start = Instant::now();
-        let report = analyse(&level.mesh, &options);
+        let report = analyse(level.mesh(), &options);
         let once = start.elapsed().as_secs_f64();
         eprintln!(
             "{}: {triangles} triangles, {} faults, one run {:.1} ms = {:.1} ms per 100k triangles",
@@ -61,7 +61,7 @@ fn hygiene_benches(c: &mut Criterion) {
         );
         g.throughput(Throughput::Elements(triangles as u64));
         g.bench_function(&level.name, |b| {
-            b.iter(|| black_box(analyse(&level.mesh, &options)))
+            b.iter(|| black_box(analyse(level.mesh(), &options)))
         });
     }
     g.finish();

@@ -56,7 +56,7 @@ fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
             return;
         }
     };
-    let triangles = level.mesh.triangle_count();
+    let triangles = level.mesh().triangle_count();
     eprintln!(
         "{name}: {triangles} triangles; one load: parse {:.3} s + BVH build {:.3} s",
         level.parse_time.as_secs_f64(),

@@ -54,12 +54,12 @@ impl ParrySlide {
     fn new(mesh: &TriMesh, settings: &SlideSettings) -> ParrySlide {
         let radii = settings.radii_vec();
         let vertices = mesh
-            .positions
+            .positions()
             .iter()
             .map(|p| to_parry(p.as_dvec3() / radii))
             .collect();
         let mesh_espace =
-            ParryTriMesh::new(vertices, mesh.triangles.clone()).expect("non-empty mesh");
+            ParryTriMesh::new(vertices, mesh.triangles().to_vec()).expect("non-empty mesh");
         // The same very-close distance as the solver: world skin over the smallest radius.
         let min_radius = radii.min_element();
         ParrySlide {
@@ -274,13 +274,13 @@ fn run_move(solver: &mut SlideSolver<'_>, m: &ProbeMove) -> Option<MoveEnd> {
 /// the boxes); parry its `TriMesh` (vertices, indices, its BVH, which keeps
 /// each triangle's box in its leaves), by its own `heap_memory_size`.
 fn memory_per_triangle(level: &Level, peer: &ParrySlide) -> String {
-    let mesh = &level.mesh;
-    let ours_mesh = std::mem::size_of_val(mesh.positions.as_slice())
-        + std::mem::size_of_val(mesh.triangles.as_slice())
-        + std::mem::size_of_val(mesh.tri_aabbs.as_slice())
-        + std::mem::size_of_val(mesh.objects.as_slice())
-        + mesh.objects.len() * std::mem::size_of::<u32>();
-    let ours_bvh = level.bvh.stats().memory_bytes;
+    let mesh = &level.mesh();
+    let ours_mesh = std::mem::size_of_val(mesh.positions())
+        + std::mem::size_of_val(mesh.triangles())
+        + std::mem::size_of_val(mesh.tri_aabbs())
+        + std::mem::size_of_val(mesh.objects())
+        + mesh.objects().len() * std::mem::size_of::<u32>();
+    let ours_bvh = level.bvh().stats().memory_bytes;
     let tris = mesh.triangle_count() as f64;
     let peer_bytes = peer.mesh_espace.heap_memory_size();
     format!(
@@ -325,9 +325,9 @@ fn frame_moves(level: &Level, settings: &SlideSettings, moves: &[ProbeMove]) -> 
 
 fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]) {
     let settings = SlideSettings::default();
-    let peer = ParrySlide::new(&level.mesh, &settings);
+    let peer = ParrySlide::new(level.mesh(), &settings);
     let frames = frame_moves(level, &settings, moves);
-    let open = open_moves(&level.mesh, &peer, MOVES);
+    let open = open_moves(level.mesh(), &peer, MOVES);
     eprintln!("{name}: {}", memory_per_triangle(level, &peer));
     for (kind, moves) in [
         ("move", moves),
@@ -336,7 +336,7 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]
     ] {
         eprintln!(
             "{name} {kind}: {} triangles, {} moves; {}",
-            level.mesh.triangle_count(),
+            level.mesh().triangle_count(),
             moves.len(),
             agreement(level, &peer, &settings, moves)
         );
@@ -404,8 +404,8 @@ fn slide_benches(c: &mut Criterion) {
     }
     match Level::load(&sibenik, &ImportOptions::default()) {
         Ok(level) => {
-            let peer = ParrySlide::new(&level.mesh, &SlideSettings::default());
-            let moves = ground_moves(&level.mesh, &peer, MOVES);
+            let peer = ParrySlide::new(level.mesh(), &SlideSettings::default());
+            let moves = ground_moves(level.mesh(), &peer, MOVES);
             drop(peer);
             bench_scene(c, "sibenik_75k", &level, &moves);
         }

@@ -10,6 +10,7 @@ mod common;
 use collidoscope::collide::SlideSettings;
 use collidoscope::level::ImportOptions;
 use collidoscope::level::import::import_obj_bytes;
+use collidoscope::settings_file::{self, SettingsFormat};
 use common::proptest_cases;
 use proptest::prelude::*;
 use std::path::Path;
@@ -110,11 +111,11 @@ fn check_import(bytes: &[u8]) -> Result<(), TestCaseError> {
     let options = ImportOptions::default();
     match import_obj_bytes(bytes, Path::new("fuzz.obj"), &options) {
         Ok((mesh, report)) => {
-            prop_assert!(mesh.positions.iter().all(|p| p.is_finite()));
-            let n = mesh.positions.len() as u32;
-            prop_assert!(mesh.triangles.iter().flatten().all(|&i| i < n));
+            prop_assert!(mesh.positions().iter().all(|p| p.is_finite()));
+            let n = mesh.positions().len() as u32;
+            prop_assert!(mesh.triangles().iter().flatten().all(|&i| i < n));
             prop_assert_eq!(mesh.triangle_count(), report.triangles);
-            let tiled: u32 = mesh.objects.iter().map(|o| o.triangle_count).sum();
+            let tiled: u32 = mesh.objects().iter().map(|o| o.triangle_count).sum();
             prop_assert_eq!(tiled as usize, mesh.triangle_count());
         }
         Err(e) => {
@@ -154,10 +155,11 @@ proptest! {
         mutations in proptest::collection::vec(mutation(), 1..6),
     ) {
         let path = Path::new(if json { "fuzz.json" } else { "fuzz.toml" });
-        let text = SlideSettings::default().to_text(path).expect("defaults serialise");
+        let text = settings_file::to_text(&SlideSettings::default(), path).expect("defaults serialise");
         let bytes = mutate(text.into_bytes(), &mutations);
         let text = String::from_utf8_lossy(&bytes);
-        match SlideSettings::from_str_as(&text, json, path) {
+        let format = if json { SettingsFormat::Json } else { SettingsFormat::Toml };
+        match settings_file::parse(&text, format, path) {
             Ok(s) => prop_assert!(s.validate().is_ok(), "{s:?}"),
             Err(e) => {
                 let message = e.to_string();

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 /// reverse once (closed, consistently wound), no degenerate triangle, and
 /// each connected component encloses a positive volume (outward-facing).
 fn assert_closed_outward(mesh: &TriMesh, o: usize) {
-    let obj = &mesh.objects[o];
-    let tris = &mesh.triangles
+    let obj = &mesh.objects()[o];
+    let tris = &mesh.triangles()
         [obj.first_triangle as usize..(obj.first_triangle + obj.triangle_count) as usize];
     let mut directed: HashMap<(u32, u32), u32> = HashMap::new();
     for t in tris {
@@ -52,7 +52,7 @@ fn assert_closed_outward(mesh: &TriMesh, o: usize) {
     }
     let mut volume: HashMap<u32, f64> = HashMap::new();
     for (i, t) in tris.iter().enumerate() {
-        let [a, b, c] = t.map(|v| mesh.positions[v as usize].as_dvec3());
+        let [a, b, c] = t.map(|v| mesh.positions()[v as usize].as_dvec3());
         let area2 = (b - a).cross(c - a).length();
         assert!(area2 > 1e-8, "{}: triangle {i} is degenerate", obj.name);
         let root = find(&mut parent, t[0]);
@@ -147,10 +147,10 @@ fn default_level_parts_are_closed_named_and_sized() {
     let mesh = default_level();
     let n = mesh.triangle_count();
     assert!((1000..5000).contains(&n), "{n} triangles");
-    for o in 0..mesh.objects.len() {
+    for o in 0..mesh.objects().len() {
         assert_closed_outward(&mesh, o);
     }
-    let names: Vec<&str> = mesh.objects.iter().map(|o| o.name.as_str()).collect();
+    let names: Vec<&str> = mesh.objects().iter().map(|o| o.name.as_str()).collect();
     for expected in [
         "floor",
         "stairs_riser_0.15",
@@ -179,7 +179,7 @@ fn default_level_parts_are_closed_named_and_sized() {
 fn stairs_in_the_default_level_have_the_named_risers() {
     let mesh = default_level();
     for o in mesh
-        .objects
+        .objects()
         .iter()
         .filter(|o| o.name.starts_with("stairs_riser_"))
     {
@@ -219,15 +219,15 @@ fn committed_default_level_equals_the_generator() {
 fn default_level_obj_reads_back_with_the_obj_crate() {
     let mesh = default_level();
     let data = obj::ObjData::load_buf(DEFAULT_LEVEL_OBJ.as_bytes()).unwrap();
-    assert_eq!(data.position.len(), mesh.positions.len());
+    assert_eq!(data.position.len(), mesh.positions().len());
     // Shortest round-trip formatting: the very same f32 positions.
-    for (p, q) in data.position.iter().zip(&mesh.positions) {
+    for (p, q) in data.position.iter().zip(mesh.positions()) {
         assert_eq!(*p, q.to_array());
     }
     let names: Vec<&str> = data.objects.iter().map(|o| o.name.as_str()).collect();
-    let expected: Vec<&str> = mesh.objects.iter().map(|o| o.name.as_str()).collect();
+    let expected: Vec<&str> = mesh.objects().iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, expected);
-    for (o, m) in data.objects.iter().zip(&mesh.objects) {
+    for (o, m) in data.objects.iter().zip(mesh.objects()) {
         let polys: Vec<[u32; 3]> = o
             .groups
             .iter()
@@ -240,7 +240,7 @@ fn default_level_obj_reads_back_with_the_obj_crate() {
         let first = m.first_triangle as usize;
         assert_eq!(
             polys,
-            mesh.triangles[first..first + m.triangle_count as usize]
+            mesh.triangles()[first..first + m.triangle_count as usize]
         );
     }
 }
@@ -256,12 +256,12 @@ fn city_reaches_its_target_and_is_deterministic() {
         "{}",
         a.mesh.triangle_count()
     );
-    assert_eq!(a.mesh.positions, b.mesh.positions);
-    assert_eq!(a.mesh.triangles, b.mesh.triangles);
+    assert_eq!(a.mesh.positions(), b.mesh.positions());
+    assert_eq!(a.mesh.triangles(), b.mesh.triangles());
     assert_eq!(a.cells, b.cells);
     // Cells differ from each other (the variation is real).
     assert_ne!(a.cells[0].riser, a.cells[1].riser);
-    for o in 0..a.mesh.objects.len() {
+    for o in 0..a.mesh.objects().len() {
         assert_closed_outward(&a.mesh, o);
     }
 }
@@ -328,7 +328,11 @@ fn city_moves_start_clear_of_the_geometry() {
 fn default_level_parts_do_not_overlap_each_other() {
     // Parts stand apart (their boxes only touch the floor), so each reads on its own.
     let mesh = default_level();
-    let parts: Vec<_> = mesh.objects.iter().filter(|o| o.name != "floor").collect();
+    let parts: Vec<_> = mesh
+        .objects()
+        .iter()
+        .filter(|o| o.name != "floor")
+        .collect();
     for (i, a) in parts.iter().enumerate() {
         assert!(a.aabb.min.y >= 0.0, "{} is below the floor top", a.name);
         for b in &parts[i + 1..] {

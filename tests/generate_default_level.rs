@@ -32,8 +32,8 @@ fn level() -> Level {
 fn low_stairs_are_climbed_and_high_ones_are_not() {
     let level = level();
     for o in level
-        .mesh
-        .objects
+        .mesh()
+        .objects()
         .iter()
         .filter(|o| o.name.starts_with("stairs_riser_"))
     {
@@ -68,8 +68,8 @@ fn low_stairs_are_climbed_and_high_ones_are_not() {
 fn the_probe_fits_through_wide_and_tall_doors_only() {
     let level = level();
     for o in level
-        .mesh
-        .objects
+        .mesh()
+        .objects()
         .iter()
         .filter(|o| o.name.starts_with("door_"))
     {
@@ -106,7 +106,10 @@ fn committed_default_level_imports_without_warnings() {
         assert_eq!(mesh.triangle(t), generated.triangle(t), "triangle {t}");
     }
     let names = |m: &collidoscope::mesh::TriMesh| {
-        m.objects.iter().map(|o| o.name.clone()).collect::<Vec<_>>()
+        m.objects()
+            .iter()
+            .map(|o| o.name.clone())
+            .collect::<Vec<_>>()
     };
     assert_eq!(names(&mesh), names(&generated));
 }
@@ -120,7 +123,7 @@ fn a_written_city_imports_back_without_warnings() {
         import_obj_bytes(&text, Path::new("city.obj"), &ImportOptions::default()).expect("imports");
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     assert_eq!(mesh.triangle_count(), generated.triangle_count());
-    assert_eq!(mesh.objects.len(), generated.objects.len());
+    assert_eq!(mesh.objects().len(), generated.objects().len());
     for t in (0..mesh.triangle_count() as u32).step_by(7) {
         assert_eq!(mesh.triangle(t), generated.triangle(t), "triangle {t}");
     }

@@ -193,7 +193,7 @@ fn dropping_an_obj_opens_it_and_a_broken_one_says_where() {
     drop_file_and_wait(&mut h, good.clone());
     let level = h.state().state().level.clone().expect("a level");
     assert_eq!(level.path.as_deref(), Some(good.as_path()));
-    assert_eq!(level.mesh.triangle_count(), 2);
+    assert_eq!(level.mesh().triangle_count(), 2);
 
     drop_file_and_wait(&mut h, bad);
     // The dropped room stays; the banner names the file and the line.

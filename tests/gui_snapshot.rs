@@ -278,15 +278,15 @@ fn step_frame_cpu_on_the_conference_level() {
     h.run_steps(2);
     let lvl = h.state().state().level.clone().expect("the level loads");
     // A probe on the floor in the middle of the room, walking 3 m across it.
-    let b = lvl.mesh.bounds();
+    let b = lvl.mesh().bounds();
     let c = b.center();
     let mut scratch = collidoscope::bvh::BvhScratch::default();
     let mut stats = collidoscope::bvh::QueryStats::default();
     let origin = glam::Vec3::new(c.x, b.max.y - 0.01, c.z);
     let floor = lvl
-        .bvh
+        .bvh()
         .ray_cast(
-            &lvl.mesh,
+            lvl.mesh(),
             origin,
             -glam::Vec3::Y,
             f32::INFINITY,

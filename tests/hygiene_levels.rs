@@ -26,14 +26,14 @@ fn analyse_level(dir: &std::path::Path, file: &str, scale: f64) -> HygieneReport
     };
     let level = Level::load(&dir.join(file), &options).expect("the level imports");
     let start = Instant::now();
-    let report = analyse(&level.mesh, &HygieneOptions::default());
+    let report = analyse(level.mesh(), &HygieneOptions::default());
     let counts: Vec<String> = HygieneKind::ALL
         .iter()
         .map(|&k| format!("{} {}", k.name(), report.count(k)))
         .collect();
     println!(
         "{file}: {} triangles, {} welded vertices, {} faults in {:.1} ms: {}",
-        level.mesh.triangle_count(),
+        level.mesh().triangle_count(),
         report.welded_vertices,
         report.faults,
         start.elapsed().as_secs_f64() * 1e3,
@@ -49,7 +49,7 @@ fn analyse_level(dir: &std::path::Path, file: &str, scale: f64) -> HygieneReport
                 "{item:?}"
             );
             assert!(!item.triangles.is_empty());
-            let n = level.mesh.triangle_count() as u32;
+            let n = level.mesh().triangle_count() as u32;
             assert!(item.triangles.iter().all(|&t| t < n), "{item:?}");
         }
     }

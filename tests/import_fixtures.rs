@@ -69,7 +69,7 @@ fn every_face_form_imports() {
 fn crlf_line_endings_import() {
     let (mesh, report) = import("crlf.obj");
     assert_outward_unit_cube(&mesh);
-    assert_eq!(mesh.objects[0].name, "cube");
+    assert_eq!(mesh.objects()[0].name, "cube");
     assert!(report.warnings.is_empty());
 }
 
@@ -78,15 +78,15 @@ fn gzip_is_detected_by_content() {
     let (mesh, _) = import("face_forms.obj.gz");
     assert_outward_unit_cube(&mesh);
     let plain = import("face_forms.obj").0;
-    assert_eq!(mesh.triangles, plain.triangles);
-    assert_eq!(mesh.positions, plain.positions);
+    assert_eq!(mesh.triangles(), plain.triangles());
+    assert_eq!(mesh.positions(), plain.positions());
 }
 
 #[test]
 fn negative_indices_resolve_against_the_vertices_above() {
     let (mesh, _) = import("negative_indices.obj");
     assert_eq!(mesh.triangle_count(), 4);
-    let used: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
+    let used: Vec<u32> = mesh.triangles().iter().flatten().copied().collect();
     assert!(used[..6].iter().all(|&i| i < 4) && used[6..].iter().all(|&i| i >= 4));
     for t in 0..4 {
         assert_eq!(mesh.triangle_normal(t), DVec3::Y);
@@ -97,10 +97,10 @@ fn negative_indices_resolve_against_the_vertices_above() {
 fn concave_ngons_keep_their_area_and_winding() {
     let (mesh, report) = import("concave_ngons.obj");
     assert_eq!(report.ngons_triangulated, 3);
-    let names: Vec<&str> = mesh.objects.iter().map(|o| o.name.as_str()).collect();
+    let names: Vec<&str> = mesh.objects().iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, ["arch_wall", "l_floor", "star"]);
     let expected_normal = [DVec3::Z, DVec3::Y, DVec3::Z];
-    for (o, normal) in mesh.objects.iter().zip(expected_normal) {
+    for (o, normal) in mesh.objects().iter().zip(expected_normal) {
         let range = o.first_triangle..o.first_triangle + o.triangle_count;
         for t in range.clone() {
             assert!(
@@ -128,14 +128,14 @@ fn concave_ngons_keep_their_area_and_winding() {
             o.name
         );
     }
-    assert_eq!(mesh.objects[0].triangle_count, 76);
+    assert_eq!(mesh.objects()[0].triangle_count, 76);
 }
 
 #[test]
 fn groups_become_contiguous_named_objects() {
     let (mesh, report) = import("groups.obj");
     let objects: Vec<(&str, u32)> = mesh
-        .objects
+        .objects()
         .iter()
         .map(|o| (o.name.as_str(), o.triangle_count))
         .collect();
@@ -149,8 +149,8 @@ fn groups_become_contiguous_named_objects() {
             ("crate", 2)
         ]
     );
-    assert_eq!(mesh.objects[1].aabb.min, Vec3::new(0.0, 0.0, 0.0));
-    assert_eq!(mesh.objects[2].aabb.min, Vec3::new(0.0, 0.0, 1.0));
+    assert_eq!(mesh.objects()[1].aabb.min, Vec3::new(0.0, 0.0, 0.0));
+    assert_eq!(mesh.objects()[2].aabb.min, Vec3::new(0.0, 0.0, 1.0));
     assert_eq!(mesh.object_of(5), 1);
     assert_eq!(
         (
@@ -279,9 +279,9 @@ mod never_panics {
         match import_obj_bytes(bytes, Path::new("fuzz.obj"), &options) {
             Ok((mesh, report)) => {
                 assert_eq!(mesh.triangle_count(), report.triangles);
-                let n = mesh.positions.len() as u32;
-                assert!(mesh.triangles.iter().flatten().all(|&i| i < n));
-                assert!(mesh.positions.iter().all(|p| p.is_finite()));
+                let n = mesh.positions().len() as u32;
+                assert!(mesh.triangles().iter().flatten().all(|&i| i < n));
+                assert!(mesh.positions().iter().all(|p| p.is_finite()));
             }
             Err(e) => assert!(e.to_string().starts_with("fuzz.obj")),
         }

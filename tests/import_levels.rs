@@ -132,7 +132,7 @@ fn every_shared_level_imports_or_is_rejected_precisely() {
                             report.triangles,
                             report.degenerate_triangles_dropped,
                             report.duplicate_triangles_dropped,
-                            mesh.objects.len(),
+                            mesh.objects().len(),
                             report.warnings.len()
                         );
                         None
@@ -151,10 +151,10 @@ fn every_shared_level_imports_or_is_rejected_precisely() {
 /// Structural invariants every imported mesh must hold.
 fn check_mesh(name: &str, mesh: &TriMesh, reported: usize) {
     assert_eq!(mesh.triangle_count(), reported, "{name}");
-    assert_eq!(mesh.tri_aabbs.len(), reported, "{name}");
-    assert!(mesh.positions.iter().all(|p| p.is_finite()), "{name}");
-    let n = mesh.positions.len() as u32;
-    assert!(mesh.triangles.iter().flatten().all(|&i| i < n), "{name}");
+    assert_eq!(mesh.tri_aabbs().len(), reported, "{name}");
+    assert!(mesh.positions().iter().all(|p| p.is_finite()), "{name}");
+    let n = mesh.positions().len() as u32;
+    assert!(mesh.triangles().iter().flatten().all(|&i| i < n), "{name}");
     for t in 0..mesh.triangle_count() as u32 {
         assert!(
             mesh.triangle_normal(t).length() > 0.5,
@@ -162,7 +162,7 @@ fn check_mesh(name: &str, mesh: &TriMesh, reported: usize) {
         );
     }
     let mut next = 0;
-    for o in &mesh.objects {
+    for o in mesh.objects() {
         assert_eq!(
             o.first_triangle, next,
             "{name}: objects must tile the triangles"
@@ -194,8 +194,8 @@ fn agrees_with_the_obj_crate() {
             obj::LoadConfig { strict: false },
         )
         .unwrap_or_else(|e| panic!("{name}: obj rejects a file we import: {e}"));
-        assert_eq!(theirs.position.len(), mesh.positions.len(), "{name}");
-        for (i, (p, q)) in theirs.position.iter().zip(&mesh.positions).enumerate() {
+        assert_eq!(theirs.position.len(), mesh.positions().len(), "{name}");
+        for (i, (p, q)) in theirs.position.iter().zip(mesh.positions()).enumerate() {
             for axis in 0..3 {
                 let (a, b) = (p[axis], q[axis]);
                 assert!(
@@ -217,7 +217,7 @@ fn agrees_with_the_obj_crate() {
             for p in &polys {
                 *theirs.entry([p[0], p[1], p[2]]).or_default() += 1;
             }
-            for t in &mesh.triangles {
+            for t in mesh.triangles() {
                 let left = theirs
                     .get_mut(t)
                     .unwrap_or_else(|| panic!("{name}: {t:?} not in obj"));
@@ -379,8 +379,8 @@ fn level_load_builds_a_valid_bvh() {
         })
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(level.name, name);
-        assert_eq!(level.report.triangles, level.mesh.triangle_count());
-        level.bvh.validate(&level.mesh.tri_aabbs).unwrap();
+        assert_eq!(level.report.triangles, level.mesh().triangle_count());
+        level.bvh().validate(level.mesh().tri_aabbs()).unwrap();
         let seen = seen.into_inner().unwrap();
         assert_eq!(seen.last(), Some(&1.0), "{name}");
         assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{name}: {seen:?}");

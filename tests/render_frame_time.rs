@@ -32,7 +32,7 @@ fn ms(d: Duration) -> f64 {
 /// The move with the most iterations among a fixed set of starts and
 /// directions through the room (full trace detail, as the GUI records).
 fn busiest_move(level: &Level, s: &SlideSettings) -> SlideResult {
-    let b = level.mesh.bounds();
+    let b = level.mesh().bounds();
     let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
     let mut best: Option<SlideResult> = None;
     for i in 0..64u32 {
@@ -90,7 +90,7 @@ fn conference_level_frame_cost() {
     let mut prims = Vec::new();
     for current in 0..trace.len() {
         let t = Instant::now();
-        let p = primitives_for_trace(&trace, current, radii, &level.mesh, &level.bvh, &options)
+        let p = primitives_for_trace(&trace, current, radii, level.mesh(), level.bvh(), &options)
             .primitives;
         build.push(t.elapsed());
         if p.len() > prims.len() {
@@ -103,14 +103,14 @@ fn conference_level_frame_cost() {
 
     let mut r = SceneRenderer::try_new(gl.gl.clone()).expect("three-d context");
     let t = Instant::now();
-    r.set_level(&level.mesh, &[]);
+    r.set_level(level.mesh(), &[]);
     let upload_level = t.elapsed();
     r.set_probes(&[(trace[0].start, radii, [0.2, 0.5, 1.0, 1.0])]);
     let t = Instant::now();
     r.set_overlays(&prims);
     let upload_overlays = t.elapsed();
 
-    let whole_level = CameraView::framing(&level.mesh.bounds());
+    let whole_level = CameraView::framing(&level.mesh().bounds());
     // What Frame selection (F) shows with the probe selected: its start,
     // four radii around, seen from the whole-level view's direction.
     let close_up = {
@@ -181,8 +181,8 @@ fn conference_level_frame_cost() {
             &trace,
             trace.len() - 1,
             radii,
-            &level.mesh,
-            &level.bvh,
+            level.mesh(),
+            level.bvh(),
             &OverlayOptions::new(toggles, 6),
         );
         let build_cpu = t.elapsed();
@@ -211,8 +211,8 @@ fn conference_level_frame_cost() {
         &trace,
         trace.len() - 1,
         radii,
-        &level.mesh,
-        &level.bvh,
+        level.mesh(),
+        level.bvh(),
         &OverlayOptions {
             max_boxes_per_kind: usize::MAX,
             ..OverlayOptions::new(OverlayToggles::default(), 6)
@@ -232,8 +232,8 @@ fn conference_level_frame_cost() {
 
     println!(
         "level: {} triangles, {} objects",
-        level.mesh.triangle_count(),
-        level.mesh.objects.len()
+        level.mesh().triangle_count(),
+        level.mesh().objects().len()
     );
     println!(
         "trace: {} iterations, largest overlay set {} primitives",

@@ -438,8 +438,8 @@ fn door_contact(kinds: &[OverlayKind], overlays_on_top: bool) -> Option<Image> {
         &trace.iterations,
         0,
         radii,
-        &level.mesh,
-        &level.bvh,
+        level.mesh(),
+        level.bvh(),
         &options,
     )
     .primitives;
@@ -461,7 +461,7 @@ fn door_contact(kinds: &[OverlayKind], overlays_on_top: bool) -> Option<Image> {
         }
     };
     let mut r = SceneRenderer::try_new(gl.gl.clone()).expect("three-d context");
-    r.set_level(&level.mesh, &[]);
+    r.set_level(level.mesh(), &[]);
     // The probe as the window shows it when not stepping: opaque.
     r.set_probes(&[(rec.end, radii, [0.25, 0.45, 0.95, 1.0])]);
     r.set_overlays(&prims);

@@ -87,7 +87,7 @@ fn check_move(
             rec.end.is_finite() && rec.start.is_finite(),
             "NaN in {rec:?}"
         );
-        let c = espace_clearance(&level.mesh, radii, rec.end);
+        let c = espace_clearance(level.mesh(), radii, rec.end);
         if s.mode == SlideMode::Robust {
             prop_assert!(
                 c >= 1.0 - TOL,
@@ -117,7 +117,7 @@ proptest! {
         mesh in soup(), radii in radii(), start in vec3(12.0), vel in velocity(), g in vec3(0.5)
     ) {
         let level = Level::from_mesh("soup", mesh);
-        prop_assume!(espace_clearance(&level.mesh, DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         check_move(&level, &robust(radii, g), start, vel)?;
     }
 
@@ -128,15 +128,15 @@ proptest! {
     ) {
         let level = Level::from_mesh("soup", mesh);
         let es = EllipsoidSpace::new(DVec3::from(radii)).unwrap();
-        let t = (k % level.mesh.triangle_count()) as u32;
-        let [a, b, c] = level.mesh.triangle_f64(t).map(|p| es.espace_from_world(p));
+        let t = (k % level.mesh().triangle_count()) as u32;
+        let [a, b, c] = level.mesh().triangle_f64(t).map(|p| es.espace_from_world(p));
         let n = (b - a).cross(c - a).normalize_or_zero();
         prop_assume!(n != DVec3::ZERO);
         let (u, v) = if bary.0 + bary.1 > 1.0 { (1.0 - bary.0, 1.0 - bary.1) } else { bary };
         let on_tri = a + (b - a) * u + (c - a) * v;
         let start_e = on_tri + n * (1.0 + gap);
         let start = es.world_from_espace(start_e);
-        prop_assume!(espace_clearance(&level.mesh, DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         // Grazing: along the plane, tilted slightly in or out by `mix`.
         let tangent = n.any_orthonormal_pair();
         let along = tangent.0 * tangent_angle.cos() + tangent.1 * tangent_angle.sin();
@@ -154,16 +154,16 @@ proptest! {
         let m = DMat3::from_euler(glam::EulerRot::XYZ, rot.x, rot.y, rot.z);
         let mut b = MeshBuilder::new();
         b.object("room").cuboid((-half).as_vec3(), half.as_vec3());
-        let mut mesh = b.build();
+        let mesh = b.build();
         // Turn the box inside out (faces towards the inside) so that the
         // one-sided paper modes see it from the front, then rotate it.
-        for t in &mut mesh.triangles { t.swap(1, 2); }
-        for p in &mut mesh.positions { *p = (m * p.as_dvec3()).as_vec3(); }
-        let mesh = TriMesh::new(mesh.positions, mesh.triangles, vec![("room".into(), 12)]);
+        let triangles = mesh.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect();
+        let positions = mesh.positions().iter().map(|p| (m * p.as_dvec3()).as_vec3()).collect();
+        let mesh = TriMesh::new(positions, triangles, vec![("room".into(), 12)]);
         let level = Level::from_mesh("room", mesh);
         let room_radii = half - DVec3::from(radii) - DVec3::splat(0.01);
         let start = m * (frac * room_radii);
-        prop_assume!(espace_clearance(&level.mesh, DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         let mode = SlideMode::ALL[mode_i];
         let s = SlideSettings { mode, ..robust(radii, g) };
         let end = check_move(&level, &s, start, vel)?;
@@ -186,7 +186,7 @@ proptest! {
     ) {
         let level = Level::from_mesh("level", mesh);
         let start = start + DVec3::Y * 1.6;
-        prop_assume!(espace_clearance(&level.mesh, DVec3::from(radii), start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), DVec3::from(radii), start) >= 1.0);
         let s = SlideSettings { mode: SlideMode::ALL[mode_i], ..robust(radii, g) };
         let full = slide(level.world(), &s, start, vel, TraceDetail::Full).unwrap();
         let summary = slide(level.world(), &s, start, vel, TraceDetail::Summary).unwrap();
@@ -322,14 +322,14 @@ proptest! {
         // Obstacles lie within 5 m of the origin: start 7 m out, facing it.
         let dir = DVec3::new(angle.cos(), 0.0, angle.sin());
         let start = (-dir * 7.0).with_y(radii[1] + 0.01);
-        prop_assume!(espace_clearance(&level.mesh, radii_v, start) >= 1.0);
+        prop_assume!(espace_clearance(level.mesh(), radii_v, start) >= 1.0);
         let spec = WalkSpec { from: start, direction: dir, seconds: 1.5, jump };
         let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).unwrap();
         let reach = radius_along(radii_v, dir);
         for f in &w.frames {
             let p = f.after.position;
             prop_assert!(p.is_finite() && f.after.vertical_speed_m_s.is_finite(), "{f:?}");
-            let c = espace_clearance(&level.mesh, radii_v, p);
+            let c = espace_clearance(level.mesh(), radii_v, p);
             prop_assert!(c >= 1.0 - TOL, "frame {} ends inside: clearance {c}", f.index);
             let moved = (p - f.before.position).with_y(0.0).length();
             prop_assert!(

@@ -17,7 +17,7 @@ fn check_level(file: &str, options: ImportOptions, moves: usize) {
         ..SlideSettings::default()
     };
     let radii = s.radii_vec();
-    let b = level.mesh.bounds();
+    let b = level.mesh().bounds();
     let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
     let mut rng = Rng(file.len() as u64);
     let (mut tried, mut blocked) = (0, 0);
@@ -28,8 +28,8 @@ fn check_level(file: &str, options: ImportOptions, moves: usize) {
         }
         tried += 1;
         // Aim at a random triangle: short of it, just at it, or far past it.
-        let tri = (rng.unit() * level.mesh.triangle_count() as f64) as u32;
-        let [a, b, c] = level.mesh.triangle_f64(tri);
+        let tri = (rng.unit() * level.mesh().triangle_count() as f64) as u32;
+        let [a, b, c] = level.mesh().triangle_f64(tri);
         let target = (a + b + c) / 3.0;
         let vel = (target - start) * [0.5, 1.0, 3.0][tried % 3];
         let r = slide(level.world(), &s, start, vel, TraceDetail::Summary).expect("finite");

@@ -36,7 +36,7 @@ fn walking_on_a_floor_arrives_and_keeps_its_height() {
     assert!((p.x - 1.0).abs() < 1e-9 && (p.z - 0.5).abs() < 1e-9, "{p}");
     // Gravity pass lands it on the floor, the skin above it.
     assert!(p.y >= 0.9 && p.y < 0.9 + 0.02, "{p}");
-    assert!(espace_clearance(&lvl.mesh, DVec3::from(RADII), p) >= 1.0 - 1e-9);
+    assert!(espace_clearance(lvl.mesh(), DVec3::from(RADII), p) >= 1.0 - 1e-9);
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn rolling_climbs_risers_lower_than_the_centre_and_only_those() {
         }
         for p in &path {
             assert!(
-                espace_clearance(&lvl.mesh, DVec3::from(RADII), *p) >= 1.0 - 1e-9,
+                espace_clearance(lvl.mesh(), DVec3::from(RADII), *p) >= 1.0 - 1e-9,
                 "{p}"
             );
         }
@@ -168,7 +168,7 @@ fn door_frames_let_the_probe_through_only_when_it_fits() {
             assert!(end.z < -0.2, "door {w}x{h} must block: {end}");
         }
         for p in &path {
-            assert!(espace_clearance(&lvl.mesh, DVec3::from(RADII), *p) >= 1.0 - 1e-9);
+            assert!(espace_clearance(lvl.mesh(), DVec3::from(RADII), *p) >= 1.0 - 1e-9);
         }
     }
 }
@@ -211,7 +211,7 @@ fn an_acute_crease_stops_the_probe_without_jitter() {
     }
     for p in &path {
         assert!(
-            espace_clearance(&lvl.mesh, DVec3::from(RADII), *p) >= 1.0 - 1e-9,
+            espace_clearance(lvl.mesh(), DVec3::from(RADII), *p) >= 1.0 - 1e-9,
             "{p}"
         );
     }
@@ -246,7 +246,7 @@ fn a_probe_rounds_the_end_of_a_wall_instead_of_snagging_on_it() {
     let end = r.final_position;
     assert!(end.z > -0.3 && end.x < -0.45, "snagged at {end}: {r:#?}");
     assert!(r.iterations.iter().all(|i| i.crease_direction.is_none()));
-    assert!(espace_clearance(&open.mesh, DVec3::from(RADII), end) >= 1.0 - 1e-9);
+    assert!(espace_clearance(open.mesh(), DVec3::from(RADII), end) >= 1.0 - 1e-9);
     // The same move with the wall running on past the post: now the probe is
     // wedged between the wall and the post's edge, a real crease, and stops.
     let closed = wall_and_post_level(-10.0);
@@ -257,7 +257,7 @@ fn a_probe_rounds_the_end_of_a_wall_instead_of_snagging_on_it() {
         "{end}"
     );
     assert!(r.iterations.iter().any(|i| i.crease_direction.is_some()));
-    assert!(espace_clearance(&closed.mesh, DVec3::from(RADII), end) >= 1.0 - 1e-9);
+    assert!(espace_clearance(closed.mesh(), DVec3::from(RADII), end) >= 1.0 - 1e-9);
 }
 
 #[test]

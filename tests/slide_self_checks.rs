@@ -49,7 +49,7 @@ fn a_paper_mode_entering_a_wall_from_behind_is_flagged_with_its_known_flaw() {
         // The depth vector runs from the wall to the probe's surface.
         assert!((c.surface_point - DVec3::new(2.8, 1.0, 0.0)).length() < 1e-9);
         assert!((c.closest_point - DVec3::new(3.0, 1.0, 0.0)).length() < 1e-9);
-        let verdict = embedded_verdict(&level.mesh, mode, &r.iterations).unwrap();
+        let verdict = embedded_verdict(level.mesh(), mode, &r.iterations).unwrap();
         assert!(
             verdict.starts_with("embedded: 1 of 1 iterations"),
             "{verdict}"
@@ -64,7 +64,7 @@ fn a_paper_mode_entering_a_wall_from_behind_is_flagged_with_its_known_flaw() {
     let r = run(&level, &settings(RADII), from, velocity);
     assert!(r.iterations.iter().all(|i| !i.clearance.unwrap().embedded));
     assert_eq!(
-        embedded_verdict(&level.mesh, SlideMode::Robust, &r.iterations),
+        embedded_verdict(level.mesh(), SlideMode::Robust, &r.iterations),
         None
     );
 }
@@ -75,7 +75,7 @@ trait ObjectName {
 }
 impl ObjectName for collidoscope::collide::SlideResult {
     fn level_object_name<'a>(&self, level: &'a Level, object: u32) -> &'a str {
-        &level.mesh.objects[object as usize].name
+        &level.mesh().objects()[object as usize].name
     }
 }
 
@@ -137,7 +137,7 @@ fn clearance_is_left_out_beyond_its_reach_and_reported_at_contact() {
     );
     assert!(c.radii < CLEARANCE_REACH_RADII);
     assert_eq!(c.feature, Feature::Face);
-    assert_eq!(level.mesh.triangle_normal(c.triangle).y, 1.0);
+    assert_eq!(level.mesh().triangle_normal(c.triangle).y, 1.0);
 }
 
 #[test]
@@ -153,7 +153,7 @@ fn a_robust_start_stuck_inside_is_flagged_as_such() {
     let s = settings(RADII);
     let r = run(&level, &s, DVec3::ZERO, DVec3::new(0.1, 0.0, 0.0));
     assert_eq!(r.end_reason, EndReason::StuckEmbedded);
-    let verdict = embedded_verdict(&level.mesh, SlideMode::Robust, &r.iterations).unwrap();
+    let verdict = embedded_verdict(level.mesh(), SlideMode::Robust, &r.iterations).unwrap();
     assert!(verdict.contains("started inside geometry"), "{verdict}");
 }
 

@@ -192,7 +192,7 @@ pub fn export_settings(state: &mut EditorState, path: &Path) {
         state.info(NO_PROBE_TO_EXPORT);
         return;
     };
-    match p.settings.save(path) {
+    match crate::settings_file::save(&p.settings, path) {
         Ok(()) => state.info(format!("Settings written to {}", path.display())),
         Err(e) => state.error(format!("Could not export settings: {e}")),
     }
@@ -235,7 +235,7 @@ pub fn import_settings(state: &mut EditorState, path: &Path) {
         state.info(NO_PROBE_TO_IMPORT);
         return;
     };
-    match SlideSettings::load(path) {
+    match crate::settings_file::load(path) {
         Ok(settings) => {
             let mut params = params_of(&state.probes[i]);
             params.settings = settings;

@@ -1,8 +1,8 @@
 //! Bounding volume hierarchy over per-triangle AABBs, world space, `f32`.
 //!
-//! The tree is a flat array of 4-wide nodes ([`BvhNode`], 128 bytes): node
+//! The tree is a flat array of 4-wide nodes (`BvhNode`, 128 bytes): node
 //! 0 is the root, each node holds up to four child boxes, and a leaf is a
-//! contiguous range of [`Bvh::tri_indices`], which the build reorders. It is
+//! contiguous range of the tree's triangle index array, which the build reorders. It is
 //! built top-down as a binary tree with a binned surface area heuristic
 //! (Wald 2007, "On fast construction of SAH-based bounding volume
 //! hierarchies"; the layout follows Jacco Bikker's "How to build a BVH"
@@ -36,8 +36,8 @@ use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
 use serde::{Deserialize, Serialize};
 
-pub use node::{BvhNode, Slot};
-pub use query::ray_triangle;
+pub(crate) use node::{BvhNode, Slot};
+pub(crate) use query::ray_triangle;
 pub use validate::BvhError;
 
 /// Counters a query fills in; the solver copies them into its trace.
@@ -82,24 +82,24 @@ pub struct BvhStats {
 #[derive(Clone, Debug, Default)]
 pub struct Bvh {
     /// Nodes, root first, each followed by its subtree (depth-first).
-    pub nodes: Vec<BvhNode>,
+    pub(crate) nodes: Vec<BvhNode>,
     /// Triangle indices, reordered so that each leaf is a contiguous range.
-    pub tri_indices: Vec<u32>,
+    pub(crate) tri_indices: Vec<u32>,
     /// The triangles' boxes in `tri_indices` order, so that the boxes of a
     /// leaf are one contiguous read. The solver's search reads these: on a
     /// big level, fetching the mesh's boxes (in triangle order) through
     /// `tri_indices` costs a cache miss per triangle, and it was the largest
     /// single cost of a slide (see BENCHMARKS.md).
-    pub leaf_aabbs: Vec<Aabb>,
+    pub(crate) leaf_aabbs: Vec<Aabb>,
 }
 
 /// Reusable traversal stacks, so queries do not allocate.
 #[derive(Clone, Debug, Default)]
 pub struct BvhScratch {
     /// Pending node indices.
-    pub stack: Vec<u32>,
+    pub(crate) stack: Vec<u32>,
     /// Pending slot ids with the time the moving box enters them (front-to-back sweeps).
-    pub ordered: Vec<(u32, f32)>,
+    pub(crate) ordered: Vec<(u32, f32)>,
 }
 
 impl Bvh {
@@ -113,10 +113,15 @@ impl Bvh {
         Self::build_with_leaf_size(tri_aabbs, build::MAX_LEAF)
     }
 
-    /// A tree assembled by hand (tests, tools): `nodes` and `tri_indices`
+    /// A tree assembled by hand (tests): `nodes` and `tri_indices`
     /// as documented on the fields; the leaf-ordered boxes are filled in
     /// from `tri_aabbs`. Check the result with [`Bvh::validate`].
-    pub fn from_parts(nodes: Vec<BvhNode>, tri_indices: Vec<u32>, tri_aabbs: &[Aabb]) -> Bvh {
+    #[cfg(test)]
+    pub(crate) fn from_parts(
+        nodes: Vec<BvhNode>,
+        tri_indices: Vec<u32>,
+        tri_aabbs: &[Aabb],
+    ) -> Bvh {
         Bvh {
             nodes,
             tri_indices,
@@ -136,6 +141,7 @@ impl Bvh {
 
     /// Fills [`Bvh::leaf_aabbs`] from the boxes the tree was built over
     /// (an index out of range gets an empty box; `validate` reports it).
+    #[cfg(test)]
     fn with_leaf_aabbs(mut self, tri_aabbs: &[Aabb]) -> Bvh {
         let copy = |&t: &u32| tri_aabbs.get(t as usize).copied().unwrap_or(Aabb::EMPTY);
         self.leaf_aabbs = self.tri_indices.iter().map(copy).collect();
@@ -168,8 +174,8 @@ impl Bvh {
     }
 
     /// Appends to `out` every triangle whose AABB overlaps `query` (touching counts), each once.
-    /// `visited`, when given, receives the slot id (see [`Bvh::slot_aabb`])
-    /// of every box that overlapped `query`.
+    /// `visited`, when given, receives the slot id (`node * 4 + slot`) of
+    /// every box that overlapped `query`.
     pub fn query_aabb(
         &self,
         tri_aabbs: &[Aabb],
@@ -201,7 +207,7 @@ impl Bvh {
         swept::query_swept_aabb(self, tri_aabbs, start, delta, scratch, out, visited, stats);
     }
 
-    /// Visits the triangles whose AABB (from [`Bvh::leaf_aabbs`]) the box
+    /// Visits the triangles whose AABB (the tree's leaf-ordered copy) the box
     /// `start`, moving by `delta`, touches, nearer nodes first, and prunes by the caller's nearest hit:
     /// `visit(tri)` tests a triangle and returns the cutoff, the fraction of
     /// the move (`t` in `[0, 1]`) at which the nearest hit found so far
@@ -243,26 +249,28 @@ impl Bvh {
 
     /// Depth of every node (root = 0), for colouring by depth. A node the
     /// root does not reach (only in a BVH that fails [`Bvh::validate`]) gets `u32::MAX`.
-    pub fn node_depths(&self) -> Vec<u32> {
+    #[cfg(test)]
+    pub(crate) fn node_depths(&self) -> Vec<u32> {
         stats::node_depths(self)
     }
 
     /// The box of node `i`: around its slots.
-    pub fn node_aabb(&self, i: u32) -> Aabb {
+    #[cfg(test)]
+    pub(crate) fn node_aabb(&self, i: u32) -> Aabb {
         self.nodes[i as usize].aabb()
     }
 
     /// The box of the slot with id `id` (`node * 4 + slot`, as the
     /// queries' visited lists hold them), or `None` if there is no such
     /// slot or it is empty.
-    pub fn slot_aabb(&self, id: u32) -> Option<Aabb> {
+    pub(crate) fn slot_aabb(&self, id: u32) -> Option<Aabb> {
         let node = self.nodes.get((id / 4) as usize)?;
         let k = (id % 4) as usize;
         (!node.is_empty_slot(k)).then(|| node.slot_aabb(k))
     }
 
     /// What the slot with id `id` holds ([`Slot::Empty`] if there is no such slot).
-    pub fn slot(&self, id: u32) -> Slot {
+    pub(crate) fn slot(&self, id: u32) -> Slot {
         self.nodes
             .get((id / 4) as usize)
             .map_or(Slot::Empty, |n| n.slot((id % 4) as usize))

@@ -32,7 +32,7 @@ pub(super) fn stats(bvh: &Bvh) -> BvhStats {
     s
 }
 
-/// See [`Bvh::node_depths`]. Nodes the root does not reach (only in a BVH
+/// Depth of every node (root = 0). Nodes the root does not reach (only in a BVH
 /// that fails [`Bvh::validate`]) get `u32::MAX`.
 pub(super) fn node_depths(bvh: &Bvh) -> Vec<u32> {
     let nodes = &bvh.nodes;

@@ -60,7 +60,7 @@ pub enum BvhError {
         nodes: usize,
     },
     /// An empty slot whose box is not the point at `+inf` that every search
-    /// rejects (see [`BvhNode::EMPTY`](super::BvhNode::EMPTY)).
+    /// rejects (see `BvhNode::EMPTY`).
     #[error("slot {slot} is empty but its box {slot_box:?} is not the empty slot's box")]
     EmptySlotBox {
         /// The slot's id (`node * 4 + slot`).
@@ -127,7 +127,8 @@ pub enum BvhError {
         /// The node's box.
         child_box: Aabb,
     },
-    /// [`Bvh::leaf_aabbs`] is not the triangles' boxes in `tri_indices` order.
+    /// The tree's leaf-ordered copy of the boxes is not the triangles'
+    /// boxes in `tri_indices` order.
     #[error(
         "leaf_aabbs[{position}] is not the box of triangle {triangle} (tri_indices[{position}])"
     )]

@@ -154,11 +154,6 @@ impl<'w> FrameSolver<'w> {
         Some(frame)
     }
 
-    /// The phase now running (the last one once the frame is done).
-    pub fn phase(&self) -> Phase {
-        self.phase
-    }
-
     /// Whether every phase has run.
     pub fn is_done(&self) -> bool {
         self.done

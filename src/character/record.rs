@@ -25,20 +25,6 @@ pub enum Phase {
     Snap,
 }
 
-impl Phase {
-    /// The name used in JSON and the CLI text.
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Velocity => "velocity",
-            Phase::StepUp => "step_up",
-            Phase::StepForward => "step_forward",
-            Phase::StepDown => "step_down",
-            Phase::Gravity => "gravity",
-            Phase::Snap => "snap",
-        }
-    }
-}
-
 /// What the player asks for in one frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CharacterInput {

@@ -6,6 +6,7 @@ use crate::analysis::generate::LevelBuilder;
 use crate::analysis::generate::parts::{Stairs, floor, ramp, staircase};
 use crate::collide::{SlideSettings, TraceDetail};
 use crate::level::Level;
+use crate::settings_file::{self, SettingsFormat};
 use glam::{DVec2, DVec3};
 use std::path::Path;
 
@@ -262,15 +263,15 @@ fn a_stepping_frame_runs_its_phases_in_order_and_next_matches_finish() {
 #[test]
 fn settings_files_gain_a_character_section_and_old_files_still_load() {
     let s = SlideSettings::default();
-    let text = s.to_text(Path::new("a.toml")).unwrap();
+    let text = settings_file::to_text(&s, Path::new("a.toml")).unwrap();
     assert!(
         text.contains("[character]") && text.contains("max_step_height_m"),
         "{text}"
     );
-    let back = SlideSettings::from_str_as(&text, false, Path::new("a.toml")).unwrap();
+    let back = settings_file::parse(&text, SettingsFormat::Toml, Path::new("a.toml")).unwrap();
     assert_eq!(back, s);
     let old = "format_version = 1\nradii = [0.4, 0.9, 0.4]\n";
-    let old = SlideSettings::from_str_as(old, false, Path::new("old.toml")).unwrap();
+    let old = settings_file::parse(old, SettingsFormat::Toml, Path::new("old.toml")).unwrap();
     assert_eq!(old.character, CharacterSettings::default());
 }
 
@@ -285,7 +286,7 @@ fn character_settings_out_of_range_name_the_field() {
         ("gravity_m_s2 = 1e300", "gravity_m_s2"),
     ] {
         let text = format!("{base}{line}\n");
-        let e = SlideSettings::from_str_as(&text, false, Path::new("c.toml"))
+        let e = settings_file::parse(&text, SettingsFormat::Toml, Path::new("c.toml"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("c.toml:4:") && e.contains(field), "{line}: {e}");

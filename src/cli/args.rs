@@ -95,7 +95,7 @@ impl CharacterArgs {
     /// The settings file (or the defaults) with the flags applied, checked.
     pub fn settings(&self) -> Result<SlideSettings, super::CliError> {
         let mut s = match &self.settings {
-            Some(path) => SlideSettings::load(path)?,
+            Some(path) => crate::settings_file::load(path)?,
             None => SlideSettings::default(),
         };
         if let Some(r) = self.radii {

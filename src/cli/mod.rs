@@ -78,9 +78,12 @@ pub(crate) enum CliError {
     /// The level could not be imported (names the file, and the line when there is one).
     #[error(transparent)]
     Import(#[from] crate::level::ImportError),
-    /// A settings file could not be read, written or validated.
+    /// A settings file could not be read or written.
     #[error(transparent)]
-    Settings(#[from] crate::collide::SettingsError),
+    SettingsFile(#[from] crate::settings_file::SettingsFileError),
+    /// The settings break a rule.
+    #[error(transparent)]
+    InvalidSettings(#[from] crate::collide::InvalidSettings),
     /// Anything else that went wrong while running.
     #[error("{0}")]
     Failed(String),

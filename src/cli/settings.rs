@@ -6,6 +6,7 @@
 use super::{CliError, print_stdout};
 use crate::collide::SlideSettings;
 use crate::export::engines::{self, Engine};
+use crate::settings_file;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
@@ -68,7 +69,7 @@ fn export(
         )));
     }
     let settings = match tuned {
-        Some(path) => SlideSettings::load(path)?,
+        Some(path) => settings_file::load(path)?,
         None => SlideSettings::default(),
     };
     let what = match tuned {
@@ -77,9 +78,12 @@ fn export(
     };
     let Some(engine) = engine else {
         if to_stdout {
-            return print_stdout(&settings.to_text(Path::new("stdout.toml"))?);
+            return print_stdout(&settings_file::to_text(
+                &settings,
+                Path::new("stdout.toml"),
+            )?);
         }
-        settings.save(file)?;
+        settings_file::save(&settings, file)?;
         return print_stdout(&format!("wrote {what} to {}\n", file.display()));
     };
     let out = engines::export(engine, &settings).map_err(|e| CliError::Failed(e.to_string()))?;
@@ -102,8 +106,8 @@ fn export(
 }
 
 fn check(file: &Path) -> Result<(), CliError> {
-    let settings = SlideSettings::load(file)?;
+    let settings = settings_file::load(file)?;
     // Printed in the file's own format, so the output can be pasted back.
-    let text = settings.to_text(file)?;
+    let text = settings_file::to_text(&settings, file)?;
     print_stdout(&format!("{}: ok\n{text}", file.display()))
 }

@@ -153,7 +153,7 @@ impl SweepArgs {
     /// top (`--mode all` leaves the mode as it is).
     pub(super) fn settings(&self) -> Result<SlideSettings, CliError> {
         let mut s = match &self.settings {
-            Some(path) => SlideSettings::load(path)?,
+            Some(path) => crate::settings_file::load(path)?,
             None => SlideSettings::default(),
         };
         if let Some(r) = self.radii {

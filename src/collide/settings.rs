@@ -1,13 +1,15 @@
-//! Collision settings: one serde struct with units and defaults, read and
-//! written as TOML or JSON (by file extension), versioned.
+//! Collision settings: one serde struct with units and defaults, versioned,
+//! and the rules its values must follow.
 //!
-//! Validation happens while deserialising, so a bad value is reported with
-//! its line and column in the file, like a syntax error.
+//! Single values are checked while deserialising (a bad value in a file is
+//! then reported with its line and column, like a syntax error);
+//! [`SlideSettings::validate`] checks every rule, for settings built in code
+//! or edited after loading. Files are read and written by
+//! [`crate::settings_file`]: this layer does no I/O.
 
 use crate::character::CharacterSettings;
 use glam::DVec3;
 use serde::{Deserialize, Deserializer, Serialize};
-use std::path::{Path, PathBuf};
 
 /// The settings file format version this build reads and writes.
 pub const SETTINGS_FORMAT_VERSION: u32 = 1;
@@ -202,39 +204,11 @@ fn de_iterations<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     Ok(n)
 }
 
-/// Why settings could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
-    /// The file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The extension is neither `.toml` nor `.json`.
-    #[error("{path}: unknown settings format (use a .toml or .json file)")]
-    UnknownFormat {
-        /// The file.
-        path: PathBuf,
-    },
-    /// Syntax or value error, with its position.
-    #[error("{path}:{line}:{column}: {message}")]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// A value that is wrong in itself (when settings come from code or the CLI).
-    #[error("invalid settings: {0}")]
-    Invalid(String),
-}
+/// Why settings cannot be used: a value, or two values together, break a
+/// rule ([`SlideSettings::validate`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("invalid settings: {0}")]
+pub struct InvalidSettings(pub String);
 
 impl SlideSettings {
     /// Radii as a vector.
@@ -248,8 +222,8 @@ impl SlideSettings {
     }
 
     /// Checks the same rules as the file reader, for settings built in code.
-    pub fn validate(&self) -> Result<(), SettingsError> {
-        let bad = |m: String| Err(SettingsError::Invalid(m));
+    pub fn validate(&self) -> Result<(), InvalidSettings> {
+        let bad = |m: String| Err(InvalidSettings(m));
         if self.format_version != SETTINGS_FORMAT_VERSION {
             return bad(format!(
                 "format_version {} is not supported",
@@ -304,156 +278,36 @@ impl SlideSettings {
         if self.max_iterations == 0 {
             return bad("max_iterations must be at least 1".into());
         }
-        self.character.validate().map_err(SettingsError::Invalid)
+        self.character.validate().map_err(InvalidSettings)
     }
-
-    /// Parses settings text; `is_json` picks the format. `path` only labels errors.
-    pub fn from_str_as(text: &str, is_json: bool, path: &Path) -> Result<Self, SettingsError> {
-        if is_json {
-            serde_json::from_str(text).map_err(|e| SettingsError::Parse {
-                path: path.to_path_buf(),
-                line: e.line(),
-                column: e.column(),
-                message: strip_position(&e.to_string()),
-            })
-        } else {
-            toml::from_str(text).map_err(|e| {
-                let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-                SettingsError::Parse {
-                    path: path.to_path_buf(),
-                    line,
-                    column,
-                    message: e.message().to_string(),
-                }
-            })
-        }
-    }
-
-    /// Reads a `.toml` or `.json` settings file.
-    pub fn load(path: &Path) -> Result<Self, SettingsError> {
-        let is_json = settings_format_is_json(path)?;
-        let bytes = std::fs::read(path).map_err(|source| SettingsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let (line, column) = line_col_bytes(e.as_bytes(), e.utf8_error().valid_up_to());
-            SettingsError::Parse {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message: "the file is not UTF-8 text".into(),
-            }
-        })?;
-        Self::from_str_as(&text, is_json, path)
-    }
-
-    /// The settings as file text in the format `path`'s extension names.
-    pub fn to_text(&self, path: &Path) -> Result<String, SettingsError> {
-        if settings_format_is_json(path)? {
-            Ok(serde_json::to_string_pretty(self).expect("settings serialise") + "\n")
-        } else {
-            Ok(toml::to_string_pretty(self).expect("settings serialise"))
-        }
-    }
-
-    /// Writes a `.toml` or `.json` settings file.
-    pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
-        let text = self.to_text(path)?;
-        std::fs::write(path, text).map_err(|source| SettingsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
-    }
-}
-
-fn settings_format_is_json(path: &Path) -> Result<bool, SettingsError> {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("json") => Ok(true),
-        Some("toml") => Ok(false),
-        _ => Err(SettingsError::UnknownFormat {
-            path: path.to_path_buf(),
-        }),
-    }
-}
-
-/// serde_json appends " at line L column C"; the error already carries both.
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
-fn line_col(text: &str, byte: usize) -> (usize, usize) {
-    line_col_bytes(text.as_bytes(), byte)
-}
-
-fn line_col_bytes(bytes: &[u8], byte: usize) -> (usize, usize) {
-    let before = &bytes[..byte.min(bytes.len())];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-    (line, col)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(text: &str, json: bool) -> Result<SlideSettings, SettingsError> {
-        SlideSettings::from_str_as(
-            text,
-            json,
-            Path::new(if json { "s.json" } else { "s.toml" }),
-        )
-    }
+    /// A field's name and an edit that breaks its rule.
+    type Breakage = (&'static str, fn(&mut SlideSettings));
 
     #[test]
-    fn defaults_round_trip_through_both_formats() {
-        let s = SlideSettings::default();
-        for name in ["a.toml", "a.json"] {
-            let text = s.to_text(Path::new(name)).unwrap();
-            let back = parse(&text, name.ends_with("json")).unwrap();
-            assert_eq!(back, s, "{name}:\n{text}");
+    fn defaults_are_valid_and_each_rule_names_its_field() {
+        assert_eq!(SlideSettings::default().validate(), Ok(()));
+        let broken: [Breakage; 6] = [
+            ("format_version", |s| s.format_version = 7),
+            ("radii", |s| s.radii[1] = 0.0),
+            ("gravity", |s| s.gravity[0] = f64::NAN),
+            ("skin", |s| s.skin = 0.4),
+            ("ghost_edge_angle_deg", |s| s.ghost_edge_angle_deg = 60.0),
+            ("max_iterations", |s| s.max_iterations = 0),
+        ];
+        for (field, break_it) in broken {
+            let mut s = SlideSettings::default();
+            break_it(&mut s);
+            let e = s.validate().unwrap_err().to_string();
+            assert!(
+                e.starts_with("invalid settings: ") && e.contains(field),
+                "{field}: {e}"
+            );
         }
-    }
-
-    #[test]
-    fn zero_radius_is_reported_with_its_line() {
-        let text = "format_version = 1\nmode = \"robust\"\nradii = [0.4, 0.0, 0.4]\n";
-        match parse(text, false) {
-            Err(SettingsError::Parse { line, message, .. }) => {
-                assert_eq!(line, 3);
-                assert!(message.contains("greater than zero"), "{message}");
-            }
-            other => panic!("expected a parse error, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn unknown_field_nan_and_bad_version_are_errors() {
-        let unknown = "format_version = 1\nradii = [1.0, 1.0, 1.0]\nspeed = 3\n";
-        let e = parse(unknown, false).unwrap_err().to_string();
-        assert!(e.contains("s.toml:3:") && e.contains("speed"), "{e}");
-        let nan = "format_version = 1\nradii = [1.0, 1.0, 1.0]\ngravity = [0.0, nan, 0.0]\n";
-        assert!(
-            parse(nan, false)
-                .unwrap_err()
-                .to_string()
-                .contains("s.toml:3:")
-        );
-        let version = "{\n  \"format_version\": 7,\n  \"radii\": [1, 1, 1]\n}";
-        let e = parse(version, true).unwrap_err().to_string();
-        assert!(
-            e.contains("s.json:2:") && e.contains("format_version 7"),
-            "{e}"
-        );
-        let negative = "{\"format_version\": 1, \"radii\": [1, 1, 1], \"skin\": -1}";
-        assert!(parse(negative, true).is_err());
     }
 }

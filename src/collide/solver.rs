@@ -15,7 +15,7 @@
 use super::context::{ContactPlane, StepContext, StepDecision, empty_record};
 use crate::bvh::BvhScratch;
 use crate::collide::{
-    CollisionWorld, EndReason, IterationOutcome, IterationRecord, Pass, SettingsError, SlideMode,
+    CollisionWorld, EndReason, InvalidSettings, IterationOutcome, IterationRecord, Pass, SlideMode,
     SlideSettings,
 };
 use crate::geometry::espace::EllipsoidSpace;
@@ -160,10 +160,10 @@ impl<'w> SlideSolver<'w> {
         world: CollisionWorld<'w>,
         settings: &SlideSettings,
         detail: TraceDetail,
-    ) -> Result<Self, SettingsError> {
+    ) -> Result<Self, InvalidSettings> {
         settings.validate()?;
         let es = EllipsoidSpace::new(settings.radii_vec()).ok_or_else(|| {
-            SettingsError::Invalid(format!(
+            InvalidSettings(format!(
                 "radii {:?} are too small to divide by",
                 settings.radii
             ))

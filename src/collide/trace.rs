@@ -193,8 +193,8 @@ pub struct IterationRecord {
     pub recovery: Option<Recovery>,
     /// The swept box of the move (probe box at start ∪ at destination), world space.
     pub query_aabb: Aabb,
-    /// The BVH boxes the candidate search entered, as slot ids (see
-    /// [`Bvh::slot_aabb`](crate::bvh::Bvh::slot_aabb); empty in summary
+    /// The BVH boxes the candidate search entered, as slot ids
+    /// (`node * 4 + slot` in the 4-wide tree; empty in summary
     /// traces): boxes the probe's moving box touches; in robust mode only
     /// those it reaches before the nearest hit.
     pub bvh_nodes_visited: Vec<u32>,

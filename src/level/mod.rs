@@ -20,9 +20,9 @@ pub struct Level {
     /// The file it came from, if any.
     pub path: Option<PathBuf>,
     /// Triangles, per-triangle AABBs and objects, world space (Y up, metres).
-    pub mesh: TriMesh,
+    pub(crate) mesh: TriMesh,
     /// The BVH over `mesh.tri_aabbs`.
-    pub bvh: Bvh,
+    pub(crate) bvh: Bvh,
     /// What the import did and warned about.
     pub report: ImportReport,
     /// Time spent reading and parsing the file.
@@ -81,6 +81,16 @@ impl Level {
             parse_time,
             build_time: t.elapsed(),
         })
+    }
+
+    /// The collision mesh: triangles, their boxes and objects, world space.
+    pub fn mesh(&self) -> &TriMesh {
+        &self.mesh
+    }
+
+    /// The BVH over the mesh's triangle boxes.
+    pub fn bvh(&self) -> &Bvh {
+        &self.bvh
     }
 
     /// Every object collides.

@@ -14,10 +14,6 @@ pub use plane::Plane;
 
 pub use glam::{DVec3, Vec3};
 
-/// Lengths below this (in ellipsoid space, where the probe is a unit sphere)
-/// are treated as zero when normalising vectors.
-pub const EPS_LENGTH: f64 = 1e-12;
-
 /// Default angle (degrees) under which two triangles' normals count as the
 /// same plane: the mesh hygiene analysis's coplanar internal edges and
 /// overlaps (`analysis::hygiene`), and the solver's ghost-edge detection,
@@ -37,16 +33,4 @@ pub(crate) fn prefetch<T>(item: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = item;
-}
-
-/// Converts a world-space `f32` point to `f64`.
-#[inline]
-pub fn to_f64(v: Vec3) -> DVec3 {
-    v.as_dvec3()
-}
-
-/// Returns `true` when all three components are finite.
-#[inline]
-pub fn is_finite3(v: DVec3) -> bool {
-    v.is_finite()
 }

@@ -6,6 +6,21 @@ use crate::math::Vec3;
 
 /// Accumulates named objects made of triangles; [`MeshBuilder::build`]
 /// computes the per-triangle and per-object boxes.
+///
+/// ```
+/// use collidoscope::mesh::MeshBuilder;
+/// use glam::Vec3;
+///
+/// let mut b = MeshBuilder::new();
+/// b.object("floor")
+///     .quad(Vec3::new(-5.0, 0.0, 5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(-5.0, 0.0, -5.0));
+/// b.object("box").cuboid(Vec3::ZERO, Vec3::ONE);
+/// let mesh = b.build();
+/// assert_eq!(mesh.triangle_count(), 2 + 12);
+/// assert_eq!(mesh.objects()[1].name, "box");
+/// assert_eq!(mesh.object_of(5), 1);
+/// assert_eq!(mesh.bounds().max, Vec3::new(5.0, 1.0, 5.0));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct MeshBuilder {
     positions: Vec<Vec3>,

@@ -30,15 +30,15 @@ pub struct MeshObject {
 #[derive(Clone, Debug, Default)]
 pub struct TriMesh {
     /// Vertex positions, world space.
-    pub positions: Vec<Vec3>,
+    pub(crate) positions: Vec<Vec3>,
     /// Vertex indices into `positions`, counter-clockwise seen from the front.
-    pub triangles: Vec<[u32; 3]>,
+    pub(crate) triangles: Vec<[u32; 3]>,
     /// One box per triangle, same order as `triangles`.
-    pub tri_aabbs: Vec<Aabb>,
+    pub(crate) tri_aabbs: Vec<Aabb>,
     /// Objects in file order; their triangle ranges tile `triangles`.
     /// [`TriMesh::new`] indexes them for [`TriMesh::object_of`]: build a new
     /// mesh rather than edit this list.
-    pub objects: Vec<MeshObject>,
+    pub(crate) objects: Vec<MeshObject>,
     /// `first_triangle + triangle_count` of each object, in order: what
     /// [`TriMesh::object_of`] searches. A level can have thousands of
     /// objects (the generated 1M-triangle city: 11,605), and the solver asks
@@ -106,6 +106,27 @@ impl TriMesh {
     pub fn single_object(name: &str, positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> TriMesh {
         let n = triangles.len() as u32;
         TriMesh::new(positions, triangles, vec![(name.to_string(), n)])
+    }
+
+    /// Vertex positions, world space.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+
+    /// Vertex indices into [`TriMesh::positions`], counter-clockwise seen
+    /// from the front.
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+
+    /// One box per triangle, in [`TriMesh::triangles`] order.
+    pub fn tri_aabbs(&self) -> &[Aabb] {
+        &self.tri_aabbs
+    }
+
+    /// Objects in file order; their triangle ranges tile the triangles.
+    pub fn objects(&self) -> &[MeshObject] {
+        &self.objects
     }
 
     /// Number of triangles.

@@ -71,7 +71,7 @@ impl Default for CameraView {
 impl CameraView {
     /// World to view (camera) space.
     pub fn view(&self) -> Mat4 {
-        Mat4::look_at_rh(self.eye, self.target, self.up)
+        glam::camera::rh::view::look_at_mat4(self.eye, self.target, self.up)
     }
 
     /// View to clip space (OpenGL depth range, −1..1), for a viewport of
@@ -80,9 +80,9 @@ impl CameraView {
         if self.orthographic {
             let h = self.ortho_half_height();
             let w = h * aspect.max(1e-6);
-            return Mat4::orthographic_rh_gl(-w, w, -h, h, self.near, self.far);
+            return glam::camera::rh::proj::opengl::orthographic(-w, w, -h, h, self.near, self.far);
         }
-        Mat4::perspective_rh_gl(
+        glam::camera::rh::proj::opengl::perspective(
             self.fov_y_deg.to_radians(),
             aspect.max(1e-6),
             self.near,
@@ -226,52 +226,6 @@ impl CameraView {
         CameraView {
             eye: framed.target + dir * dist,
             ..framed
-        }
-    }
-
-    /// Turns the eye around the target by `yaw` (about world Y) and `pitch`
-    /// (about the camera's right axis), radians; the pitch stops short of
-    /// the poles so the view never flips.
-    pub fn orbit(&mut self, yaw: f32, pitch: f32) {
-        let offset = self.eye - self.target;
-        let radius = offset.length();
-        if radius <= f32::EPSILON {
-            return;
-        }
-        let cur_pitch = (offset.y / radius).clamp(-1.0, 1.0).asin();
-        let limit = 89f32.to_radians();
-        let new_pitch = (cur_pitch + pitch).clamp(-limit, limit);
-        let cur_yaw = offset.x.atan2(offset.z);
-        let new_yaw = cur_yaw + yaw;
-        let horizontal = radius * new_pitch.cos();
-        self.eye = self.target
-            + Vec3::new(
-                horizontal * new_yaw.sin(),
-                radius * new_pitch.sin(),
-                horizontal * new_yaw.cos(),
-            );
-        self.up = Vec3::Y;
-    }
-
-    /// Moves eye and target together by `right` and `up` metres in the
-    /// camera's screen plane.
-    pub fn pan(&mut self, right: f32, up: f32) {
-        let fwd = self.forward();
-        let right_dir = fwd.cross(self.up).try_normalize().unwrap_or(Vec3::X);
-        let up_dir = right_dir.cross(fwd);
-        let delta = right_dir * right + up_dir * up;
-        self.eye += delta;
-        self.target += delta;
-    }
-
-    /// Scales the eye's distance to the target by `factor` (below 1 zooms
-    /// in), never closer than twice the near plane.
-    pub fn dolly(&mut self, factor: f32) {
-        let offset = self.eye - self.target;
-        let len = offset.length();
-        let new_len = (len * factor).max(self.near * 2.0);
-        if len > f32::EPSILON {
-            self.eye = self.target + offset * (new_len / len);
         }
     }
 }
@@ -436,22 +390,5 @@ mod tests {
         let dir = |v: &CameraView| (v.eye - v.target).normalize();
         assert!(dir(&c).dot(dir(&view)) > 1.0 - 1e-5);
         assert_box_on_screen(&c, &b);
-    }
-
-    #[test]
-    fn orbit_pan_and_dolly_keep_their_invariants() {
-        let mut c = cam();
-        let dist = (c.eye - c.target).length();
-        c.orbit(0.7, 0.3);
-        assert!(((c.eye - c.target).length() - dist).abs() < 1e-4);
-        c.orbit(0.0, 10.0);
-        assert!(c.forward().y > -1.0 + 1e-4, "pitch stops short of the pole");
-        let target = c.target;
-        c.pan(1.0, 2.0);
-        assert!(((c.target - target).length() - 5f32.sqrt()).abs() < 1e-4);
-        c.dolly(0.5);
-        assert!(((c.eye - c.target).length() - dist * 0.5).abs() < 1e-3);
-        c.dolly(0.0);
-        assert!((c.eye - c.target).length() >= c.near * 2.0 - 1e-6);
     }
 }

@@ -17,5 +17,5 @@ mod viewport;
 
 pub use camera::{CameraPreset, CameraView};
 pub use overlays::{OverlayInstances, StrokeSizes, box_edges, build_instances};
-pub use scene::{LevelDraw, RenderOptions, SceneRenderer, default_object_color};
-pub use viewport::{paint_viewport, scissor_px};
+pub use scene::{LevelDraw, RenderOptions, SceneRenderer};
+pub use viewport::paint_viewport;

@@ -141,7 +141,7 @@ impl SceneRenderer {
     }
 
     /// Uploads a level (once per level): one colour per object, sRGB; missing
-    /// colours come from [`default_object_color`]. Every object starts visible.
+    /// colours come from `default_object_color`. Every object starts visible.
     pub fn set_level(&mut self, mesh: &TriMesh, object_colors: &[[f32; 3]]) {
         self.bounds = if mesh.bounds().is_empty() {
             Aabb::from_corners(Vec3::splat(-1.0), Vec3::splat(1.0))

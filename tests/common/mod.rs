@@ -76,8 +76,8 @@ pub fn espace_clearance_near(level: &Level, radii: DVec3, center: DVec3) -> f64 
     let c = es.espace_from_world(center);
     let query = Aabb::from_f64_outward(center - radii * 1.01, center + radii * 1.01);
     let mut tris = Vec::new();
-    level.bvh.query_aabb(
-        &level.mesh.tri_aabbs,
+    level.bvh().query_aabb(
+        level.mesh().tri_aabbs(),
         &query,
         &mut BvhScratch::default(),
         &mut tris,
@@ -86,7 +86,10 @@ pub fn espace_clearance_near(level: &Level, radii: DVec3, center: DVec3) -> f64 
     );
     tris.iter()
         .map(|&t| {
-            let tri = level.mesh.triangle_f64(t).map(|p| es.espace_from_world(p));
+            let tri = level
+                .mesh()
+                .triangle_f64(t)
+                .map(|p| es.espace_from_world(p));
             (closest_point_on_triangle(tri, c) - c).length()
         })
         .fold(f64::INFINITY, f64::min)

@@ -130,7 +130,7 @@ fn inspecting_a_walk_frame_never_changes_the_probe_or_its_export() {
     assert_eq!(s.probes[i].stepper.frame().map(|f| f.index), Some(37));
     let file = dir.join("exported.toml");
     s.apply(Command::ExportSettings(file.clone()));
-    let written = collidoscope::collide::SlideSettings::load(&file).unwrap();
+    let written = collidoscope::settings_file::load(&file).unwrap();
     assert_eq!(
         written, before.settings,
         "the export writes the probe's values"
@@ -150,7 +150,7 @@ fn the_built_in_level_opens_from_the_file_menu_command() {
     let level = s.level.clone().unwrap();
     assert_eq!(level.name, collidoscope::app::DEFAULT_LEVEL_NAME);
     assert!(level.path.is_none() && s.level_path.is_none());
-    assert!(level.mesh.triangle_count() > 100);
+    assert!(level.mesh().triangle_count() > 100);
 }
 
 #[test]

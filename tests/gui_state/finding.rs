@@ -14,7 +14,7 @@ fn selecting_an_object_frames_it_and_a_new_level_clears_it() {
     s.apply(Command::SelectObject(Some(1)));
     assert_eq!(s.selected_object, Some(1));
     assert_ne!(s.camera, before, "the camera frames the wall");
-    let wall = s.level.as_ref().unwrap().mesh.objects[1].aabb;
+    let wall = s.level.as_ref().unwrap().mesh().objects()[1].aabb;
     assert!((s.camera.target - wall.center()).length() < 1e-4);
     let status = s.status.clone().unwrap();
     assert!(status.text.contains("wall"), "{}", status.text);

@@ -29,7 +29,7 @@ fn the_analysis_finds_the_open_floor_and_an_item_opens_in_the_view() {
     assert!(!s.hygiene.is_drawn(HygieneKind::CoplanarEdge));
     assert_eq!(s.hygiene.listed, Some(HygieneKind::OpenEdge));
     let level = s.level.clone().unwrap();
-    let prims = hygiene_primitives(&s.hygiene, &level.mesh);
+    let prims = hygiene_primitives(&s.hygiene, level.mesh());
     assert_eq!(prims.len(), 6);
     for p in prims
         .iter()
@@ -46,7 +46,7 @@ fn the_analysis_finds_the_open_floor_and_an_item_opens_in_the_view() {
     s.open_hygiene_item(HygieneKind::OpenEdge, 2);
     let item = report.kind(HygieneKind::OpenEdge).items[2].clone();
     assert!((s.camera.target.as_dvec3() - item.position).length() < 1e-4);
-    let prims = hygiene_primitives(&s.hygiene, &level.mesh);
+    let prims = hygiene_primitives(&s.hygiene, level.mesh());
     assert_eq!(prims.len(), 7);
     assert!(
         prims[6]

@@ -221,7 +221,7 @@ fn non_colliding_objects_let_the_probe_through() {
     assert!(blocked.x > -2.0, "the slab blocks: {blocked:?}");
     let trigger = 3;
     assert_eq!(
-        s.level.as_ref().unwrap().mesh.objects[trigger].name,
+        s.level.as_ref().unwrap().mesh().objects()[trigger].name,
         "trigger"
     );
     s.apply(Command::SetObjectColliding(trigger, false));

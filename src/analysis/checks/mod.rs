@@ -20,7 +20,7 @@ mod verdict;
 #[cfg(test)]
 mod tests;
 
-pub use html::{draw_section, html_report, measurements};
+pub use html::{html_report, measurements};
 pub use verdict::{CheckWalk, Verdict};
 
 use crate::analysis::features::{Feature, FeatureOptions, find_features};

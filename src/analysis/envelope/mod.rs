@@ -16,7 +16,7 @@
 
 mod courses;
 
-pub use courses::{Course, OBSTACLE_X};
+pub use courses::Course;
 
 use crate::character::{Walk, WalkError, WalkSummary, WalkTrace, walk};
 use crate::collide::SlideSettings;

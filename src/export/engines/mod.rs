@@ -30,7 +30,7 @@ mod tests;
 pub use capsule::Capsule;
 
 use crate::character::rolling_height;
-use crate::collide::{SettingsError, SlideSettings};
+use crate::collide::{InvalidSettings, SlideSettings};
 use glam::DVec3;
 use snippet::{Snippet, short};
 
@@ -147,7 +147,7 @@ pub struct EngineExport {
 pub enum ExportError {
     /// The settings break their own rules.
     #[error(transparent)]
-    Invalid(#[from] SettingsError),
+    Invalid(#[from] InvalidSettings),
     /// A value has no finite, non-zero 32-bit float (the engines' number type).
     #[error(
         "{what} = {value:e} cannot be written as a 32-bit float, the number type {engine} uses"

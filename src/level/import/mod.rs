@@ -273,9 +273,3 @@ impl Ctx<'_> {
 
 #[cfg(test)]
 mod tests;
-
-#[cfg(test)]
-mod hostile_tests;
-
-#[cfg(test)]
-mod options_tests;

@@ -4,6 +4,9 @@
 use super::*;
 use crate::math::Vec3;
 
+mod hostile;
+mod options;
+
 fn import(text: &str) -> Result<(TriMesh, ImportReport), String> {
     import_obj_bytes(
         text.as_bytes(),

@@ -1,8 +1,8 @@
-//! Hostile and damaged input (issue 14): huge names, numbers and faces,
+//! Hostile and damaged input: huge names, numbers and faces,
 //! files cut short, old Mac line endings, vertex extras. Each test feeds
 //! what once crashed, hung or was silently misread.
 
-use super::*;
+use super::super::*;
 use std::fmt::Write as _;
 
 fn import(text: &[u8]) -> Result<(TriMesh, ImportReport), String> {

@@ -1,7 +1,7 @@
 //! The report's counts add up, drops do not depend on the unit scale,
 //! objects can follow materials, and gzip stops at its unpacked-size limit.
 
-use super::*;
+use super::super::*;
 use std::fmt::Write as _;
 use std::io::Write as _;
 
