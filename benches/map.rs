@@ -130,6 +130,19 @@ impl ParryCharacter {
     }
 }
 
+/// This process's CPU time (user + system), seconds, from `/proc` (Linux):
+/// on a machine shared with other work, the wall time of a parallel run
+/// says little, its CPU time what it costs.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (in parentheses): utime and stime are
+    // the 12th and 13th, in clock ticks (100 a second on Linux).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn map_bench(c: &mut Criterion) {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels/sibenik_dabrovic_75k.obj.gz");
@@ -144,7 +157,7 @@ fn map_bench(c: &mut Criterion) {
         seconds: 1.0,
         shard: Shard::WHOLE,
     };
-    let t = Instant::now();
+    let (t, cpu0) = (Instant::now(), cpu_seconds());
     let report = map_level(
         &level.name,
         level.world(),
@@ -156,14 +169,16 @@ fn map_bench(c: &mut Criterion) {
     .expect("valid options")
     .expect("not cancelled");
     let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu0.zip(cpu_seconds()).map(|(a, b)| b - a);
     let cores = rayon::current_num_threads();
     eprintln!(
-        "map sibenik: {} start points ({} unplaceable), {} walks, {} frames in {secs:.2} s on {cores} threads: {:.0} frames/s/core; {:?}",
+        "map sibenik: {} start points ({} unplaceable), {} walks, {} frames in {secs:.2} s on {cores} threads ({} s of CPU: {:.0} frames per CPU second); {:?}",
         report.start_points,
         report.unplaceable,
         report.walks,
         report.frames,
-        report.frames as f64 / secs / cores as f64,
+        cpu.map_or("?".into(), |c| format!("{c:.2}")),
+        report.frames as f64 / cpu.unwrap_or(secs * cores as f64),
         report.counts
     );
     // The same start points, directions and frame count for both.

@@ -11,6 +11,7 @@ use super::{CliError, format, print_stdout};
 use crate::analysis::map::{
     MapClass, MapError, MapOptions, MapReport, Shard, map_image, map_level, merge,
 };
+use crate::collide::{CollisionWorld, SlideSettings};
 use crate::level::Level;
 use clap::Args;
 use std::fmt::Write as _;
@@ -88,12 +89,26 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 /// Runs the map (or the merge); `Ok(true)` when nothing was found.
 pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
     let (report, triangles) = match &a.level {
-        Some(path) => map_file(a, path)?,
-        None => (merge_files(&a.merge)?, None),
+        Some(path) => {
+            // Bad numbers are refused before a long import.
+            options(a)?;
+            let level = Level::load(path, &a.import.options())?;
+            let colliding = object_flags(&level, &a.non_colliding)?;
+            let world = level.world_with(&colliding);
+            let report = map_world(a, &level.name, world)?;
+            if let Some(png) = &a.png {
+                write_png(&report, Some(world), png)?;
+            }
+            (report, Some(level.mesh.triangle_count()))
+        }
+        None => {
+            let report = merge_files(&a.merge)?;
+            if let Some(png) = &a.png {
+                write_png(&report, None, png)?;
+            }
+            (report, None)
+        }
     };
-    if let Some(path) = &a.png {
-        write_png(&report, path)?;
-    }
     let text = if a.json {
         serde_json::to_string_pretty(&report).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
@@ -103,22 +118,10 @@ pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
     Ok(report.clean())
 }
 
-fn map_file(a: &MapArgs, path: &Path) -> Result<(MapReport, Option<usize>), CliError> {
-    let settings = a.character.settings()?;
-    let opts = MapOptions {
-        spacing_m: a.spacing,
-        directions: a.directions,
-        seconds: a.seconds,
-        shard: a.shard.unwrap_or(Shard::WHOLE),
-    };
-    // Bad numbers are refused before a long import.
-    opts.validate()
-        .map_err(|e| CliError::Usage(e.to_string()))?;
-    let level = Level::load(path, &a.import.options())?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
-    let world = level.world_with(&colliding);
-    let report = map_level(
-        &level.name,
+fn map_world(a: &MapArgs, name: &str, world: CollisionWorld<'_>) -> Result<MapReport, CliError> {
+    let (settings, opts) = options(a)?;
+    map_level(
+        name,
         world,
         &settings,
         &opts,
@@ -132,8 +135,21 @@ fn map_file(a: &MapArgs, path: &Path) -> Result<(MapReport, Option<usize>), CliE
         }
         _ => CliError::Failed(e.to_string()),
     })?
-    .ok_or_else(|| CliError::Failed("cancelled".into()))?;
-    Ok((report, Some(level.mesh.triangle_count())))
+    .ok_or_else(|| CliError::Failed("cancelled".into()))
+}
+
+/// The character and the map's options, checked.
+fn options(a: &MapArgs) -> Result<(SlideSettings, MapOptions), CliError> {
+    let settings = a.character.settings()?;
+    let opts = MapOptions {
+        spacing_m: a.spacing,
+        directions: a.directions,
+        seconds: a.seconds,
+        shard: a.shard.unwrap_or(Shard::WHOLE),
+    };
+    opts.validate()
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok((settings, opts))
 }
 
 fn merge_files(paths: &[PathBuf]) -> Result<MapReport, CliError> {
@@ -152,8 +168,12 @@ fn merge_files(paths: &[PathBuf]) -> Result<MapReport, CliError> {
     merge(parts).map_err(|e| CliError::Failed(e.to_string()))
 }
 
-fn write_png(report: &MapReport, path: &Path) -> Result<(), CliError> {
-    let img = map_image(report, PNG_MAX_SIDE_PX);
+fn write_png(
+    report: &MapReport,
+    world: Option<CollisionWorld<'_>>,
+    path: &Path,
+) -> Result<(), CliError> {
+    let img = map_image(report, world, PNG_MAX_SIDE_PX);
     image::save_buffer(
         path,
         &img.rgb,
@@ -225,7 +245,7 @@ fn text_report(r: &MapReport, triangles: Option<usize>, png: bool) -> String {
             .collect();
         let _ = writeln!(
             s,
-            "png legend  grey by floor height (darker is lower), free cells plain; {}",
+            "png legend  the level from above, grey by height (darker is lower, steep darker still); free columns plain, blocked a small dot; {}",
             legend.join(", ")
         );
     }

@@ -362,7 +362,7 @@ fn the_image_greys_floors_and_colours_findings() {
         &[("funnel", funnel_gap(gap_at, 0.8, 1.6, 1.2, 0.2, 2.5))],
     );
     let r = map(&level, &opts(1.0, 4, 0.4));
-    let img = map_image(&r, 140);
+    let img = map_image(&r, Some(level.world()), 140);
     assert_eq!((img.width, img.height), (140, 140));
     assert_eq!(img.rgb.len(), 140 * 140 * 3);
     let pixel = |cell: [u32; 2]| {
