@@ -12,8 +12,7 @@
 //!   under) and 2.10 m (it does);
 //! - x = 26, z = 20: a funnel leading into a slot exactly 0.80 m wide, the
 //!   probe's width, where it wedges (the stuck spot the map must find);
-//! - z = 22 and beyond: crease corners, 2 cm thin walls and pillars;
-//! - a 2.5 m wall around the floor's edge, so a walk never leaves the level.
+//! - z = 22 and beyond: crease corners, 2 cm thin walls and pillars.
 //!
 //! The committed `assets/default_level.obj` is this generator's output,
 //! checked by a test so the two cannot drift apart.
@@ -51,6 +50,7 @@ pub const FUNNEL_GAP_M: f64 = 0.80;
 pub const FUNNEL_GAP_AT: DVec3 = DVec3::new(26.0, 0.0, 20.0);
 /// The floor's extent, metres (x and z).
 const FLOOR_MIN: DVec2 = DVec2::new(-4.0, -4.0);
+/// See [`FLOOR_MIN`].
 const FLOOR_MAX: DVec2 = DVec2::new(30.0, 34.0);
 
 /// Turns a part built climbing +x (width along +z) to climb +z, its width
@@ -63,9 +63,6 @@ fn climbing_z(solid: Solid, at: DVec3, width: f64) -> Solid {
 pub fn default_level() -> TriMesh {
     let mut level = LevelBuilder::new();
     level.add("floor", &floor(FLOOR_MIN, FLOOR_MAX, 0.0, 0.5, 2.0));
-    for (side, solid) in border(0.2, 2.5) {
-        level.add(format!("border_{side}"), &solid);
-    }
     for (i, riser) in STAIR_RISERS.iter().enumerate() {
         let stairs = Stairs {
             riser: *riser,
@@ -104,38 +101,13 @@ pub fn default_level() -> TriMesh {
         );
         level.add(format!("ceiling_{height:.2}"), &slab);
     }
+    add_corners_and_pillars(&mut level);
+    // Last, so that the earlier parts keep their triangle numbers.
     level.add(
         format!("funnel_gap_{FUNNEL_GAP_M:.2}"),
         &funnel_gap(FUNNEL_GAP_AT, FUNNEL_GAP_M, 1.6, 1.2, 0.2, 2.5),
     );
-    add_corners_and_pillars(&mut level);
     level.build()
-}
-
-/// Walls `thickness` thick and `height` tall along the floor's edge, inside
-/// it, one object per side (so each part's box stays its own).
-fn border(thickness: f64, height: f64) -> [(&'static str, Solid); 4] {
-    let (lo, hi, t) = (FLOOR_MIN, FLOOR_MAX, thickness);
-    let (x_len, z_len) = (hi.x - lo.x, hi.y - lo.y - 2.0 * t);
-    // Walls along z, between the other two: built along +x and turned
-    // three quarters, which maps (x, y, z) to (-z, y, x).
-    let along_z = |x: f64| {
-        wall(DVec3::ZERO, z_len, height, t, None)
-            .turned(3)
-            .translated(DVec3::new(x + t, 0.0, lo.y + t))
-    };
-    [
-        (
-            "south",
-            wall(DVec3::new(lo.x, 0.0, lo.y), x_len, height, t, None),
-        ),
-        (
-            "north",
-            wall(DVec3::new(lo.x, 0.0, hi.y - t), x_len, height, t, None),
-        ),
-        ("west", along_z(lo.x)),
-        ("east", along_z(hi.x - t)),
-    ]
 }
 
 /// Row z >= 22: creases, thin walls and pillars.

@@ -188,12 +188,8 @@ fn the_built_in_level_has_its_stuck_spot_at_the_funnel() {
         .filter(|s| (s.end - DVec3::new(gap.x, s.end.y, gap.z)).length() < 0.15)
         .count();
     assert!(at_gap > 0, "{:?}", r.counts);
-    assert_eq!(
-        (r.counts.fell_through, r.counts.embedded),
-        (0, 0),
-        "{:?}",
-        r.counts
-    );
+    // Its floor has no walls around it: walks off its edges fall.
+    assert_eq!(r.counts.embedded, 0, "{:?}", r.counts);
 }
 
 #[test]
