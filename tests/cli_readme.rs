@@ -81,6 +81,31 @@ fn the_readme_documents_every_walk_envelope_and_check_field() {
     );
 }
 
+/// Every key of `map --json` is named in the README.
+#[test]
+fn the_readme_documents_every_map_field() {
+    let level = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default_level.obj");
+    let args = [
+        "map",
+        level,
+        "--spacing",
+        "3",
+        "--directions",
+        "2",
+        "--seconds",
+        "0.3",
+    ];
+    let map = run(&[&args[..], &["--json"]].concat());
+    assert!(map.code == 0 || map.code == 3, "{}", map.stderr);
+    let mut all = std::collections::BTreeSet::new();
+    keys(&serde_json::from_str(&map.stdout).unwrap(), &mut all);
+    let missing = undocumented(&all);
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
+
 /// Every key of `info --json`, with `--hygiene`, is named in the README.
 #[test]
 fn the_readme_documents_every_info_and_hygiene_field() {

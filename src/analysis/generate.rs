@@ -16,7 +16,8 @@ pub mod solid;
 
 pub use city::{CELL_SIZE, City, CityCell, MOVE_KINDS, city, city_moves};
 pub use default_level::{
-    CEILINGS, DEFAULT_LEVEL_OBJ, DOORS, RAMP_SLOPES, STAIR_RISERS, default_level,
+    CEILINGS, DEFAULT_LEVEL_OBJ, DOORS, FUNNEL_GAP_AT, FUNNEL_GAP_M, RAMP_SLOPES, STAIR_RISERS,
+    default_level,
 };
 pub use obj::write_obj;
 pub use solid::Solid;

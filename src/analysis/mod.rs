@@ -13,4 +13,5 @@ pub mod envelope;
 pub mod features;
 pub mod generate;
 pub mod hygiene;
+pub mod map;
 pub mod section;

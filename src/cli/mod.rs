@@ -1,5 +1,5 @@
 //! The `collidoscope` command line (clap 4): `info`, `sweep`, `walk`,
-//! `envelope`, `check`, `settings export|check`, and with no subcommand the desktop window.
+//! `envelope`, `check`, `map`, `settings export|check`, and with no subcommand the desktop window.
 //!
 //! Everything here works in world space (Y up, metres); the solver's trace
 //! carries the ellipsoid-space values alongside. Errors end up as one line
@@ -16,6 +16,7 @@ mod format;
 mod gui;
 mod hygiene;
 mod info;
+mod map;
 mod settings;
 mod sweep;
 mod sweep_batch;
@@ -64,6 +65,8 @@ enum Command {
     Envelope(envelope::EnvelopeArgs),
     /// Find a level's steps, openings, slopes and low ceilings and walk the character at each.
     Check(Box<check::CheckArgs>),
+    /// Map where the character gets stuck: walk it from every walkable floor in N directions.
+    Map(Box<map::MapArgs>),
     /// Write or check a settings file (.toml or .json).
     #[command(subcommand, arg_required_else_help = false)]
     Settings(settings::SettingsCommand),
@@ -126,6 +129,14 @@ fn dispatch(cli: Cli) -> Result<i32, CliError> {
                 EXIT_OK
             } else {
                 check::EXIT_FINDINGS_FAIL
+            });
+        }
+        Some(Command::Map(a)) => {
+            let clean = map::run(&a)?;
+            return Ok(if clean {
+                EXIT_OK
+            } else {
+                map::EXIT_MAP_FINDINGS
             });
         }
         Some(Command::Settings(c)) => settings::run(&c),

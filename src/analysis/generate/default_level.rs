@@ -10,6 +10,8 @@
 //! - z = 12: ramps of 10, 20, 30, 45 and 60 degrees; beside them (x = 22)
 //!   low ceilings, slabs 1.60 m over the floor (the probe does not fit
 //!   under) and 2.10 m (it does);
+//! - x = 26, z = 20: a funnel leading into a slot exactly 0.80 m wide, the
+//!   probe's width, where it wedges (the stuck spot the map must find);
 //! - z = 22 and beyond: crease corners, 2 cm thin walls and pillars.
 //!
 //! The committed `assets/default_level.obj` is this generator's output,
@@ -17,7 +19,8 @@
 
 use super::LevelBuilder;
 use super::parts::{
-    Door, Stairs, box_pillar, crease, floor, prism_pillar, ramp, staircase, thin_wall, wall,
+    Door, Stairs, box_pillar, crease, floor, funnel_gap, prism_pillar, ramp, staircase, thin_wall,
+    wall,
 };
 use super::solid::{Solid, cuboid};
 use crate::mesh::TriMesh;
@@ -41,6 +44,14 @@ pub const DOORS: [(f64, f64); 6] = [
 pub const RAMP_SLOPES: [f64; 5] = [10.0, 20.0, 30.0, 45.0, 60.0];
 /// Clear heights of the low ceilings, metres.
 pub const CEILINGS: [f64; 2] = [1.60, 2.10];
+/// Width of the funnel's slot: exactly the default probe's (2 × 0.4 m).
+pub const FUNNEL_GAP_M: f64 = 0.80;
+/// Where the funnel's slot is: the middle of its front face.
+pub const FUNNEL_GAP_AT: DVec3 = DVec3::new(26.0, 0.0, 20.0);
+/// The floor's extent, metres (x and z).
+const FLOOR_MIN: DVec2 = DVec2::new(-4.0, -4.0);
+/// See [`FLOOR_MIN`].
+const FLOOR_MAX: DVec2 = DVec2::new(30.0, 34.0);
 
 /// Turns a part built climbing +x (width along +z) to climb +z, its width
 /// spanning `[at.x, at.x + width]`.
@@ -51,16 +62,7 @@ fn climbing_z(solid: Solid, at: DVec3, width: f64) -> Solid {
 /// Builds the default level (a few thousand triangles).
 pub fn default_level() -> TriMesh {
     let mut level = LevelBuilder::new();
-    level.add(
-        "floor",
-        &floor(
-            DVec2::new(-4.0, -4.0),
-            DVec2::new(30.0, 34.0),
-            0.0,
-            0.5,
-            2.0,
-        ),
-    );
+    level.add("floor", &floor(FLOOR_MIN, FLOOR_MAX, 0.0, 0.5, 2.0));
     for (i, riser) in STAIR_RISERS.iter().enumerate() {
         let stairs = Stairs {
             riser: *riser,
@@ -100,6 +102,11 @@ pub fn default_level() -> TriMesh {
         level.add(format!("ceiling_{height:.2}"), &slab);
     }
     add_corners_and_pillars(&mut level);
+    // Last, so that the earlier parts keep their triangle numbers.
+    level.add(
+        format!("funnel_gap_{FUNNEL_GAP_M:.2}"),
+        &funnel_gap(FUNNEL_GAP_AT, FUNNEL_GAP_M, 1.6, 1.2, 0.2, 2.5),
+    );
     level.build()
 }
 

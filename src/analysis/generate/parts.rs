@@ -197,6 +197,42 @@ pub fn crease(apex: DVec3, angle_deg: f64, arm: f64, thickness: f64, height: f64
     prism(&outline, &pieces, &Frame::xz(apex), 0.0, height)
 }
 
+/// A straight wall across +x with a `gap` wide slot in it, and two walls
+/// leading into the slot at 45 degrees from the -x side, `arm` long: a
+/// funnel. `base` is the middle of the slot on the wall's front face (the
+/// wall spans `x` in `[base.x, base.x + thickness]` and `z` within
+/// `gap / 2 + side` of `base.z`); `thickness` thick, `height` tall. A probe
+/// walking +x anywhere in the funnel slides along an arm into the slot, so
+/// a slot of exactly the probe's width catches it from every start inside.
+pub fn funnel_gap(
+    base: DVec3,
+    gap: f64,
+    side: f64,
+    arm: f64,
+    thickness: f64,
+    height: f64,
+) -> Solid {
+    let (g, th, d) = (0.5 * gap, thickness, std::f64::consts::FRAC_1_SQRT_2);
+    // One side (+z); the other is its mirror image.
+    let half = |sign: f64| -> Solid {
+        let outline = [
+            DVec2::new(0.0, g),
+            DVec2::new(th, g),
+            DVec2::new(th, g + side),
+            DVec2::new(0.0, g + side),
+            DVec2::new(0.0, g + th / d),
+            DVec2::new(-arm * d + th * d, g + arm * d + th * d),
+            DVec2::new(-arm * d, g + arm * d),
+        ]
+        .map(|p| DVec2::new(p.x, sign * p.y));
+        let pieces = [vec![0, 1, 2, 3, 4], vec![0, 4, 5, 6]];
+        prism(&outline, &pieces, &Frame::xz(base), 0.0, height)
+    };
+    let mut solid = half(1.0);
+    solid.append(&half(-1.0));
+    solid
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

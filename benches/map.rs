@@ -1,0 +1,226 @@
+//! The stuck-spot map on the Sibenik cathedral (75k triangles): 0.5 m
+//! spacing, 8 directions, 1 s walks at 60 Hz (target: under 10 s on this
+//! 2-core machine), timed as one whole run on all cores; then frames per
+//! second per core of the walks it is made of against a character loop
+//! written with parry3d, in the same run, on the same start points,
+//! directions and frame count (every 64th start point, single-threaded).
+//!
+//! The parry character works in the probe's ellipsoid space (a ball of
+//! radius 1 against parry's own `TriMesh` and its BVH): each frame a
+//! cast-and-slide of the walk (at most the solver's iterations), then a
+//! cast down by the fall (gravity accumulated while in the air), landing
+//! at the skin. It has no step-up, snap or self checks: less work than our
+//! frame, which also measures its clearance after every iteration (the map
+//! needs it for `embedded`).
+//!
+//! Skips with a message when `../shared/levels` is absent.
+//! Run: `cargo bench --bench map`
+
+use collidoscope::analysis::map::{MapOptions, Shard, map_level};
+use collidoscope::character::{WalkSpec, WalkTrace, walk};
+use collidoscope::collide::SlideSettings;
+use collidoscope::level::{ImportOptions, Level};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use glam::DVec3;
+use parry3d::math::{Pose, Vector};
+use parry3d::query::{ShapeCastOptions, cast_shapes};
+use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Every how many start points the per-core comparison walks.
+const SUBSET_STEP: usize = 64;
+
+fn to_parry(v: DVec3) -> Vector {
+    Vector::new(v.x as f32, v.y as f32, v.z as f32)
+}
+
+/// The peer: a character moved by parry shape casts, in ellipsoid space.
+struct ParryCharacter {
+    mesh_espace: ParryTriMesh,
+    radii: DVec3,
+    skin_espace: f32,
+    max_iterations: u32,
+    speed_m_s: f64,
+    gravity_m_s2: f64,
+    dt_s: f64,
+}
+
+impl ParryCharacter {
+    fn new(level: &Level, s: &SlideSettings) -> Self {
+        let radii = s.radii_vec();
+        let vertices = level
+            .mesh()
+            .positions()
+            .iter()
+            .map(|p| to_parry(p.as_dvec3() / radii))
+            .collect();
+        ParryCharacter {
+            mesh_espace: ParryTriMesh::new(vertices, level.mesh().triangles().to_vec())
+                .expect("non-empty mesh"),
+            radii,
+            skin_espace: (s.skin / radii.min_element()) as f32,
+            max_iterations: s.max_iterations,
+            speed_m_s: s.character.walk_speed_m_s,
+            gravity_m_s2: s.character.gravity_m_s2,
+            dt_s: s.character.frame_time_s(),
+        }
+    }
+
+    /// Cast-and-slide from `pos` by `vel` (ellipsoid space); the end and
+    /// whether anything was hit.
+    fn slide(&self, mut pos: Vector, mut vel: Vector) -> (Vector, bool) {
+        let ball = Ball::new(1.0);
+        let options = ShapeCastOptions {
+            max_time_of_impact: 1.0,
+            target_distance: 0.0,
+            stop_at_penetration: false,
+            compute_impact_geometry_on_penetration: true,
+        };
+        let mut hit_any = false;
+        for _ in 0..self.max_iterations {
+            let len = vel.length();
+            if len < 1e-6 {
+                break;
+            }
+            let hit = cast_shapes(
+                &Pose::from_translation(pos),
+                vel,
+                &ball,
+                &Pose::IDENTITY,
+                Vector::ZERO,
+                &self.mesh_espace,
+                options,
+            )
+            .ok()
+            .flatten();
+            let Some(hit) = hit else {
+                pos += vel;
+                break;
+            };
+            hit_any = true;
+            let dir = vel / len;
+            let travel = (hit.time_of_impact * len - self.skin_espace).max(0.0);
+            pos += dir * travel;
+            let n = -hit.normal1;
+            let remaining = vel - dir * travel;
+            vel = remaining - n * remaining.dot(n);
+        }
+        (pos, hit_any)
+    }
+
+    /// Walks `frames` frames from `start` along `dir` (world); the end, world.
+    fn walk(&self, start: DVec3, dir: DVec3, frames: u32) -> DVec3 {
+        let mut pos = to_parry(start / self.radii);
+        let step = to_parry(dir * self.speed_m_s * self.dt_s / self.radii);
+        let mut fall_m_s = 0.0;
+        for _ in 0..frames {
+            pos = self.slide(pos, step).0;
+            fall_m_s += self.gravity_m_s2 * self.dt_s;
+            let down = to_parry(DVec3::new(0.0, -fall_m_s * self.dt_s, 0.0) / self.radii);
+            let (p, landed) = self.slide(pos, down);
+            pos = p;
+            if landed {
+                fall_m_s = 0.0;
+            }
+        }
+        DVec3::new(f64::from(pos.x), f64::from(pos.y), f64::from(pos.z)) * self.radii
+    }
+}
+
+/// This process's CPU time (user + system), seconds, from `/proc` (Linux):
+/// on a machine shared with other work, the wall time of a parallel run
+/// says little, its CPU time what it costs.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (in parentheses): utime and stime are
+    // the 12th and 13th, in clock ticks (100 a second on Linux).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn map_bench(c: &mut Criterion) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels/sibenik_dabrovic_75k.obj.gz");
+    let Ok(level) = Level::load(&path, &ImportOptions::default()) else {
+        eprintln!("../shared/levels absent: skipping the map benchmark");
+        return;
+    };
+    let settings = SlideSettings::default();
+    let opts = MapOptions {
+        spacing_m: 0.5,
+        directions: 8,
+        seconds: 1.0,
+        shard: Shard::WHOLE,
+    };
+    let (t, cpu0) = (Instant::now(), cpu_seconds());
+    let report = map_level(
+        &level.name,
+        level.world(),
+        &settings,
+        &opts,
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .expect("valid options")
+    .expect("not cancelled");
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu0.zip(cpu_seconds()).map(|(a, b)| b - a);
+    let cores = rayon::current_num_threads();
+    eprintln!(
+        "map sibenik: {} start points ({} unplaceable), {} walks, {} frames in {secs:.2} s on {cores} threads ({} s of CPU: {:.0} frames per CPU second); {:?}",
+        report.start_points,
+        report.unplaceable,
+        report.walks,
+        report.frames,
+        cpu.map_or("?".into(), |c| format!("{c:.2}")),
+        report.frames as f64 / cpu.unwrap_or(secs * cores as f64),
+        report.counts
+    );
+    // The same start points, directions and frame count for both.
+    let frames = (opts.seconds * settings.character.frame_rate_hz).ceil() as u32;
+    let walks: Vec<(DVec3, DVec3)> = report
+        .spots
+        .iter()
+        .step_by(SUBSET_STEP)
+        .flat_map(|s| {
+            (0..opts.directions).map(move |k| {
+                let yaw = std::f64::consts::TAU * f64::from(k) / f64::from(opts.directions);
+                (s.start, DVec3::new(yaw.cos(), 0.0, yaw.sin()))
+            })
+        })
+        .collect();
+    let peer = ParryCharacter::new(&level, &settings);
+    let mut group = c.benchmark_group("map_walks_sibenik");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(walks.len() as u64 * u64::from(frames)));
+    group.bench_function("collidoscope", |b| {
+        b.iter(|| {
+            for &(from, direction) in &walks {
+                let spec = WalkSpec {
+                    from,
+                    direction,
+                    seconds: opts.seconds,
+                    jump: false,
+                };
+                let w = walk(level.world(), &settings, &spec, WalkTrace::FramesOnly);
+                black_box(w.expect("valid walk").summary.final_position);
+            }
+        })
+    });
+    group.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for &(from, direction) in &walks {
+                black_box(peer.walk(from, direction, frames));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, map_bench);
+criterion_main!(benches);

@@ -1,0 +1,212 @@
+//! The classes of a map walk, ordered by severity, and the rules that
+//! decide them from the walk's frames (world space, Y up, metres).
+
+use super::walker::MapWalk;
+use crate::character::FrameRecord;
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// How one walk went, least severe first: a spot's class is its worst walk's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MapClass {
+    /// Walked for the whole time.
+    Free,
+    /// Stopped at a wall facing the input (within [`BLOCK_FACING_DEG`]): fine.
+    Blocked,
+    /// Dropped more than the step height, and walking straight back does
+    /// not bring it back up to where it started.
+    CantGetBack,
+    /// Kept moving without getting anywhere: in the second half of the
+    /// walk the path is at least [`JITTER_PATH_SHARE`] of the walk asked
+    /// for and more than [`JITTER_PATH_OVER_NET`] times the distance
+    /// between its ends.
+    Jitter,
+    /// Input held, no progress (each frame under a tenth of its walk to
+    /// the end), and no wall facing the input stops it: wedged between
+    /// walls it would slide along one by one (a narrow V, a gap of about
+    /// its width), or caught on an edge with no wall at all.
+    Stuck,
+    /// Ended with nothing under it, below the level, or outside its
+    /// bounds (plus [`OUTSIDE_MARGIN_M`]).
+    FellThrough,
+    /// A solver iteration ended inside geometry (the solver's own
+    /// clearance check). Must never happen in robust mode.
+    Embedded,
+}
+
+impl MapClass {
+    /// Every class, least severe first.
+    pub const ALL: [MapClass; 7] = [
+        MapClass::Free,
+        MapClass::Blocked,
+        MapClass::CantGetBack,
+        MapClass::Jitter,
+        MapClass::Stuck,
+        MapClass::FellThrough,
+        MapClass::Embedded,
+    ];
+
+    /// The name in JSON and the CLI.
+    pub fn name(self) -> &'static str {
+        match self {
+            MapClass::Free => "free",
+            MapClass::Blocked => "blocked",
+            MapClass::CantGetBack => "cant_get_back",
+            MapClass::Jitter => "jitter",
+            MapClass::Stuck => "stuck",
+            MapClass::FellThrough => "fell_through",
+            MapClass::Embedded => "embedded",
+        }
+    }
+
+    /// A finding a designer or programmer must look at (fails the CLI run).
+    pub fn is_finding(self) -> bool {
+        matches!(
+            self,
+            MapClass::Jitter | MapClass::Stuck | MapClass::FellThrough | MapClass::Embedded
+        )
+    }
+
+    /// Colour in the map image and the window, sRGB.
+    pub fn colour(self) -> [u8; 3] {
+        match self {
+            MapClass::Free => [120, 200, 120],
+            MapClass::Blocked => [90, 130, 220],
+            MapClass::CantGetBack => [240, 200, 40],
+            MapClass::Jitter => [250, 130, 20],
+            MapClass::Stuck => [230, 30, 30],
+            MapClass::FellThrough => [170, 40, 200],
+            MapClass::Embedded => [255, 0, 255],
+        }
+    }
+}
+
+/// A wall stops a walk rightly when its horizontal normal faces the input
+/// within this angle: walls at more than this slide a lone character along
+/// them, so a stop against them only is a wedge. 65° calls a 0.70 m gap
+/// (0.10 m narrower than the default character) blocked and a gap of its
+/// width, or a 30° V, stuck.
+pub const BLOCK_FACING_DEG: f64 = 65.0;
+/// Jitter: the second half's path is at least this share of the walk asked for.
+pub const JITTER_PATH_SHARE: f64 = 0.25;
+/// Jitter: the second half's path is more than this many times its net displacement.
+pub const JITTER_PATH_OVER_NET: f64 = 4.0;
+/// Outside the level's bounds by more than this is out of the level, metres.
+pub const OUTSIDE_MARGIN_M: f64 = 0.5;
+/// Back within this of the start height counts as back, metres.
+pub const BACK_TOLERANCE_M: f64 = 0.05;
+
+/// What classifying one walk needs besides the walk.
+pub(super) struct WalkContext {
+    /// The level's bounds, world space.
+    pub bounds_min: DVec3,
+    /// The level's bounds, world space.
+    pub bounds_max: DVec3,
+    /// Walking speed, m/s.
+    pub walk_speed_m_s: f64,
+    /// Seconds per frame.
+    pub frame_time_s: f64,
+    /// Tallest step climbed, metres.
+    pub max_step_height_m: f64,
+}
+
+/// A class and the frame where it showed (`None` for free).
+pub(super) type Verdict = (MapClass, Option<u32>);
+
+/// Every class but `cant_get_back` (which needs a walk back) and
+/// `fell_through`'s ray test (which needs the level), most severe first.
+pub(super) fn classify(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Vec<Verdict> {
+    let mut found = Vec::new();
+    let frames = &walk.frames;
+    if let Some(f) = embedded_frame(frames) {
+        found.push((MapClass::Embedded, Some(f)));
+    }
+    if let Some(f) = fell_frame(walk, cx, nothing_below) {
+        found.push((MapClass::FellThrough, Some(f)));
+    }
+    // Going back and forth also leaves frames without progress: jitter first.
+    if let Some(f) = jitter_frame(frames, cx).filter(|_| !walk.fixed_point) {
+        found.push((MapClass::Jitter, Some(f)));
+    } else if let Some(stall) = walk.stalled_at() {
+        let dir = walk.dir;
+        let facing = BLOCK_FACING_DEG.to_radians().cos();
+        // A fixed point's frames past the last run repeat it.
+        let from = (stall as usize).min(frames.len() - 1);
+        let blocked = frames[from..].iter().any(|f| {
+            f.wall.is_some_and(|w| {
+                let n = w.normal;
+                DVec3::new(n.x, 0.0, n.z).dot(dir) <= -facing
+            })
+        });
+        let class = if blocked {
+            MapClass::Blocked
+        } else {
+            MapClass::Stuck
+        };
+        found.push((class, Some(stall)));
+    }
+    found
+}
+
+/// Whether the walk ended more than a step below its start: then the
+/// walk back decides `cant_get_back`.
+pub(super) fn dropped(walk: &MapWalk, cx: &WalkContext) -> bool {
+    walk.end().position.y - walk.from.y < -(cx.max_step_height_m + BACK_TOLERANCE_M)
+}
+
+/// The first frame that ended below the start by more than the step
+/// height (where the drop that cannot be climbed back happened).
+pub(super) fn drop_frame(walk: &MapWalk, cx: &WalkContext) -> u32 {
+    let floor = walk.from.y - cx.max_step_height_m - BACK_TOLERANCE_M;
+    walk.frames
+        .iter()
+        .position(|f| f.after.position.y < floor)
+        .unwrap_or(0) as u32
+}
+
+pub(super) fn embedded_frame(frames: &[FrameRecord]) -> Option<u32> {
+    frames
+        .iter()
+        .find(|f| {
+            f.iterations
+                .iter()
+                .any(|it| it.record.clearance.is_some_and(|c| c.embedded))
+        })
+        .map(|f| f.index)
+}
+
+/// Fell through: nothing under the end, or out of the level's box.
+fn fell_frame(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Option<u32> {
+    let m = OUTSIDE_MARGIN_M;
+    let out = |p: DVec3| {
+        p.y < cx.bounds_min.y - m
+            || p.x < cx.bounds_min.x - m
+            || p.z < cx.bounds_min.z - m
+            || p.x > cx.bounds_max.x + m
+            || p.z > cx.bounds_max.z + m
+    };
+    let end = walk.end().position;
+    if walk.frames.is_empty() || !(nothing_below || out(end)) {
+        return None;
+    }
+    // Where it went wrong: the frame after it last stood on ground.
+    let last_grounded = walk.frames.iter().rposition(|f| f.after.grounded);
+    Some(last_grounded.map_or(0, |i| (i + 1).min(walk.frames.len() - 1)) as u32)
+}
+
+/// Jitter in the second half of the walk: see [`MapClass::Jitter`].
+fn jitter_frame(frames: &[FrameRecord], cx: &WalkContext) -> Option<u32> {
+    let half = &frames[frames.len() / 2..];
+    if half.len() < 4 {
+        return None;
+    }
+    let path_m: f64 = half
+        .iter()
+        .map(|f| (f.after.position - f.before.position).length())
+        .sum();
+    let net_m = (half[half.len() - 1].after.position - half[0].before.position).length();
+    let asked_m = cx.walk_speed_m_s * cx.frame_time_s * half.len() as f64;
+    (path_m >= JITTER_PATH_SHARE * asked_m && path_m > JITTER_PATH_OVER_NET * net_m)
+        .then_some(half[0].index)
+}

@@ -1,0 +1,180 @@
+//! What a map gives: one record per start point with its worst walk, the
+//! count per class, and the merge of shards (world space, metres).
+
+use super::{MapClass, MapError, MapGrid, Shard};
+use crate::collide::SlideSettings;
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// One start point and how its walks went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapSpot {
+    /// Index among all the level's start points (all shards), in grid
+    /// order: rows of z, columns of x, floors bottom to top.
+    pub index: u32,
+    /// Grid column and row `[ix, iz]`.
+    pub cell: [u32; 2],
+    /// Height of the floor at the column's centre, metres.
+    pub floor_y: f64,
+    /// Ellipsoid centre after settling on the floor: where every walk starts.
+    pub start: DVec3,
+    /// The worst walk's class.
+    pub class: MapClass,
+    /// Which walk was worst (the first of the worst), `0..directions`.
+    pub worst_direction: u32,
+    /// Its horizontal unit direction.
+    pub direction: DVec3,
+    /// The frame where it went wrong (stalled, left the ground, dropped,
+    /// began jittering, ended embedded); `None` for a free walk.
+    pub frame: Option<u32>,
+    /// Where the worst walk ended.
+    pub end: DVec3,
+    /// Every walk's class, by direction.
+    pub walks: Vec<MapClass>,
+}
+
+/// How many start points got each class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassCounts {
+    /// Free.
+    pub free: usize,
+    /// Blocked.
+    pub blocked: usize,
+    /// Can't get back.
+    pub cant_get_back: usize,
+    /// Jitter.
+    pub jitter: usize,
+    /// Stuck.
+    pub stuck: usize,
+    /// Fell through.
+    pub fell_through: usize,
+    /// Embedded.
+    pub embedded: usize,
+}
+
+impl ClassCounts {
+    /// Counts the classes of `spots`.
+    pub fn of(spots: &[MapSpot]) -> Self {
+        let mut c = ClassCounts::default();
+        for s in spots {
+            *c.get_mut(s.class) += 1;
+        }
+        c
+    }
+
+    /// The count of `class`.
+    pub fn get(&self, class: MapClass) -> usize {
+        let mut c = *self;
+        *c.get_mut(class)
+    }
+
+    fn get_mut(&mut self, class: MapClass) -> &mut usize {
+        match class {
+            MapClass::Free => &mut self.free,
+            MapClass::Blocked => &mut self.blocked,
+            MapClass::CantGetBack => &mut self.cant_get_back,
+            MapClass::Jitter => &mut self.jitter,
+            MapClass::Stuck => &mut self.stuck,
+            MapClass::FellThrough => &mut self.fell_through,
+            MapClass::Embedded => &mut self.embedded,
+        }
+    }
+}
+
+/// A level's map (or one shard of it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapReport {
+    /// The level's name.
+    pub level: String,
+    /// The character walked (self checks as run: on).
+    pub settings: SlideSettings,
+    /// The grid of start columns.
+    pub grid: MapGrid,
+    /// Directions walked from each start.
+    pub directions: u32,
+    /// Seconds per walk.
+    pub seconds: f64,
+    /// The part of the start points walked ([`Shard::WHOLE`] once merged).
+    pub shard: Shard,
+    /// Start points of the whole level (all shards).
+    pub start_points: u32,
+    /// Start points of this part where the character could not stand
+    /// (it did not come to rest on ground, or overlapped geometry there).
+    pub unplaceable: u32,
+    /// The start points walked, by index.
+    pub spots: Vec<MapSpot>,
+    /// Start points per class.
+    pub counts: ClassCounts,
+    /// Walks run (the walks back of `cant_get_back` included).
+    pub walks: u64,
+    /// Frames run.
+    pub frames: u64,
+    /// Time taken, milliseconds (merged: the parts' sum).
+    pub elapsed_ms: f64,
+}
+
+impl MapReport {
+    /// Whether no start point is stuck, jitters, fell through or ended embedded.
+    pub fn clean(&self) -> bool {
+        self.spots.iter().all(|s| !s.class.is_finding())
+    }
+
+    /// The spots worth looking at first: worst class first, then by index.
+    pub fn worst_spots(&self, n: usize) -> Vec<&MapSpot> {
+        let mut v: Vec<&MapSpot> = self
+            .spots
+            .iter()
+            .filter(|s| s.class > MapClass::Blocked)
+            .collect();
+        v.sort_by(|a, b| b.class.cmp(&a.class).then(a.index.cmp(&b.index)));
+        v.truncate(n);
+        v
+    }
+}
+
+/// Joins the shards of one map into the whole: every part of the same
+/// level, settings, grid, directions and duration, each shard exactly once.
+pub fn merge(mut parts: Vec<MapReport>) -> Result<MapReport, MapError> {
+    let bad = |m: String| Err(MapError::Mismatch(m));
+    let Some(first) = parts.first() else {
+        return bad("no parts given".into());
+    };
+    let count = first.shard.count;
+    for p in &parts[1..] {
+        let same = p.level == first.level
+            && p.settings == first.settings
+            && p.grid == first.grid
+            && p.directions == first.directions
+            && p.seconds == first.seconds
+            && p.start_points == first.start_points
+            && p.shard.count == count;
+        if !same {
+            return bad(format!(
+                "shard {}/{} was made from another level, settings, grid, direction count, duration or shard count than shard {}/{}",
+                p.shard.index, p.shard.count, first.shard.index, count
+            ));
+        }
+    }
+    let mut seen = vec![false; count as usize];
+    for p in &parts {
+        let i = p.shard.index as usize;
+        if i >= seen.len() || std::mem::replace(&mut seen[i], true) {
+            return bad(format!("shard {}/{count} given twice", p.shard.index));
+        }
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return bad(format!("shard {missing}/{count} is missing"));
+    }
+    let mut whole = parts.swap_remove(0);
+    for p in parts {
+        whole.unplaceable += p.unplaceable;
+        whole.walks += p.walks;
+        whole.frames += p.frames;
+        whole.elapsed_ms += p.elapsed_ms;
+        whole.spots.extend(p.spots);
+    }
+    whole.spots.sort_by_key(|s| s.index);
+    whole.counts = ClassCounts::of(&whole.spots);
+    whole.shard = Shard::WHOLE;
+    Ok(whole)
+}

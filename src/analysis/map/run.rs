@@ -1,0 +1,273 @@
+//! Running a map: find the start floors, settle the character on each,
+//! walk it in every direction and classify the walks, on all cores.
+
+use super::class::{self, MapClass, WalkContext};
+use super::report::{ClassCounts, MapReport, MapSpot};
+use super::starts::{FloorFinder, MapGrid, StartFloor};
+use super::walker::MapWalk;
+use super::{MAX_COLUMNS, MapError, MapOptions};
+use crate::bvh::{BvhScratch, QueryStats};
+use crate::character::MAX_WALK_FRAMES;
+use crate::collide::{CollisionWorld, SlideSettings};
+use glam::DVec3;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// The character starts this far above the floor and settles for
+/// [`SETTLE_S`] standing still: it lands, and rests on a slope.
+const START_LIFT_M: f64 = 0.02;
+/// Time given to settle on the floor before walking, seconds.
+const SETTLE_S: f64 = 0.25;
+
+/// Maps the level `world` for the character of `settings` (see the module
+/// documentation). `progress` gets fractions in `[0, 1]`; `Ok(None)` when
+/// `cancel` was set.
+pub fn map_level(
+    level_name: &str,
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    opts: &MapOptions,
+    progress: &(dyn Fn(f32) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Option<MapReport>, MapError> {
+    let t = Instant::now();
+    settings
+        .validate()
+        .map_err(|e| MapError::InvalidSettings(e.to_string()))?;
+    opts.validate()?;
+    let frames = (opts.seconds * settings.character.frame_rate_hz).ceil();
+    if frames > f64::from(MAX_WALK_FRAMES) {
+        return Err(MapError::InvalidOptions(format!(
+            "{} s at {} Hz is {frames} frames; a walk is at most {MAX_WALK_FRAMES} frames",
+            opts.seconds, settings.character.frame_rate_hz
+        )));
+    }
+    let bounds = world.mesh.bounds();
+    if bounds.is_empty() {
+        return Err(MapError::EmptyLevel);
+    }
+    let (lo, hi) = (bounds.min.as_dvec3(), bounds.max.as_dvec3());
+    let (grid, columns) = MapGrid::over(lo, hi, opts.spacing_m);
+    if columns > MAX_COLUMNS as f64 {
+        return Err(MapError::TooManyColumns {
+            spacing_m: opts.spacing_m,
+            columns,
+        });
+    }
+    let mut settings = settings.clone();
+    settings.self_checks = true;
+    let Some(floors) = start_floors(world, &settings, &grid, (lo.y, hi.y), cancel) else {
+        return Ok(None);
+    };
+    progress(0.05);
+    let start_points = floors.len() as u32;
+    let mine: Vec<(usize, StartFloor)> = floors
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| opts.shard.takes(*i))
+        .collect();
+    let cx = WalkContext {
+        bounds_min: lo,
+        bounds_max: hi,
+        walk_speed_m_s: settings.character.walk_speed_m_s,
+        frame_time_s: settings.character.frame_time_s(),
+        max_step_height_m: settings.character.max_step_height_m,
+    };
+    let done = AtomicUsize::new(0);
+    let total = mine.len().max(1);
+    let spots: Option<Vec<Option<(MapSpot, u64, u64)>>> = mine
+        .par_iter()
+        .map(|&(index, floor)| {
+            let spot = walk_from(world, &settings, &grid, opts, &cx, index, floor, cancel)?;
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(0.05 + 0.95 * n as f32 / total as f32);
+            Some(spot)
+        })
+        .collect();
+    let Some(spots) = spots else {
+        return Ok(None);
+    };
+    let (mut walks, mut frames, mut unplaceable) = (0, 0, 0);
+    let spots: Vec<MapSpot> = spots
+        .into_iter()
+        .filter_map(|s| {
+            if s.is_none() {
+                unplaceable += 1;
+            }
+            let (spot, w, f) = s?;
+            walks += w;
+            frames += f;
+            Some(spot)
+        })
+        .collect();
+    Ok(Some(MapReport {
+        level: level_name.to_string(),
+        settings,
+        grid,
+        directions: opts.directions,
+        seconds: opts.seconds,
+        shard: opts.shard,
+        start_points,
+        unplaceable,
+        counts: ClassCounts::of(&spots),
+        spots,
+        walks,
+        frames,
+        elapsed_ms: t.elapsed().as_secs_f64() * 1e3,
+    }))
+}
+
+/// Every walkable floor of every column, in grid order; `None` if cancelled.
+fn start_floors(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    grid: &MapGrid,
+    (lo_y, hi_y): (f64, f64),
+    cancel: &AtomicBool,
+) -> Option<Vec<StartFloor>> {
+    let min_up = settings.character.floor_min_up();
+    let height_m = 2.0 * settings.radii[1];
+    let ys = (lo_y as f32 - 1.0, hi_y as f32 + 1.0);
+    let rows: Vec<Vec<StartFloor>> = (0..grid.nz)
+        .into_par_iter()
+        .map_init(FloorFinder::default, |finder, iz| {
+            let mut row = Vec::new();
+            if !cancel.load(Ordering::Relaxed) {
+                for ix in 0..grid.nx {
+                    finder.column(world, grid, (ix, iz), ys, min_up, height_m, &mut row);
+                }
+            }
+            row
+        })
+        .collect();
+    (!cancel.load(Ordering::Relaxed)).then(|| rows.into_iter().flatten().collect())
+}
+
+/// Settles the character on `floor` and walks it every way. `None` when
+/// cancelled; `Some(None)` when it cannot stand there; else the spot, the
+/// walks and the frames run.
+#[allow(clippy::too_many_arguments)]
+fn walk_from(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    grid: &MapGrid,
+    opts: &MapOptions,
+    cx: &WalkContext,
+    index: usize,
+    floor: StartFloor,
+    cancel: &AtomicBool,
+) -> Option<Option<(MapSpot, u64, u64)>> {
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    let ry = settings.radii[1];
+    let lifted = grid.point(floor.ix, floor.iz, floor.floor_y + ry + START_LIFT_M);
+    let frames_of = |s: f64| (s * settings.character.frame_rate_hz).ceil() as u32;
+    let Some(settle) = MapWalk::run(
+        world,
+        settings,
+        lifted,
+        DVec3::ZERO,
+        frames_of(SETTLE_S),
+        &|_| false,
+    ) else {
+        return Some(None);
+    };
+    if !settle.end().grounded || class::embedded_frame(&settle.frames).is_some() {
+        return Some(None);
+    }
+    let start = settle.end().position;
+    let mut rays = BvhScratch::default();
+    let (mut walks, mut frames) = (0u64, 0u64);
+    let mut classes = Vec::with_capacity(opts.directions as usize);
+    let mut worst: Option<(MapClass, u32, DVec3, Option<u32>, DVec3)> = None;
+    for k in 0..opts.directions {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let yaw = std::f64::consts::TAU * f64::from(k) / f64::from(opts.directions);
+        let dir = DVec3::new(yaw.cos(), 0.0, yaw.sin());
+        let Some(w) = MapWalk::run(
+            world,
+            settings,
+            start,
+            dir,
+            frames_of(opts.seconds),
+            &|_| false,
+        ) else {
+            return Some(None);
+        };
+        walks += 1;
+        frames += w.frames.len() as u64;
+        let end = w.end().position;
+        let below = nothing_below(world, end, cx, &mut rays);
+        let found = class::classify(&w, cx, below);
+        let mut verdict = found.into_iter().max_by_key(|v| v.0);
+        if verdict.is_none_or(|v| v.0 < MapClass::CantGetBack) && class::dropped(&w, cx) {
+            // As long back as out (twice, at most the longest walk), stopping once up.
+            let back_len = (2 * frames_of(opts.seconds)).min(MAX_WALK_FRAMES);
+            let up_y = start.y - class::BACK_TOLERANCE_M;
+            let up = |f: &crate::character::FrameRecord| f.after.position.y >= up_y;
+            let Some(back) = MapWalk::run(world, settings, end, -dir, back_len, &up) else {
+                return Some(None);
+            };
+            walks += 1;
+            frames += back.frames.len() as u64;
+            if back.highest_y() < up_y {
+                verdict = Some((MapClass::CantGetBack, Some(class::drop_frame(&w, cx))));
+            }
+        }
+        let (class, frame) = verdict.unwrap_or((MapClass::Free, None));
+        classes.push(class);
+        if worst.is_none_or(|w| class > w.0) {
+            worst = Some((class, k, dir, frame, end));
+        }
+    }
+    let (class, worst_direction, direction, frame, end) = worst?;
+    let spot = MapSpot {
+        index: index as u32,
+        cell: [floor.ix, floor.iz],
+        floor_y: floor.floor_y,
+        start,
+        class,
+        worst_direction,
+        direction,
+        frame,
+        end,
+        walks: classes,
+    };
+    Some(Some((spot, walks, frames)))
+}
+
+/// Whether no colliding surface lies under `p` (down to below the level).
+fn nothing_below(
+    world: CollisionWorld<'_>,
+    p: DVec3,
+    cx: &WalkContext,
+    scratch: &mut BvhScratch,
+) -> bool {
+    let bottom = cx.bounds_min.y - 1.0;
+    let mut from = p;
+    // Non-colliding surfaces (triggers, decals) are looked through.
+    for _ in 0..16 {
+        let reach = from.y - bottom;
+        if reach <= 0.0 {
+            return true;
+        }
+        let hit = world.bvh.ray_cast(
+            world.mesh,
+            from.as_vec3(),
+            glam::Vec3::NEG_Y,
+            reach as f32,
+            scratch,
+            &mut QueryStats::default(),
+        );
+        match hit {
+            None => return true,
+            Some(h) if world.triangle_collides(h.triangle) => return false,
+            Some(h) => from.y -= f64::from(h.t) + 1e-4,
+        }
+    }
+    false
+}

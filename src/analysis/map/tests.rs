@@ -1,0 +1,374 @@
+//! The map's classes on small levels built for each, shards and merge,
+//! cancel, limits and the image. Default character (radii 0.4, 0.9, 0.4 m;
+//! step 0.3 m; 45°), few directions and short walks to stay quick.
+
+use super::walker::MapWalk;
+use super::*;
+use crate::analysis::generate::parts::{floor, funnel_gap, wall};
+use crate::analysis::generate::solid::cuboid;
+use crate::analysis::generate::{LevelBuilder, default_level};
+use crate::character::{CharacterState, FrameRecord, StepOutcome};
+use crate::collide::SlideSettings;
+use crate::level::Level;
+use glam::{DVec2, DVec3};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// A `size` × `size` m floor from the origin with 2.5 m walls along its
+/// edges (inside it), plus `extra` parts.
+fn room(size: f64, extra: &[(&str, crate::analysis::generate::Solid)]) -> Level {
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::ZERO, DVec2::splat(size), 0.0, 0.5, 2.0),
+    );
+    let t = 0.2;
+    let mut walls = wall(DVec3::ZERO, size, 2.5, t, None);
+    walls.append(&wall(DVec3::new(0.0, 0.0, size - t), size, 2.5, t, None));
+    for x in [0.0, size - t] {
+        let w = wall(DVec3::ZERO, size - 2.0 * t, 2.5, t, None).turned(3);
+        walls.append(&w.translated(DVec3::new(x + t, 0.0, t)));
+    }
+    b.add("walls", &walls);
+    for (name, solid) in extra {
+        b.add(*name, solid);
+    }
+    Level::from_mesh("room", b.build())
+}
+
+fn opts(spacing_m: f64, directions: u32, seconds: f64) -> MapOptions {
+    MapOptions {
+        spacing_m,
+        directions,
+        seconds,
+        shard: Shard::WHOLE,
+    }
+}
+
+fn map(level: &Level, o: &MapOptions) -> MapReport {
+    map_level(
+        &level.name,
+        level.world(),
+        &SlideSettings::default(),
+        o,
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .expect("valid options")
+    .expect("not cancelled")
+}
+
+fn no_findings(r: &MapReport) {
+    let c = r.counts;
+    assert_eq!(
+        (
+            c.stuck,
+            c.jitter,
+            c.fell_through,
+            c.embedded,
+            c.cant_get_back
+        ),
+        (0, 0, 0, 0, 0),
+        "{c:?}"
+    );
+    assert!(r.clean());
+}
+
+#[test]
+fn an_open_room_gives_free_and_blocked_walks_only() {
+    let level = room(8.0, &[]);
+    // 2 m walks: the middle of the room is free every way.
+    let r = map(&level, &opts(1.0, 8, 0.4));
+    no_findings(&r);
+    // 8 × 8 columns, one floor each; those next to the walls have no room.
+    assert!(r.spots.len() >= 36, "{} spots", r.spots.len());
+    assert!(r.counts.free > 0 && r.counts.blocked > 0, "{:?}", r.counts);
+    // Walking +x from the column nearest the +x wall stops at it: blocked.
+    let east = r
+        .spots
+        .iter()
+        .max_by(|a, b| a.start.x.total_cmp(&b.start.x))
+        .unwrap();
+    assert_eq!(east.walks[0], MapClass::Blocked, "{east:?}");
+    // Every start settled on the floor, the centre a radius above it.
+    for s in &r.spots {
+        assert!((s.start.y - 0.9).abs() < 0.01, "{s:?}");
+        assert_eq!(s.floor_y, 0.0);
+    }
+}
+
+#[test]
+fn a_slot_of_exactly_the_characters_width_gets_it_stuck() {
+    let gap_at = DVec3::new(6.0, 0.0, 5.0);
+    let funnel = funnel_gap(gap_at, 0.8, 1.6, 1.2, 0.2, 2.5);
+    let level = room(10.0, &[("funnel", funnel)]);
+    let r = map(&level, &opts(1.0, 4, 1.0));
+    let stuck: Vec<&MapSpot> = r
+        .spots
+        .iter()
+        .filter(|s| s.class == MapClass::Stuck)
+        .collect();
+    assert!(!stuck.is_empty(), "{:?}", r.counts);
+    for s in &stuck {
+        // Walking +x (direction 0) into the slot, wedged at its mouth.
+        assert_eq!(s.worst_direction, 0, "{s:?}");
+        let off = s.end - DVec3::new(gap_at.x, s.end.y, gap_at.z);
+        assert!(off.length() < 0.15, "{s:?}");
+        assert!(s.frame.is_some());
+    }
+    assert!(!r.clean());
+    assert_eq!(r.counts.embedded, 0);
+}
+
+#[test]
+fn a_hole_through_the_floor_is_fallen_through() {
+    // A 10 m floor missing its middle 2 m square, nothing below.
+    let mut b = LevelBuilder::new();
+    for (lo, hi) in [
+        (DVec2::new(0.0, 0.0), DVec2::new(10.0, 4.0)),
+        (DVec2::new(0.0, 6.0), DVec2::new(10.0, 10.0)),
+        (DVec2::new(0.0, 4.0), DVec2::new(4.0, 6.0)),
+        (DVec2::new(6.0, 4.0), DVec2::new(10.0, 6.0)),
+    ] {
+        b.add("floor", &floor(lo, hi, 0.0, 0.5, 2.0));
+    }
+    let level = Level::from_mesh("holed", b.build());
+    let r = map(&level, &opts(1.0, 4, 1.0));
+    let fell: Vec<&MapSpot> = r
+        .spots
+        .iter()
+        .filter(|s| s.class == MapClass::FellThrough)
+        .collect();
+    // Into the hole (the floor has no walls: off its edges too).
+    let into_hole = |s: &&&MapSpot| (4.0..6.0).contains(&s.end.x) && (4.0..6.0).contains(&s.end.z);
+    assert!(fell.iter().any(|s| into_hole(&s)), "{fell:#?}");
+    let off_floor = |p: DVec3| !((0.0..=10.0).contains(&p.x) && (0.0..=10.0).contains(&p.z));
+    for s in &fell {
+        // Through the hole and on under the floor, or off its edge.
+        let under = into_hole(&s) || s.end.y < 0.0 || off_floor(s.end);
+        assert!(under, "nothing under the end: {s:?}");
+    }
+    // The column over the hole has no start point.
+    assert!(r.spots.iter().all(|s| s.cell != [5, 5]));
+}
+
+#[test]
+fn a_drop_taller_than_the_step_cannot_be_climbed_back() {
+    // A 1 m platform over x in [2, 6] in a 10 m room.
+    let platform = cuboid(DVec3::new(2.0, 0.0, 2.0), DVec3::new(6.0, 1.0, 8.0));
+    let level = room(10.0, &[("platform", platform)]);
+    let r = map(&level, &opts(1.0, 4, 1.0));
+    let back: Vec<&MapSpot> = r
+        .spots
+        .iter()
+        .filter(|s| s.class == MapClass::CantGetBack)
+        .collect();
+    assert!(!back.is_empty(), "{:?}", r.counts);
+    for s in &back {
+        assert!(
+            (s.floor_y - 1.0).abs() < 1e-6,
+            "starts on the platform: {s:?}"
+        );
+        assert!(s.end.y < s.start.y - 0.35, "ends below it: {s:?}");
+    }
+    assert_eq!(
+        (r.counts.stuck, r.counts.fell_through, r.counts.embedded),
+        (0, 0, 0)
+    );
+}
+
+#[test]
+fn the_built_in_level_has_its_stuck_spot_at_the_funnel() {
+    let level = Level::from_mesh("default", default_level());
+    let r = map(&level, &opts(1.0, 4, 1.0));
+    let gap = crate::analysis::generate::FUNNEL_GAP_AT;
+    let at_gap = r
+        .spots
+        .iter()
+        .filter(|s| s.class == MapClass::Stuck)
+        .filter(|s| (s.end - DVec3::new(gap.x, s.end.y, gap.z)).length() < 0.15)
+        .count();
+    assert!(at_gap > 0, "{:?}", r.counts);
+    // Its floor has no walls around it: walks off its edges fall.
+    assert_eq!(r.counts.embedded, 0, "{:?}", r.counts);
+}
+
+#[test]
+fn shards_merge_into_exactly_the_whole_map() {
+    let platform = cuboid(DVec3::new(2.0, 0.0, 2.0), DVec3::new(4.0, 1.0, 5.0));
+    let level = room(7.0, &[("platform", platform)]);
+    let whole = map(&level, &opts(1.0, 3, 0.5));
+    let parts: Vec<MapReport> = (0..3)
+        .map(|index| {
+            let mut o = opts(1.0, 3, 0.5);
+            o.shard = Shard { index, count: 3 };
+            map(&level, &o)
+        })
+        .collect();
+    assert!(parts.iter().all(|p| p.spots.len() < whole.spots.len()));
+    // In any order.
+    let merged = merge(parts.into_iter().rev().collect()).unwrap();
+    assert_eq!(merged.spots, whole.spots);
+    assert_eq!(merged.counts, whole.counts);
+    assert_eq!(
+        (
+            merged.start_points,
+            merged.unplaceable,
+            merged.walks,
+            merged.frames
+        ),
+        (
+            whole.start_points,
+            whole.unplaceable,
+            whole.walks,
+            whole.frames
+        )
+    );
+    assert_eq!(merged.shard, Shard::WHOLE);
+}
+
+#[test]
+fn merge_refuses_missing_repeated_and_foreign_parts() {
+    let level = room(5.0, &[]);
+    let part = |index, count, seconds| {
+        let mut o = opts(1.0, 2, seconds);
+        o.shard = Shard { index, count };
+        map(&level, &o)
+    };
+    let err = |parts| merge(parts).unwrap_err().to_string();
+    assert!(err(vec![part(0, 2, 0.2)]).contains("shard 1/2 is missing"));
+    assert!(err(vec![part(0, 2, 0.2), part(0, 2, 0.2)]).contains("given twice"));
+    assert!(err(vec![part(0, 2, 0.2), part(1, 2, 0.3)]).contains("another level"));
+    assert!(err(vec![]).contains("no parts"));
+}
+
+#[test]
+fn cancel_stops_the_map_early() {
+    let level = room(10.0, &[]);
+    let cancel = AtomicBool::new(false);
+    let calls = AtomicUsize::new(0);
+    let r = map_level(
+        "room",
+        level.world(),
+        &SlideSettings::default(),
+        &opts(0.5, 8, 1.0),
+        &|f| {
+            if f > 0.05 {
+                calls.fetch_add(1, Ordering::Relaxed);
+                cancel.store(true, Ordering::Relaxed);
+            }
+        },
+        &cancel,
+    )
+    .unwrap();
+    assert!(r.is_none());
+    // Each worker finishes at most the start it was on.
+    let n = calls.load(Ordering::Relaxed);
+    assert!(n <= rayon::current_num_threads(), "{n} starts after cancel");
+}
+
+#[test]
+fn bad_options_and_huge_grids_are_refused_with_the_numbers() {
+    let level = room(5.0, &[]);
+    let run = |o: MapOptions| {
+        map_level(
+            "room",
+            level.world(),
+            &SlideSettings::default(),
+            &o,
+            &|_| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    let e = run(opts(0.001, 8, 1.0));
+    assert!(
+        e.contains("25000000 grid columns") && e.contains("4000000"),
+        "{e}"
+    );
+    assert!(run(opts(0.0, 8, 1.0)).contains("spacing"));
+    assert!(run(opts(1.0, 0, 1.0)).contains("directions"));
+    assert!(run(opts(1.0, 8, f64::NAN)).contains("s walks"));
+    let mut o = opts(1.0, 8, 1.0);
+    o.shard = Shard { index: 2, count: 2 };
+    assert!(run(o).contains("shard 2/2"));
+}
+
+/// Synthetic frames: the character at `xs` along x in turn.
+fn frames_at(xs: &[f64]) -> MapWalk {
+    let at = |x: f64| CharacterState {
+        grounded: true,
+        ..CharacterState::at(DVec3::new(x, 0.9, 0.0))
+    };
+    let frames = xs
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| FrameRecord {
+            index: i as u32,
+            before: at(w[0]),
+            after: at(w[1]),
+            walk: DVec3::new(5.0 / 60.0, 0.0, 0.0),
+            jumped: false,
+            step: StepOutcome::NotTried,
+            snapped: false,
+            wall: None,
+            iterations: Vec::new(),
+        })
+        .collect::<Vec<_>>();
+    MapWalk {
+        from: DVec3::new(xs[0], 0.9, 0.0),
+        dir: DVec3::X,
+        length: frames.len() as u32,
+        frames,
+        fixed_point: false,
+    }
+}
+
+#[test]
+fn going_back_and_forth_is_jitter_and_walking_on_is_not() {
+    let cx = class::WalkContext {
+        bounds_min: DVec3::splat(-100.0),
+        bounds_max: DVec3::splat(100.0),
+        walk_speed_m_s: 5.0,
+        frame_time_s: 1.0 / 60.0,
+        max_step_height_m: 0.3,
+    };
+    // Forward a walk's worth, back a bit less: progress every other frame.
+    let mut xs = vec![0.0];
+    for i in 0..60 {
+        let last = *xs.last().unwrap();
+        xs.push(last + if i % 2 == 0 { 0.083 } else { -0.08 });
+    }
+    let found = class::classify(&frames_at(&xs), &cx, false);
+    assert_eq!(
+        found.iter().map(|v| v.0).max(),
+        Some(MapClass::Jitter),
+        "{found:?}"
+    );
+    assert_eq!(found[0].1, Some(30));
+    let straight: Vec<f64> = (0..=60).map(|i| f64::from(i) * 0.083).collect();
+    assert!(class::classify(&frames_at(&straight), &cx, false).is_empty());
+}
+
+#[test]
+fn the_image_greys_floors_and_colours_findings() {
+    let gap_at = DVec3::new(6.0, 0.0, 5.0);
+    let level = room(
+        14.0,
+        &[("funnel", funnel_gap(gap_at, 0.8, 1.6, 1.2, 0.2, 2.5))],
+    );
+    let r = map(&level, &opts(1.0, 4, 0.4));
+    let img = map_image(&r, Some(level.world()), 140);
+    assert_eq!((img.width, img.height), (140, 140));
+    assert_eq!(img.rgb.len(), 140 * 140 * 3);
+    let pixel = |cell: [u32; 2]| {
+        // The middle of the cell's square.
+        let at = ((cell[1] * 10 + 5) * 140 + cell[0] * 10 + 5) as usize * 3;
+        [img.rgb[at], img.rgb[at + 1], img.rgb[at + 2]]
+    };
+    let stuck = r.spots.iter().find(|s| s.class == MapClass::Stuck).unwrap();
+    assert_eq!(pixel(stuck.cell), MapClass::Stuck.colour());
+    let free = r.spots.iter().find(|s| s.class == MapClass::Free).unwrap();
+    let p = pixel(free.cell);
+    assert!(p[0] == p[1] && p[1] == p[2], "grey: {p:?}");
+}

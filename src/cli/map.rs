@@ -1,0 +1,260 @@
+//! `collidoscope map`: the stuck-spot map. Walks the character from every
+//! walkable floor of a level in N directions and reports where it gets
+//! stuck, jitters, falls through, cannot get back or ends inside geometry;
+//! as text, JSON, and a top-down PNG. `--shard I/N` walks one part of the
+//! start points (for several CI runners) and `--merge` joins the parts'
+//! JSON. For level CI, the exit code says whether anything was found.
+
+use super::args::{CharacterArgs, ImportArgs};
+use super::sweep::object_flags;
+use super::{CliError, format, print_stdout};
+use crate::analysis::map::{
+    MapClass, MapError, MapOptions, MapReport, Shard, map_image, map_level, merge,
+};
+use crate::collide::{CollisionWorld, SlideSettings};
+use crate::level::Level;
+use clap::Args;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// Exit code of a map that ran and found a stuck, jittering, fallen
+/// through or embedded start point.
+pub(crate) const EXIT_MAP_FINDINGS: i32 = 3;
+/// Longest side of the PNG, pixels.
+const PNG_MAX_SIDE_PX: u32 = 1024;
+/// Worst spots listed in the text.
+const WORST_LISTED: usize = 20;
+
+/// Arguments of `collidoscope map`.
+#[derive(Debug, Args)]
+pub(crate) struct MapArgs {
+    /// The level (.obj or .obj.gz).
+    #[arg(required_unless_present = "merge")]
+    level: Option<PathBuf>,
+    /// Distance between start columns, metres.
+    #[arg(
+        long,
+        default_value_t = 1.0,
+        value_name = "M",
+        allow_hyphen_values = true
+    )]
+    spacing: f64,
+    /// Directions walked from each start point, evenly spaced.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    directions: u32,
+    /// How long each walk lasts, seconds.
+    #[arg(
+        long,
+        default_value_t = 1.0,
+        value_name = "S",
+        allow_hyphen_values = true
+    )]
+    seconds: f64,
+    /// Walk only part I of N of the start points (I from 0); merge the parts' JSON with --merge.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+    /// Join the JSON of map parts (made with --shard) instead of mapping a level.
+    #[arg(long, num_args = 1.., value_name = "PART.json", conflicts_with_all = ["level", "shard"])]
+    merge: Vec<PathBuf>,
+    #[command(flatten)]
+    character: CharacterArgs,
+    /// Name of an object that does not collide; repeatable.
+    #[arg(long, value_name = "OBJECT")]
+    non_colliding: Vec<String>,
+    #[command(flatten)]
+    import: ImportArgs,
+    /// Print the map as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also write a top-down image of the map.
+    #[arg(long, value_name = "MAP.png")]
+    png: Option<PathBuf>,
+}
+
+/// `I/N` with `I < N`.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("shard '{text}' must be I/N with 0 <= I < N, e.g. 0/4");
+    let (i, n) = text.trim().split_once('/').ok_or_else(bad)?;
+    let (index, count) = (
+        i.trim().parse::<u32>().map_err(|_| bad())?,
+        n.trim().parse::<u32>().map_err(|_| bad())?,
+    );
+    if index >= count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// Runs the map (or the merge); `Ok(true)` when nothing was found.
+pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
+    let (report, triangles) = match &a.level {
+        Some(path) => {
+            // Bad numbers are refused before a long import.
+            options(a)?;
+            let level = Level::load(path, &a.import.options())?;
+            let colliding = object_flags(&level, &a.non_colliding)?;
+            let world = level.world_with(&colliding);
+            let report = map_world(a, &level.name, world)?;
+            if let Some(png) = &a.png {
+                write_png(&report, Some(world), png)?;
+            }
+            (report, Some(level.mesh.triangle_count()))
+        }
+        None => {
+            let report = merge_files(&a.merge)?;
+            if let Some(png) = &a.png {
+                write_png(&report, None, png)?;
+            }
+            (report, None)
+        }
+    };
+    let text = if a.json {
+        serde_json::to_string_pretty(&report).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        text_report(&report, triangles, a.png.is_some())
+    };
+    print_stdout(&text)?;
+    Ok(report.clean())
+}
+
+fn map_world(a: &MapArgs, name: &str, world: CollisionWorld<'_>) -> Result<MapReport, CliError> {
+    let (settings, opts) = options(a)?;
+    map_level(
+        name,
+        world,
+        &settings,
+        &opts,
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| match e {
+        // Flags that do not fit this level (a spacing too fine for its size).
+        MapError::TooManyColumns { .. } | MapError::InvalidOptions(_) => {
+            CliError::Usage(e.to_string())
+        }
+        _ => CliError::Failed(e.to_string()),
+    })?
+    .ok_or_else(|| CliError::Failed("cancelled".into()))
+}
+
+/// The character and the map's options, checked.
+fn options(a: &MapArgs) -> Result<(SlideSettings, MapOptions), CliError> {
+    let settings = a.character.settings()?;
+    let opts = MapOptions {
+        spacing_m: a.spacing,
+        directions: a.directions,
+        seconds: a.seconds,
+        shard: a.shard.unwrap_or(Shard::WHOLE),
+    };
+    opts.validate()
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok((settings, opts))
+}
+
+fn merge_files(paths: &[PathBuf]) -> Result<MapReport, CliError> {
+    let mut parts = Vec::with_capacity(paths.len());
+    for p in paths {
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?;
+        let part: MapReport = serde_json::from_str(&text).map_err(|e| {
+            CliError::Failed(format!(
+                "{}: not a map JSON from `map --json`: {e}",
+                p.display()
+            ))
+        })?;
+        parts.push(part);
+    }
+    merge(parts).map_err(|e| CliError::Failed(e.to_string()))
+}
+
+fn write_png(
+    report: &MapReport,
+    world: Option<CollisionWorld<'_>>,
+    path: &Path,
+) -> Result<(), CliError> {
+    let img = map_image(report, world, PNG_MAX_SIDE_PX);
+    image::save_buffer(
+        path,
+        &img.rgb,
+        img.width,
+        img.height,
+        image::ExtendedColorType::Rgb8,
+    )
+    .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))
+}
+
+fn text_report(r: &MapReport, triangles: Option<usize>, png: bool) -> String {
+    let mut s = String::new();
+    let tris = triangles.map_or(String::new(), |n| format!(" ({n} triangles)"));
+    let _ = writeln!(s, "level       {}{tris}", r.level);
+    let _ = writeln!(s, "{}", format::character_line(&r.settings));
+    let shard = if r.shard.count > 1 {
+        format!(", shard {}/{}", r.shard.index, r.shard.count)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        s,
+        "map         {} m spacing ({} × {} columns), {} start points{shard} ({} where it cannot stand), {} directions × {} s",
+        r.grid.spacing_m,
+        r.grid.nx,
+        r.grid.nz,
+        r.start_points,
+        r.unplaceable,
+        r.directions,
+        r.seconds
+    );
+    let _ = writeln!(
+        s,
+        "ran         {} walks, {} frames in {:.0} ms",
+        r.walks, r.frames, r.elapsed_ms
+    );
+    let counts: Vec<String> = MapClass::ALL
+        .iter()
+        .map(|&c| format!("{} {}", r.counts.get(c), c.name()))
+        .collect();
+    let _ = writeln!(s, "classes     {}", counts.join(", "));
+    let worst = r.worst_spots(WORST_LISTED);
+    if !worst.is_empty() {
+        let _ = writeln!(
+            s,
+            "worst spots (start, walking direction, frame where it went wrong):"
+        );
+    }
+    for spot in worst {
+        let d = spot.direction;
+        let _ = writeln!(
+            s,
+            "  {:<13} from {}  direction ({:.3}, {:.3})  frame {}  ended {}",
+            spot.class.name(),
+            format::vec(spot.start),
+            d.x,
+            d.z,
+            spot.frame.map_or("-".into(), |f| f.to_string()),
+            format::vec(spot.end),
+        );
+    }
+    if png {
+        let legend: Vec<String> = MapClass::ALL[1..]
+            .iter()
+            .map(|&c| {
+                let [red, g, b] = c.colour();
+                format!("{} #{red:02x}{g:02x}{b:02x}", c.name())
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "png legend  the level from above, grey by height (darker is lower, steep darker still); free columns plain, blocked a small dot; {}",
+            legend.join(", ")
+        );
+    }
+    if !r.clean() {
+        let _ = writeln!(
+            s,
+            "            replay a spot: collidoscope walk LEVEL --from X,Y,Z --direction DX,DZ --seconds {}",
+            r.seconds
+        );
+    }
+    s
+}
