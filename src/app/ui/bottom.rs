@@ -116,12 +116,13 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             _ if st.frame().is_some() => frame_state(st, n),
             (Some(reason), _) => {
                 format!(
-                    "{n} iterations, the move ended: {}",
+                    "{n} {}, the move ended: {}",
+                    iterations_word(n),
                     end_reason_words(reason)
                 )
             }
             (None, _) if n == 0 => "not started".to_string(),
-            (None, _) => format!("{n} iterations so far"),
+            (None, _) => format!("{n} {} so far", iterations_word(n)),
         };
         // Truncated (whole on hover): a refused step's reason is long.
         ui.add(egui::Label::new(egui::RichText::new(&state).weak()).truncate())
@@ -134,13 +135,20 @@ fn frame_state(st: &Stepper, n: usize) -> String {
     let index = st.frame().map_or(0, |f| f.index);
     match (st.frame_record(), st.current_phase()) {
         (Some(rec), _) => format!(
-            "walk frame {index}: {n} iterations, {}",
+            "walk frame {index}: {n} {}, {}",
+            iterations_word(n),
             frame_outcome_words(rec)
         ),
         (None, Some(phase)) => format!(
-            "walk frame {index}: {n} iterations so far, phase {}",
+            "walk frame {index}: {n} {} so far, phase {}",
+            iterations_word(n),
             phase_words(phase)
         ),
         (None, None) => format!("walk frame {index}: not started"),
     }
+}
+
+/// "iteration" or "iterations", for `n`.
+fn iterations_word(n: usize) -> &'static str {
+    if n == 1 { "iteration" } else { "iterations" }
 }

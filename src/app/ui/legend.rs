@@ -83,6 +83,7 @@ pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
                         let max_h = (rect.height() - 80.0).max(60.0);
                         egui::ScrollArea::vertical()
                             .max_height(max_h)
+                            .min_scrolled_height(max_h.min(24.0 * entries.len() as f32))
                             .show(ui, |ui| {
                                 for e in &entries {
                                     if entry_row(ui, app, e) {

@@ -147,8 +147,8 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     ui.separator();
     camera_presets(ui, app);
     ui.separator();
-    ui.label("Overlays");
-    overlay_toggles(ui, app);
+    // A submenu: 23 rows below the rest would run off a 800-pixel window.
+    ui.menu_button("Overlays", |ui| overlay_toggles(ui, app));
 }
 
 /// Front / side / top orthographic views of the level, the perspective
