@@ -64,6 +64,30 @@ pub fn zoom(cam: &mut CameraView, steps: f32) {
     cam.far = cam.far.max(dist * 4.0);
 }
 
+/// Zooms by `steps` wheel steps towards `focus` (the level point under the
+/// pointer): the camera is scaled about that point, so it stays under the
+/// pointer while the view closes in. Without a focus, towards the target.
+pub fn zoom_at(cam: &mut CameraView, steps: f32, focus: Option<Vec3>) {
+    let Some(focus) = focus.filter(|f| f.is_finite()) else {
+        zoom(cam, steps);
+        return;
+    };
+    let offset = cam.eye - cam.target;
+    let k = 0.9f32.powf(steps);
+    // Never closer to the target than the plain zoom allows.
+    let k = k.max(MIN_DISTANCE / offset.length().max(MIN_DISTANCE));
+    cam.eye = focus + (cam.eye - focus) * k;
+    cam.target = focus + (cam.target - focus) * k;
+    cam.far = cam.far.max((cam.eye - cam.target).length() * 4.0);
+}
+
+/// Forward and right on the ground for walking along `heading` (a probe's
+/// velocity); `None` when it has no horizontal part.
+pub fn heading_basis(heading: Vec3) -> Option<(Vec3, Vec3)> {
+    let forward = Vec3::new(heading.x, 0.0, heading.z).try_normalize()?;
+    Some((forward, forward.cross(Vec3::Y)))
+}
+
 /// Fly camera: turns the view direction by mouse motion, keeping the eye.
 pub fn fly_look(cam: &mut CameraView, dx: f32, dy: f32) {
     let forward = cam.target - cam.eye;
@@ -97,6 +121,37 @@ pub fn look_at_keep_offset(cam: &mut CameraView, target: Vec3) {
     let offset = cam.eye - cam.target;
     cam.target = target;
     cam.eye = target + offset;
+}
+
+#[cfg(test)]
+mod zoom_tests {
+    use super::*;
+
+    #[test]
+    fn zooming_keeps_the_point_under_the_pointer_in_place() {
+        let mut cam = CameraView::framing(&crate::math::Aabb::from_corners(
+            Vec3::splat(-5.0),
+            Vec3::splat(5.0),
+        ));
+        let (min, size) = ([0.0, 0.0], [800.0, 600.0]);
+        let focus = Vec3::new(3.0, 0.0, 1.0);
+        let before = cam.world_to_screen(focus, min, size).unwrap();
+        let dist = (cam.eye - cam.target).length();
+        zoom_at(&mut cam, 3.0, Some(focus));
+        let after = cam.world_to_screen(focus, min, size).unwrap();
+        assert!((before[0] - after[0]).abs() < 1e-2 && (before[1] - after[1]).abs() < 1e-2);
+        assert!((cam.eye - cam.target).length() < dist, "closer");
+        zoom_at(&mut cam, -3.0, None);
+        assert!((cam.eye - cam.target).length() > 0.0);
+    }
+
+    #[test]
+    fn walking_along_the_heading_ignores_its_height() {
+        let (f, r) = heading_basis(Vec3::new(0.0, -5.0, 2.0)).unwrap();
+        assert!((f - Vec3::Z).length() < 1e-6);
+        assert!((r - Vec3::NEG_X).length() < 1e-6 || (r - Vec3::X).length() < 1e-6);
+        assert!(heading_basis(Vec3::new(0.0, -9.8, 0.0)).is_none());
+    }
 }
 
 #[cfg(test)]

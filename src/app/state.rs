@@ -133,6 +133,9 @@ pub struct ViewOptions {
     pub overlays_on_top: bool,
     /// Size of the overlay labels, points.
     pub label_size_pt: f32,
+    /// Walk mode's W walks along the probe's velocity (else away from the
+    /// camera).
+    pub walk_along_probe: bool,
 }
 
 impl ViewOptions {
@@ -160,6 +163,7 @@ impl Default for ViewOptions {
             max_boxes_per_kind: DEFAULT_MAX_BOXES_PER_KIND,
             overlays_on_top: false,
             label_size_pt: DEFAULT_LABEL_SIZE_PT,
+            walk_along_probe: false,
         }
     }
 }

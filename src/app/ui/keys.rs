@@ -72,7 +72,15 @@ fn walk(ctx: &egui::Context, app: &mut CollidoscopeApp) {
         let (r, f) = wasd(i);
         (r, f, i.key_pressed(Key::Space), i.unstable_dt as f64)
     });
-    let (fwd, rgt) = camera_ctl::ground_basis(&app.state.camera);
+    // W walks away from the camera, or along the probe's velocity.
+    let heading = app
+        .state
+        .view
+        .walk_along_probe
+        .then(|| app.state.selected_probe())
+        .flatten()
+        .and_then(|p| camera_ctl::heading_basis(p.velocity.as_vec3()));
+    let (fwd, rgt) = heading.unwrap_or_else(|| camera_ctl::ground_basis(&app.state.camera));
     let wish = (fwd * forward + rgt * right).as_dvec3();
     let before = app.state.selected_probe().map(|p| p.position);
     let input = WalkInput {

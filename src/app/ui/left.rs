@@ -355,6 +355,17 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 }
 
 fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let mut view = app.state.view;
+    if ui
+        .checkbox(
+            &mut view.walk_along_probe,
+            "W walks along the probe's velocity",
+        )
+        .on_hover_text("Off: W walks away from the camera, whichever way it looks")
+        .changed()
+    {
+        app.queue.push(Command::SetView(view));
+    }
     let walking = app.state.walk.active;
     let label = if walking {
         "Stop walking"

@@ -87,7 +87,9 @@ fn camera_input(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect, response: 
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
-            camera_ctl::zoom(cam, scroll / 50.0);
+            // Towards the level point under the pointer, when there is one.
+            let focus = app.hover.as_ref().map(|h| h.point.as_vec3());
+            camera_ctl::zoom_at(&mut app.state.camera, scroll / 50.0, focus);
         }
     }
 }
