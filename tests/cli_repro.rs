@@ -87,7 +87,12 @@ fn the_readmes_sweep_command_gives_the_recorded_final_position() {
     );
     let trace: Value = serde_json::from_slice(&out.stdout).unwrap();
     let m = move_json(&dir);
-    assert_eq!(trace["final_position"], m["expected"]["final_position"]);
+    // Same place to 1e-9 m (the cut-out's BVH may order equal hits
+    // differently, which moves the last bits).
+    let at = |v: &Value| -> Vec<f64> { (0..3).map(|i| v[i].as_f64().unwrap()).collect() };
+    let (got, want) = (at(&trace["final_position"]), at(&m["expected"]["final_position"]));
+    let off_m = (0..3).map(|i| (got[i] - want[i]).powi(2)).sum::<f64>().sqrt();
+    assert!(off_m <= 1e-9, "{got:?} vs {want:?}");
     assert_eq!(trace["end_reason"], m["expected"]["end_reason"]);
 }
 

@@ -40,7 +40,8 @@ pub(crate) struct ReproArgs {
     #[arg(long)]
     force: bool,
     /// Room kept around the move's reach (its whole length plus gravity, and the radii), metres.
-    #[arg(long, value_name = "M", default_value_t = DEFAULT_MARGIN_M, value_parser = parse_margin)]
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MARGIN_M, value_parser = parse_margin,
+          allow_hyphen_values = true)]
     margin: f64,
     /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii].
     #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
