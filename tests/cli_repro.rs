@@ -90,8 +90,14 @@ fn the_readmes_sweep_command_gives_the_recorded_final_position() {
     // Same place to 1e-9 m (the cut-out's BVH may order equal hits
     // differently, which moves the last bits).
     let at = |v: &Value| -> Vec<f64> { (0..3).map(|i| v[i].as_f64().unwrap()).collect() };
-    let (got, want) = (at(&trace["final_position"]), at(&m["expected"]["final_position"]));
-    let off_m = (0..3).map(|i| (got[i] - want[i]).powi(2)).sum::<f64>().sqrt();
+    let (got, want) = (
+        at(&trace["final_position"]),
+        at(&m["expected"]["final_position"]),
+    );
+    let off_m = (0..3)
+        .map(|i| (got[i] - want[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
     assert!(off_m <= 1e-9, "{got:?} vs {want:?}");
     assert_eq!(trace["end_reason"], m["expected"]["end_reason"]);
 }
@@ -147,4 +153,34 @@ fn bad_folders_and_flags_give_one_line_errors() {
     );
     std::fs::remove_file(dir.join("move.json")).unwrap();
     assert_fails(&run(&["repro", "--run", out]), 1, "move.json");
+}
+
+/// `tests/repro_sample.rs` compiles and runs the committed sample bundle's
+/// `repro_test.rs`; writing the same bundle again gives the very same files,
+/// so that test is the one the tool writes today.
+#[test]
+fn the_committed_sample_bundle_is_what_repro_writes() {
+    let dir = scratch("sample").join("bundle");
+    let r = run(&[
+        "repro",
+        &default_level(),
+        "--from=0,0.95,0",
+        "--velocity=3.8,0,4.6",
+        "--gravity=0,-0.3,0",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/repro_sample");
+    for f in [
+        "level.obj",
+        "settings.toml",
+        "move.json",
+        "README.md",
+        "repro_test.rs",
+    ] {
+        let want = std::fs::read_to_string(sample.join(f)).unwrap();
+        let got = std::fs::read_to_string(dir.join(f)).unwrap();
+        assert_eq!(got, want, "{f} differs from the committed sample");
+    }
 }

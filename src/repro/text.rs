@@ -68,7 +68,10 @@ pub(super) fn rust_test(m: &ReproMove) -> String {
          \x20   assert_eq!(got.end_reason, EndReason::{reason:?});\n\
          \x20   let expected = {fin};\n\
          \x20   let off_m = got.final_position.distance(expected);\n\
-         \x20   assert!(off_m <= 1e-9, \"ended {{off_m:e}} m from the recorded position\");\n\
+         \x20   assert!(\n\
+         \x20       off_m <= 1e-9,\n\
+         \x20       \"ended {{off_m:e}} m from the recorded position\"\n\
+         \x20   );\n\
          \x20   assert_eq!(got.iterations, {iters});\n\
          }}\n",
         from = rust_vec(m.from),
