@@ -1,12 +1,13 @@
 //! The `collidoscope` command line (clap 4): `info`, `sweep`, `walk`,
-//! `envelope`, `check`, `map`, `settings export|check`, and with no subcommand the desktop window.
+//! `envelope`, `check`, `map`, `repro`, `settings export|check`, and with no subcommand the desktop window.
 //!
 //! Everything here works in world space (Y up, metres); the solver's trace
 //! carries the ellipsoid-space values alongside. Errors end up as one line
 //! on stderr starting with `error:`, with exit code 2 for bad usage and 1 for
 //! a failure (unreadable level, invalid settings file, ...); nothing here
 //! panics on bad input. `sweep --batch` and `walk --batch` report a bad line
-//! in its output line and exit with 4 when any was refused.
+//! in its output line and exit with 4 when any was refused; `repro --run`
+//! exits with 3 when a bundle no longer reproduces.
 
 mod args;
 mod batch;
@@ -17,6 +18,7 @@ mod gui;
 mod hygiene;
 mod info;
 mod map;
+mod repro;
 mod settings;
 mod sweep;
 mod sweep_batch;
@@ -67,6 +69,8 @@ enum Command {
     Check(Box<check::CheckArgs>),
     /// Map where the character gets stuck: walk it from every walkable floor in N directions.
     Map(Box<map::MapArgs>),
+    /// Write a repro bundle for one move (triangles within reach, settings, move, test), or replay one: --run DIR.
+    Repro(Box<repro::ReproArgs>),
     /// Write or check a settings file (.toml or .json).
     #[command(subcommand, arg_required_else_help = false)]
     Settings(settings::SettingsCommand),
@@ -139,6 +143,7 @@ fn dispatch(cli: Cli) -> Result<i32, CliError> {
                 map::EXIT_MAP_FINDINGS
             });
         }
+        Some(Command::Repro(a)) => return repro::run(&a),
         Some(Command::Settings(c)) => settings::run(&c),
         None => gui::open(cli.level, cli.import.options()),
     }?;

@@ -78,7 +78,7 @@ pub(crate) enum ModeChoice {
     All,
 }
 
-fn parse_mode(text: &str) -> Result<ModeChoice, String> {
+pub(super) fn parse_mode(text: &str) -> Result<ModeChoice, String> {
     if text == "all" {
         return Ok(ModeChoice::All);
     }
@@ -87,7 +87,7 @@ fn parse_mode(text: &str) -> Result<ModeChoice, String> {
     })
 }
 
-fn parse_skin(text: &str) -> Result<f64, String> {
+pub(super) fn parse_skin(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
         _ => Err(format!(
