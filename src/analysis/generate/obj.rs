@@ -1,38 +1,65 @@
-//! Writes a [`TriMesh`] (world space, Y up, metres) as Wavefront OBJ text:
-//! every vertex, then one `o` block of faces per object.
+//! Writes a [`TriMesh`] (world space, Y up, metres) as Wavefront OBJ text
+//! with the `obj` crate's writer: every vertex, then one `o` / `g` block of
+//! faces per object (every OBJ the tool saves goes through here).
 //!
-//! Coordinates are printed with Rust's shortest round-trip `f32` formatting,
-//! so reading the file back gives the very same `f32` positions and the
-//! output is identical on every platform (the default level asset relies on
-//! this to be checked against its generator).
+//! The crate prints coordinates with Rust's shortest round-trip `f32`
+//! formatting, so reading the file back gives the very same `f32`
+//! positions and the output is identical on every platform (the default
+//! level asset relies on this to be checked against its generator, and
+//! repro bundles to replay the same trace).
 
 use crate::mesh::TriMesh;
+use obj::{Group, IndexTuple, ObjData, Object, SimplePolygon};
 use std::io::{self, Write};
 
-/// Writes `mesh` as OBJ: `v` lines for all positions, then for each object
-/// an `o <name>` line and its triangles as 1-based `f` lines.
+/// Writes `mesh` as OBJ: a two-line header, `v` lines for all positions,
+/// then for each object an `o <name>` and a `g <name>` line (the importer
+/// reads either as the object's name) and its triangles as 1-based `f`
+/// lines.
 pub fn write_obj(mesh: &TriMesh, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "# Collidoscope level: Y up, metres")?;
     writeln!(
         out,
         "# {} vertices, {} triangles, {} objects",
-        mesh.positions.len(),
-        mesh.triangles.len(),
-        mesh.objects.len()
+        mesh.positions().len(),
+        mesh.triangles().len(),
+        mesh.objects().len()
     )?;
-    for p in &mesh.positions {
-        writeln!(out, "v {} {} {}", p.x, p.y, p.z)?;
-    }
-    for object in &mesh.objects {
-        // OBJ names end at the line's end; a newline in a name would split it.
-        let name = object.name.replace(['\n', '\r'], "_");
-        writeln!(out, "o {name}")?;
-        let first = object.first_triangle as usize;
-        for t in &mesh.triangles[first..first + object.triangle_count as usize] {
-            writeln!(out, "f {} {} {}", t[0] + 1, t[1] + 1, t[2] + 1)?;
-        }
-    }
-    Ok(())
+    let objects = mesh
+        .objects()
+        .iter()
+        .map(|object| {
+            // OBJ names end at the line's end; a newline in a name would split it.
+            let name = object.name.replace(['\n', '\r'], "_");
+            let first = object.first_triangle as usize;
+            let tris = &mesh.triangles()[first..first + object.triangle_count as usize];
+            let mut group = Group::new(name.clone());
+            group.polys = tris
+                .iter()
+                .map(|t| {
+                    SimplePolygon(
+                        t.iter()
+                            .map(|&i| IndexTuple(i as usize, None, None))
+                            .collect(),
+                    )
+                })
+                .collect();
+            let mut o = Object::new(name);
+            o.groups.push(group);
+            o
+        })
+        .collect();
+    let data = ObjData {
+        position: mesh.positions().iter().map(|p| p.to_array()).collect(),
+        texture: Vec::new(),
+        normal: Vec::new(),
+        objects,
+        material_libs: Vec::new(),
+    };
+    data.write_to_buf(out).map_err(|e| match e {
+        obj::ObjError::Io(e) => e,
+        other => io::Error::other(other.to_string()),
+    })
 }
 
 #[cfg(test)]
@@ -59,8 +86,10 @@ mod tests {
                 "v 0 0.1 0",
                 "v 0 0 1",
                 "o a",
+                "g a",
                 "f 1 2 3",
                 "o b",
+                "g b",
                 "f 1 3 4"
             ]
         );
