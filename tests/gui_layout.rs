@@ -121,3 +121,28 @@ fn labels_of_a_stepped_contact_never_overlap() {
         }
     }
 }
+
+#[test]
+fn the_legends_swatches_are_the_colours_the_view_draws() {
+    let mut h = harness();
+    door_probe(&mut h);
+    h.state_mut().push(Command::Step);
+    h.run_steps(3);
+    let app = h.state();
+    let drawn = app.drawn_overlays();
+    assert!(drawn.len() > 5, "a stepped contact draws overlays");
+    let swatches = app.legend_swatches();
+    assert!(!swatches.is_empty(), "the legend was shown");
+    for p in drawn {
+        let (_, colors, more) = swatches
+            .iter()
+            .find(|(kind, _, _)| *kind == p.kind)
+            .unwrap_or_else(|| panic!("{:?} has no legend entry", p.kind));
+        let rgb = [p.color[0], p.color[1], p.color[2], 1.0];
+        assert!(
+            colors.contains(&rgb) || *more,
+            "{:?} is drawn in {rgb:?} but its swatches are {colors:?}",
+            p.kind
+        );
+    }
+}

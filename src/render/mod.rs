@@ -6,7 +6,7 @@
 //! [`paint_viewport`] is the only code that touches egui's paint callback.
 
 mod camera;
-mod convert;
+pub(crate) mod convert;
 mod level_gpu;
 mod level_image;
 mod lines;

@@ -66,6 +66,10 @@ pub(crate) fn legend_entries(
 /// the probe in the middle, so the corner is where it hides the least).
 pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
     let entries = legend_entries(&app.state.overlays, app.sync.primitives());
+    app.legend_swatches = entries
+        .iter()
+        .map(|e| (e.kind, e.colors.clone(), e.more_colors))
+        .collect();
     let on = entries.iter().filter(|e| e.on).count();
     let mut toggled = None;
     egui::Area::new(egui::Id::unique("overlay_legend"))

@@ -104,7 +104,13 @@ pub struct CollidoscopeApp {
     reveal_object: bool,
     /// The measuring tool's points.
     measure: crate::app::measure::Measure,
+    /// The legend's swatches last frame (kind, colours, more not shown).
+    legend_swatches: Vec<LegendSwatches>,
 }
+
+/// One legend entry's swatches: the overlay, the colours shown, and
+/// whether it draws more colours than the entry lists.
+pub type LegendSwatches = (crate::collide::debug_draw::OverlayKind, Vec<[f32; 4]>, bool);
 
 impl CollidoscopeApp {
     /// Creates the app: restores the session, creates the renderer on
@@ -142,6 +148,7 @@ impl CollidoscopeApp {
             viewport_rect: None,
             reveal_object: false,
             measure: Default::default(),
+            legend_swatches: Vec::new(),
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
@@ -192,6 +199,16 @@ impl CollidoscopeApp {
         crate::app::measure::MeasurePoint,
     )> {
         self.measure.done
+    }
+
+    /// The legend's swatches as last shown, one entry per overlay kind.
+    pub fn legend_swatches(&self) -> &[LegendSwatches] {
+        &self.legend_swatches
+    }
+
+    /// The overlay primitives the view draws now (world space).
+    pub fn drawn_overlays(&self) -> &[crate::collide::debug_draw::DebugPrimitive] {
+        self.sync.primitives()
     }
 
     /// The 3D view's rectangle in the last frame, in screen points.

@@ -69,3 +69,23 @@ pub fn opt_pair_row(ui: &mut egui::Ui, label: &str, world: Option<DVec3>, espace
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collide::debug_draw::OverlayKind;
+
+    /// A swatch has the very bytes the 3D view draws its overlay in (an
+    /// sRGB value read as linear would come out lighter).
+    #[test]
+    fn swatch_bytes_are_the_view_bytes() {
+        for kind in OverlayKind::ALL {
+            let c = kind.color();
+            let view = crate::render::convert::srgba(c);
+            let same = egui::Color32::from_rgba_unmultiplied(view.r, view.g, view.b, view.a);
+            assert_eq!(color32(c), same, "{kind:?}");
+            let o = opaque(c).to_srgba_unmultiplied();
+            assert_eq!(o, [view.r, view.g, view.b, 255], "{kind:?}");
+        }
+    }
+}
