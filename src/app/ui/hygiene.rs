@@ -47,7 +47,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         report.faults, report.welded_vertices
     ));
     egui::Grid::new("hygiene_kinds")
-        .num_columns(3)
+        .num_columns(2)
         .show(ui, |ui| {
             for kr in &report.kinds {
                 let [r, g, b, _] = kind_color(kr.kind).map(|c| (c * 255.0) as u8);
@@ -68,9 +68,16 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         .monospace()
                         .weak()
                 };
-                ui.label(count);
+                // The count itself opens the list: one column less, so the
+                // row fits the panel.
                 let listed = st.hygiene.listed == Some(kr.kind);
-                if kr.count > 0 && ui.selectable_label(listed, "list").clicked() {
+                if kr.count == 0 {
+                    ui.label(count);
+                } else if ui
+                    .selectable_label(listed, count)
+                    .on_hover_text("List them")
+                    .clicked()
+                {
                     st.hygiene.listed = Some(kr.kind);
                 }
                 ui.end_row();
@@ -91,6 +98,8 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .id_salt("hygiene_items")
         .max_height(LIST_HEIGHT)
         .show_rows(ui, 18.0, kr.items.len(), |ui, rows| {
+            // Rows have one height (`show_rows`): cut, never wrapped.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             for i in rows {
                 let item = &kr.items[i];
                 let p = item.position;

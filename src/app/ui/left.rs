@@ -102,9 +102,11 @@ fn level_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     egui::Grid::new("level_facts")
         .num_columns(2)
         .show(ui, |ui| {
+            // Values wrap: the panel's width is fixed, a long one (the
+            // dropped faces) would be cut off at its edge.
             let mut row = |k: &str, v: String| {
                 ui.label(k);
-                ui.monospace(v);
+                ui.add(egui::Label::new(egui::RichText::new(v).monospace()).wrap());
                 ui.end_row();
             };
             row("triangles", level.mesh.triangle_count().to_string());
@@ -171,14 +173,15 @@ fn objects_table(
     level: &crate::level::Level,
     reveal: bool,
 ) {
+    // Three columns fit the panel; the triangle count is on the name's hover.
     egui::Grid::new("objects")
-        .num_columns(4)
+        .num_columns(3)
         .striped(true)
         .show(ui, |ui| {
             ui.weak("object");
-            ui.weak("tris");
             ui.weak("shown");
-            ui.weak("collides");
+            ui.weak("solid")
+                .on_hover_text("Collides: untick for triggers and decals");
             ui.end_row();
             let selected = app.state.selected_object;
             // The first 500, and the selected one wherever it is.
@@ -187,7 +190,10 @@ fn objects_table(
                 let flags = app.state.objects.get(i).copied().unwrap_or_default();
                 let name = ui
                     .selectable_label(selected == Some(i), &o.name)
-                    .on_hover_text("Select, frame and highlight it");
+                    .on_hover_text(format!(
+                        "{} triangles: click to select, frame and highlight it",
+                        o.triangle_count
+                    ));
                 if name.clicked() {
                     let next = if selected == Some(i) { None } else { Some(i) };
                     app.queue.push(Command::SelectObject(next));
@@ -195,7 +201,6 @@ fn objects_table(
                 if reveal && selected == Some(i) {
                     name.scroll_to_me(Some(egui::Align::Center));
                 }
-                ui.monospace(o.triangle_count.to_string());
                 let mut visible = flags.visible;
                 if ui.checkbox(&mut visible, "").changed() {
                     app.queue.push(Command::SetObjectVisible(i, visible));
@@ -400,6 +405,8 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .id_salt("walk_frames")
         .max_height(160.0)
         .show_rows(ui, 18.0, w.frames.len(), |ui, range| {
+            // Rows have one height (`show_rows`): cut, never wrapped.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             for i in range {
                 let f = &w.frames[i];
                 let text = format!(
