@@ -15,3 +15,4 @@ pub mod generate;
 pub mod hygiene;
 pub mod map;
 pub mod section;
+pub mod whatif;
