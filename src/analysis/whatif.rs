@@ -171,7 +171,8 @@ impl Outcome {
         }
     }
 
-    fn is_frame(&self) -> bool {
+    /// Whether this is a character frame's outcome (not a raw move's).
+    pub fn is_frame(&self) -> bool {
         matches!(self.ending, Ending::Frame { .. })
     }
 }
