@@ -28,7 +28,7 @@ pub struct WhatIf {
     pub before: Outcome,
     /// Its outcome with the probe's settings now.
     pub after: Outcome,
-    /// The settings that differ, "name old → new".
+    /// The settings that differ, "name old to new".
     pub changed: Vec<String>,
     /// What flipped from before to after.
     pub flips: Vec<Flip>,
@@ -37,7 +37,7 @@ pub struct WhatIf {
 }
 
 impl WhatIf {
-    /// "skin 0.005 → 0.05: now arrives; end moved by 0.412 m".
+    /// "skin 0.005 to 0.05: now arrives; end moved by 0.412 m".
     pub fn summary(&self) -> String {
         let mut names: Vec<&str> = self
             .changed
@@ -140,9 +140,9 @@ pub fn drop_if_stale(state: &mut EditorState) {
     }
 }
 
-/// The settings that differ between `a` and `b`, each as "name old → new"
-/// (nested ones dotted: "character.max_step_height_m 0.3 → 0.35"), in the
-/// settings file's terms.
+/// The settings that differ between `a` and `b`, each as "name old to
+/// new" (nested ones dotted: "character.max_step_height_m 0.3 to 0.35"),
+/// in the settings file's terms; "to" since the window's font has no arrow.
 pub fn changed_settings(a: &SlideSettings, b: &SlideSettings) -> Vec<String> {
     let (Ok(a), Ok(b)) = (serde_json::to_value(a), serde_json::to_value(b)) else {
         return Vec::new();
@@ -164,11 +164,11 @@ fn diff(prefix: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Ve
                 };
                 match y.get(k) {
                     Some(vb) => diff(&name, va, vb, out),
-                    None => out.push(format!("{name} {} → (none)", short(va))),
+                    None => out.push(format!("{name} {} to (none)", short(va))),
                 }
             }
         }
-        _ if a != b => out.push(format!("{prefix} {} → {}", short(a), short(b))),
+        _ if a != b => out.push(format!("{prefix} {} to {}", short(a), short(b))),
         _ => {}
     }
 }

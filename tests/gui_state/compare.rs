@@ -109,7 +109,7 @@ fn wider_radii_show_the_move_now_stopping_until_dismissed() {
     assert!(matches!(w.flips.last(), Some(Flip::EndMoved { .. })));
     let text = w.summary();
     assert!(
-        text.starts_with("radii [0.4,0.9,0.4] → [1.5,0.9,1.5]: now stops short; "),
+        text.starts_with("radii [0.4,0.9,0.4] to [1.5,0.9,1.5]: now stops short; "),
         "{text}"
     );
     assert!(text.contains("end moved by"), "{text}");
@@ -137,7 +137,7 @@ fn a_skin_edit_names_the_skin_and_moving_the_probe_drops_the_what_if() {
     s.apply(Command::UpdateProbe(i, Box::new(p.clone())));
     let w = s.compare.whatif.clone().expect("a what-if");
     assert!(
-        w.summary().starts_with("skin 0.005 → 0.05: "),
+        w.summary().starts_with("skin 0.005 to 0.05: "),
         "{}",
         w.summary()
     );
