@@ -74,7 +74,7 @@ impl Ending {
 fn move_end_words(r: EndReason) -> &'static str {
     match r {
         EndReason::Arrived => "arrived",
-        EndReason::TooShort => "stopped (motion left too short)",
+        EndReason::TooShort => "stopped, the motion left too short",
         EndReason::IterationCap => "stopped at the iteration limit",
         EndReason::CreaseStop => "boxed in by a crease",
         EndReason::Blocked => "blocked in a corner",
@@ -220,7 +220,7 @@ impl Flip {
         match self {
             Flip::NowArrives => "now arrives".into(),
             Flip::NowStops => "now stops short".into(),
-            Flip::Ending { before, after } => format!("ends {after} (was {before})"),
+            Flip::Ending { before, after } => format!("now {after} (before: {before})"),
             Flip::NowClimbs {
                 rise_m,
                 character: false,

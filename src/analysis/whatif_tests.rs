@@ -117,7 +117,7 @@ fn a_changed_end_reason_and_an_end_inside_geometry_are_named() {
         f,
         vec![
             Flip::Ending {
-                before: "stopped (motion left too short)".into(),
+                before: "stopped, the motion left too short".into(),
                 after: "stopped at the iteration limit".into()
             },
             Flip::NowInsideGeometry
