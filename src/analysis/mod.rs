@@ -9,6 +9,7 @@
 
 pub mod checks;
 pub mod compare;
+pub mod compare_walk;
 pub mod envelope;
 pub mod features;
 pub mod generate;
