@@ -557,3 +557,44 @@ fn the_inspector_speaks_words_at_every_iteration() {
         }
     }
 }
+
+#[test]
+fn compare_modes_and_what_if_are_driven_from_their_buttons() {
+    let mut h = harness();
+    h.run_steps(2);
+    // The door probe of the CI smoke test: the modes part ways at its
+    // first iteration (another triangle of the jamb).
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(1.55, 0.0, 6.2),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    let i = h.state().state().selected.unwrap();
+    let mut p = params_of(&h.state().state().probes[i]);
+    p.position = DVec3::new(1.55, 0.905, 6.2);
+    p.velocity = DVec3::new(0.0, 0.0, 4.0);
+    h.state_mut()
+        .push(Command::UpdateProbe(i, Box::new(p.clone())));
+    h.run_steps(2);
+    h.get_by_label("Compare modes").click();
+    h.run_steps(2);
+    assert!(h.state().state().compare.open);
+    // The divergence line steps the probe there.
+    h.get_by_label_contains("diverge at #1").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state().probes[i].stepper.cursor(), Some(0));
+    // A settings edit shows the what-if line until dismissed.
+    p.settings.skin = 0.02;
+    h.state_mut().push(Command::UpdateProbe(i, Box::new(p)));
+    h.run_steps(2);
+    h.get_by_label_contains("What-if: skin 0.005 to 0.02");
+    h.get_by_label("Dismiss what-if").click();
+    h.run_steps(2);
+    assert!(h.state().state().compare.whatif.is_none());
+    assert!(h.query_by_label("Dismiss what-if").is_none());
+    // Off again: the table goes (the plots come back).
+    h.get_by_label("Compare modes").click();
+    h.run_steps(2);
+    assert!(h.state().state().compare.modes.is_none());
+    assert!(h.query_by_label_contains("diverge at").is_none());
+}

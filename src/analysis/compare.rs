@@ -110,14 +110,59 @@ pub fn compare_modes(
     Some(ModeComparison { runs, divergence })
 }
 
-/// The first iteration at which the runs differ (see the module docs).
-pub fn first_divergence(runs: &[(SlideMode, SlideResult)]) -> Option<Divergence> {
-    let longest = runs.iter().map(|(_, r)| r.iterations.len()).max()?;
-    (0..longest).find_map(|i| divergence_at(runs, i))
+/// One mode's trace as the comparison reads it: its records in order and
+/// where its move ended (world space). A raw move's [`SlideResult`] and a
+/// character frame's iterations both give one.
+#[derive(Clone, Copy, Debug)]
+pub struct ModeTrace<'a> {
+    /// The mode that ran.
+    pub mode: SlideMode,
+    /// Its iteration records, in order.
+    pub records: &'a [IterationRecord],
+    /// Where its move ended.
+    pub end: DVec3,
 }
 
-fn divergence_at(runs: &[(SlideMode, SlideResult)], i: usize) -> Option<Divergence> {
-    let modes: Vec<ModeAtIteration> = runs.iter().map(|(m, r)| mode_at(*m, r, i)).collect();
+impl<'a> ModeTrace<'a> {
+    /// The trace of one run of [`slide`].
+    pub fn of_result(mode: SlideMode, r: &'a SlideResult) -> Self {
+        ModeTrace {
+            mode,
+            records: &r.iterations,
+            end: r.final_position,
+        }
+    }
+}
+
+/// The first iteration at which the runs differ (see the module docs).
+pub fn first_divergence(runs: &[(SlideMode, SlideResult)]) -> Option<Divergence> {
+    let traces: Vec<ModeTrace<'_>> = runs
+        .iter()
+        .map(|(m, r)| ModeTrace::of_result(*m, r))
+        .collect();
+    first_divergence_of(&traces)
+}
+
+/// [`first_divergence`] over traces (a character frame run in each mode).
+pub fn first_divergence_of(traces: &[ModeTrace<'_>]) -> Option<Divergence> {
+    let longest = traces.iter().map(|t| t.records.len()).max()?;
+    (0..longest).find_map(|i| {
+        let row = compare_at(traces, i);
+        (!row.differs.is_empty()).then_some(row)
+    })
+}
+
+/// Every iteration side by side, one row per index up to the longest
+/// trace: what each mode did there and what differs (`differs` is empty
+/// where the modes agree). The first row with a difference is the
+/// divergence.
+pub fn iteration_table(traces: &[ModeTrace<'_>]) -> Vec<Divergence> {
+    let longest = traces.iter().map(|t| t.records.len()).max().unwrap_or(0);
+    (0..longest).map(|i| compare_at(traces, i)).collect()
+}
+
+fn compare_at(traces: &[ModeTrace<'_>], i: usize) -> Divergence {
+    let modes: Vec<ModeAtIteration> = traces.iter().map(|t| mode_at(t, i)).collect();
     let ran: Vec<&ModeAtIteration> = modes.iter().filter(|m| m.ran).collect();
     let mut end_spread_m: f64 = 0.0;
     for (k, a) in ran.iter().enumerate() {
@@ -144,12 +189,12 @@ fn divergence_at(runs: &[(SlideMode, SlideResult)], i: usize) -> Option<Divergen
     if end_spread_m > DIVERGENCE_TOLERANCE_M {
         differs.push(Aspect::EndPosition);
     }
-    (!differs.is_empty()).then_some(Divergence {
+    Divergence {
         iteration: i as u32,
         differs,
         end_spread_m,
         modes,
-    })
+    }
 }
 
 /// Whether `key` is the same for every mode that ran.
@@ -157,8 +202,9 @@ fn all_same<T: PartialEq>(ran: &[&ModeAtIteration], key: impl Fn(&ModeAtIteratio
     ran.windows(2).all(|w| key(w[0]) == key(w[1]))
 }
 
-fn mode_at(mode: SlideMode, r: &SlideResult, i: usize) -> ModeAtIteration {
-    match r.iterations.get(i) {
+fn mode_at(t: &ModeTrace<'_>, i: usize) -> ModeAtIteration {
+    let mode = t.mode;
+    match t.records.get(i) {
         Some(rec) => ModeAtIteration {
             mode,
             ran: true,
@@ -175,7 +221,7 @@ fn mode_at(mode: SlideMode, r: &SlideResult, i: usize) -> ModeAtIteration {
             hit_triangle: None,
             outcome: None,
             embedded: false,
-            end: r.final_position,
+            end: t.end,
         },
     }
 }
@@ -332,5 +378,32 @@ mod tests {
         );
         assert!(!d.modes[1].ran);
         assert_eq!(d.modes[1].end, p);
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_iteration_and_its_first_difference_is_the_divergence() {
+        let p = DVec3::ONE;
+        let runs = [
+            run(
+                SlideMode::Robust,
+                vec![record(0, p, Some(1), GO), record(1, p, Some(2), END)],
+            ),
+            run(
+                SlideMode::Fauerby2003,
+                vec![record(0, p, Some(1), GO), record(1, p * 2.0, Some(2), END)],
+            ),
+        ];
+        let traces: Vec<ModeTrace<'_>> = runs
+            .iter()
+            .map(|(m, r)| ModeTrace::of_result(*m, r))
+            .collect();
+        let table = iteration_table(&traces);
+        assert_eq!(table.len(), 2);
+        assert!(table[0].differs.is_empty());
+        assert_eq!(table[0].end_spread_m, 0.0);
+        assert_eq!(table[1].differs, vec![Aspect::EndPosition]);
+        assert!((table[1].end_spread_m - 3f64.sqrt()).abs() < 1e-12);
+        assert_eq!(first_divergence(&runs).as_ref(), Some(&table[1]));
+        assert!(iteration_table(&[]).is_empty());
     }
 }

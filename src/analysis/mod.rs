@@ -9,9 +9,11 @@
 
 pub mod checks;
 pub mod compare;
+pub mod compare_walk;
 pub mod envelope;
 pub mod features;
 pub mod generate;
 pub mod hygiene;
 pub mod map;
 pub mod section;
+pub mod whatif;

@@ -148,6 +148,13 @@ pub enum Command {
     OpenFinding(usize),
     /// Close the opened finding (the section plot follows the probe again).
     CloseFinding,
+    /// Compare modes on or off: the selected probe's move in every mode.
+    SetCompareModes(bool),
+    /// Step the selected probe to iteration `i`, computing the iterations
+    /// up to it (the compare table's divergence).
+    StepTo(usize),
+    /// Dismiss the what-if (the before ghost and what flipped).
+    DismissWhatIf,
 }
 
 /// Work the window must do outside the state.
@@ -272,7 +279,12 @@ impl EditorState {
                 self.open_finding(i)
             }
             Command::CloseFinding => self.checks.open = None,
+            Command::SetCompareModes(on) => crate::app::compare::set_open(self, on),
+            Command::StepTo(i) => crate::app::compare::step_to(self, i),
+            Command::DismissWhatIf => crate::app::whatif::dismiss(self),
         }
+        // The comparison follows the selected probe's move as it is now.
+        crate::app::compare::refresh(self);
         None
     }
 

@@ -10,6 +10,8 @@ pub mod carry;
 pub mod checks;
 pub mod checks_job;
 pub mod command;
+pub mod compare;
+pub mod compare_draw;
 pub mod envelope_job;
 pub mod file_prompt;
 pub mod hygiene;
@@ -22,6 +24,7 @@ pub mod state;
 pub mod stepper;
 mod ui;
 pub mod walk;
+pub mod whatif;
 pub mod words;
 
 pub use ui::{CollidoscopeApp, Startup};

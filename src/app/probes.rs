@@ -144,6 +144,7 @@ pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
         return;
     }
     state.settings_error = None;
+    let whatif_before = crate::app::whatif::before_edit(state, i, &params);
     let Some(p) = state.probes.get_mut(i) else {
         return;
     };
@@ -168,6 +169,7 @@ pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
     if changed {
         state.restart_probe(i);
     }
+    crate::app::whatif::after_edit(state, i, whatif_before);
 }
 
 /// Current parameters of probe `i`.

@@ -337,6 +337,9 @@ pub struct EditorState {
     /// The answer to it, remembered for this session when asked to.
     #[serde(skip)]
     pub carry_choice: Option<CarryChoice>,
+    /// Compare modes and the what-if of the selected probe.
+    #[serde(skip)]
+    pub compare: crate::app::compare::CompareState,
 }
 
 impl Default for EditorState {
@@ -368,6 +371,7 @@ impl Default for EditorState {
             loading: None,
             carry_prompt: None,
             carry_choice: None,
+            compare: Default::default(),
         }
     }
 }

@@ -78,11 +78,17 @@ pub enum OverlayKind {
     /// The mesh's own faults found by the hygiene analysis (open edges,
     /// T-junctions, ...), each kind in its colour.
     MeshHygiene,
+    /// Compare modes: each slide mode's path and end, ghosted, in the
+    /// mode's colour.
+    ModeComparison,
+    /// What-if: the move's path and end before the last settings edit
+    /// (grey) and after it.
+    WhatIf,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 23] = [
+    pub const ALL: [OverlayKind; 25] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -106,6 +112,8 @@ impl OverlayKind {
         OverlayKind::Clearance,
         OverlayKind::GhostCorner,
         OverlayKind::MeshHygiene,
+        OverlayKind::ModeComparison,
+        OverlayKind::WhatIf,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -134,6 +142,8 @@ impl OverlayKind {
             OverlayKind::Clearance => "Clearance (red: inside geometry)",
             OverlayKind::GhostCorner => "Ghost corner",
             OverlayKind::MeshHygiene => "Mesh faults",
+            OverlayKind::ModeComparison => "Modes compared",
+            OverlayKind::WhatIf => "What-if: before / after",
         }
     }
 
@@ -165,6 +175,8 @@ impl OverlayKind {
             OverlayKind::Clearance => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::GhostCorner => [1.0, 0.5, 0.95, 1.0],
             OverlayKind::MeshHygiene => [1.0, 0.85, 0.1, 1.0],
+            OverlayKind::ModeComparison => [0.35, 0.55, 1.0, 0.28],
+            OverlayKind::WhatIf => [0.75, 0.75, 0.75, 0.28],
         }
     }
 
@@ -301,6 +313,10 @@ pub struct OverlayToggles {
     pub ghost_corner: bool,
     /// [`OverlayKind::MeshHygiene`].
     pub mesh_hygiene: bool,
+    /// [`OverlayKind::ModeComparison`].
+    pub mode_comparison: bool,
+    /// [`OverlayKind::WhatIf`].
+    pub what_if: bool,
 }
 
 impl Default for OverlayToggles {
@@ -329,6 +345,8 @@ impl Default for OverlayToggles {
             clearance: OverlayKind::Clearance.on_by_default(),
             ghost_corner: OverlayKind::GhostCorner.on_by_default(),
             mesh_hygiene: OverlayKind::MeshHygiene.on_by_default(),
+            mode_comparison: OverlayKind::ModeComparison.on_by_default(),
+            what_if: OverlayKind::WhatIf.on_by_default(),
         }
     }
 }
@@ -360,6 +378,8 @@ impl OverlayToggles {
             clearance: on,
             ghost_corner: on,
             mesh_hygiene: on,
+            mode_comparison: on,
+            what_if: on,
         }
     }
 
@@ -389,6 +409,8 @@ impl OverlayToggles {
             OverlayKind::Clearance => &mut self.clearance,
             OverlayKind::GhostCorner => &mut self.ghost_corner,
             OverlayKind::MeshHygiene => &mut self.mesh_hygiene,
+            OverlayKind::ModeComparison => &mut self.mode_comparison,
+            OverlayKind::WhatIf => &mut self.what_if,
         }
     }
 
@@ -418,6 +440,8 @@ impl OverlayToggles {
             OverlayKind::Clearance => self.clearance,
             OverlayKind::GhostCorner => self.ghost_corner,
             OverlayKind::MeshHygiene => self.mesh_hygiene,
+            OverlayKind::ModeComparison => self.mode_comparison,
+            OverlayKind::WhatIf => self.what_if,
         }
     }
 

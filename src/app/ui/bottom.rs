@@ -1,7 +1,7 @@
 //! The bottom panel: the stepper of the selected probe (Step, Step back,
 //! Run to end, Reset, a timeline over the iterations) and the plots.
 
-use super::{CollidoscopeApp, panels, plots};
+use super::{CollidoscopeApp, compare, panels, plots};
 use crate::app::command::Command;
 use crate::app::state::PanelSizes;
 use crate::app::stepper::{Stepper, phase_words};
@@ -18,8 +18,13 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .exact_size(height)
         .show(ui, |ui| {
             stepper_bar(ui, app);
+            compare::whatif_line(ui, app);
             ui.separator();
-            plots::show(ui, app);
+            if app.state.compare.open {
+                compare::show(ui, app);
+            } else {
+                plots::show(ui, app);
+            }
         });
     let r = shown.response.rect;
     if let Some(dy) = panels::edge_drag(ui, "plots_edge", r.top(), r.x_range(), true) {
@@ -65,6 +70,17 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 .clicked()
             {
                 q.push(Command::FrameSelection);
+            }
+            let open = app.state.compare.open;
+            if ui
+                .selectable_label(open, "Compare modes")
+                .on_hover_text(
+                    "Run this move in robust, fauerby2003 and nettle2000: ghosts in the view, \
+                     the iterations side by side here (instead of the plots)",
+                )
+                .clicked()
+            {
+                q.push(Command::SetCompareModes(!open));
             }
         });
         let Some(probe) = probe else {

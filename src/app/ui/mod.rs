@@ -6,6 +6,7 @@
 mod bottom;
 mod character;
 mod checks;
+mod compare;
 mod dialogs;
 mod file_window;
 mod hygiene;

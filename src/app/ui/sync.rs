@@ -51,6 +51,8 @@ struct OverlayKey {
     finding: Option<(usize, usize)>,
     /// The hygiene report, the kinds drawn and the item opened.
     hygiene: Option<HygieneKey>,
+    /// Compare modes' and what-if's ghosts: every point they pass through.
+    ghosts: Vec<DVec3>,
 }
 
 impl SyncMemo {
@@ -161,6 +163,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .report
             .as_ref()
             .map(|(r, _)| (Arc::as_ptr(r) as usize, st.hygiene.drawn, st.hygiene.open)),
+        ghosts: crate::app::compare_draw::ghost_points(&st.compare),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -213,6 +216,14 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .primitives
             .extend(hygiene_primitives(&st.hygiene, &level.mesh));
     }
+    overlays
+        .primitives
+        .extend(crate::app::compare_draw::compare_primitives(
+            &st.compare,
+            key.radii,
+            st.overlays.get(OverlayKind::ModeComparison),
+            st.overlays.get(OverlayKind::WhatIf),
+        ));
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
     app.sync.overlay_key = Some(key);
