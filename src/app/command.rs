@@ -148,6 +148,14 @@ pub enum Command {
     OpenFinding(usize),
     /// Close the opened finding (the section plot follows the probe again).
     CloseFinding,
+    /// File → Import recording…: the path field for a recording to replay.
+    ImportRecordingDialog,
+    /// Stop the replay in progress.
+    CancelReplay,
+    /// Open replayed frame N in the stepper.
+    OpenReplayFrame(u32),
+    /// Close the Replay window (its result and overlays go).
+    CloseReplay,
 }
 
 /// Work the window must do outside the state.
@@ -272,6 +280,10 @@ impl EditorState {
                 self.open_finding(i)
             }
             Command::CloseFinding => self.checks.open = None,
+            Command::ImportRecordingDialog => prompts::open(self, PromptPurpose::ImportRecording),
+            Command::CancelReplay => self.cancel_replay(),
+            Command::OpenReplayFrame(i) => self.open_replay_frame(i),
+            Command::CloseReplay => self.replay = Default::default(),
         }
         None
     }
@@ -329,6 +341,7 @@ impl EditorState {
         // Findings and their walks belong to the level they were found on.
         self.checks.clear();
         self.hygiene.clear();
+        self.replay = Default::default();
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

@@ -51,6 +51,8 @@ struct OverlayKey {
     finding: Option<(usize, usize)>,
     /// The hygiene report, the kinds drawn and the item opened.
     hygiene: Option<HygieneKey>,
+    /// The replay shown (by address).
+    replay: Option<usize>,
 }
 
 impl SyncMemo {
@@ -161,6 +163,11 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .report
             .as_ref()
             .map(|(r, _)| (Arc::as_ptr(r) as usize, st.hygiene.drawn, st.hygiene.open)),
+        replay: st
+            .replay
+            .view
+            .as_ref()
+            .map(|v| Arc::as_ptr(&v.replay) as usize),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -212,6 +219,16 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         overlays
             .primitives
             .extend(hygiene_primitives(&st.hygiene, &level.mesh));
+    }
+    if let Some(v) = st
+        .replay
+        .view
+        .as_ref()
+        .filter(|_| st.overlays.get(OverlayKind::ReplayPaths))
+    {
+        overlays
+            .primitives
+            .extend(crate::app::replay::replay_primitives(&v.replay));
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
