@@ -15,5 +15,6 @@ pub mod features;
 pub mod generate;
 pub mod hygiene;
 pub mod map;
+pub mod replay;
 pub mod section;
 pub mod whatif;

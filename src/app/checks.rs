@@ -380,7 +380,7 @@ impl EditorState {
     }
 
     /// The selected probe, or a new one at `at` with `settings` (selected).
-    fn probe_for_finding(&mut self, settings: &SlideSettings, at: DVec3) -> usize {
+    pub(crate) fn probe_for_finding(&mut self, settings: &SlideSettings, at: DVec3) -> usize {
         if let Some(i) = self.selected.filter(|&i| i < self.probes.len()) {
             return i;
         }

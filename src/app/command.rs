@@ -155,6 +155,14 @@ pub enum Command {
     StepTo(usize),
     /// Dismiss the what-if (the before ghost and what flipped).
     DismissWhatIf,
+    /// File → Import recording…: the path field for a recording to replay.
+    ImportRecordingDialog,
+    /// Stop the replay in progress.
+    CancelReplay,
+    /// Open replayed frame N in the stepper.
+    OpenReplayFrame(u32),
+    /// Close the Replay window (its result and overlays go).
+    CloseReplay,
 }
 
 /// Work the window must do outside the state.
@@ -282,6 +290,10 @@ impl EditorState {
             Command::SetCompareModes(on) => crate::app::compare::set_open(self, on),
             Command::StepTo(i) => crate::app::compare::step_to(self, i),
             Command::DismissWhatIf => crate::app::whatif::dismiss(self),
+            Command::ImportRecordingDialog => prompts::open(self, PromptPurpose::ImportRecording),
+            Command::CancelReplay => self.cancel_replay(),
+            Command::OpenReplayFrame(i) => self.open_replay_frame(i),
+            Command::CloseReplay => self.replay = Default::default(),
         }
         // The comparison follows the selected probe's move as it is now.
         crate::app::compare::refresh(self);
@@ -341,6 +353,7 @@ impl EditorState {
         // Findings and their walks belong to the level they were found on.
         self.checks.clear();
         self.hygiene.clear();
+        self.replay = Default::default();
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

@@ -26,6 +26,8 @@ pub enum PromptPurpose {
     ExportSettings,
     /// Where to write the selected probe's settings for a game engine.
     ExportForEngine(Engine),
+    /// A recorded path to replay (`.csv`, `.jsonl`).
+    ImportRecording,
 }
 
 impl PromptPurpose {
@@ -36,6 +38,7 @@ impl PromptPurpose {
             PromptPurpose::ImportSettings => "Import settings".into(),
             PromptPurpose::ExportSettings => "Export settings".into(),
             PromptPurpose::ExportForEngine(e) => format!("Export for {}", e.title()),
+            PromptPurpose::ImportRecording => "Import recording".into(),
         }
     }
 
@@ -52,6 +55,7 @@ impl PromptPurpose {
         match self {
             PromptPurpose::OpenLevel => &["obj", "gz"],
             PromptPurpose::ImportSettings | PromptPurpose::ExportSettings => &["toml", "json"],
+            PromptPurpose::ImportRecording => &["csv", "jsonl", "json"],
             PromptPurpose::ExportForEngine(e) => match e {
                 Engine::Rapier => &["rs"],
                 Engine::Jolt | Engine::Physx | Engine::Unreal => &["h"],
@@ -182,7 +186,9 @@ pub fn validate(text: &str, purpose: PromptPurpose) -> Result<PathBuf, String> {
     let shown = short(trimmed);
     let kinds = purpose.extensions().join(" or .");
     match purpose {
-        PromptPurpose::OpenLevel | PromptPurpose::ImportSettings => {
+        PromptPurpose::OpenLevel
+        | PromptPurpose::ImportSettings
+        | PromptPurpose::ImportRecording => {
             let meta = std::fs::metadata(&path).map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => format!("{shown}: no such file"),
                 _ => format!("{shown}: {e}"),

@@ -20,6 +20,7 @@ pub mod measure;
 pub mod pick;
 pub mod probes;
 pub mod prompts;
+pub mod replay;
 pub mod state;
 pub mod stepper;
 mod ui;

@@ -18,7 +18,10 @@ pub use crate::app::carry::{ask_about_carried_probes, carry};
 /// the loaded level's import options; says in the status bar which ways of
 /// picking a file work here.
 pub fn open(state: &mut EditorState, purpose: PromptPurpose) {
-    let settings_need_probe = purpose != PromptPurpose::OpenLevel;
+    let settings_need_probe = !matches!(
+        purpose,
+        PromptPurpose::OpenLevel | PromptPurpose::ImportRecording
+    );
     if settings_need_probe && state.selected_probe().is_none() {
         state.info(match purpose {
             PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_) => {
@@ -72,6 +75,7 @@ fn use_path(state: &mut EditorState, prompt: FilePrompt, path: PathBuf) -> Optio
         PromptPurpose::ImportSettings => probes::import_settings(state, &path),
         PromptPurpose::ExportSettings => probes::export_settings(state, &path),
         PromptPurpose::ExportForEngine(e) => probes::export_for_engine(state, e, &path),
+        PromptPurpose::ImportRecording => state.import_recording(&path, &prompt.options),
     }
     None
 }

@@ -325,6 +325,9 @@ pub struct EditorState {
     /// The mesh hygiene analysis (dropped when the level changes).
     #[serde(skip)]
     pub hygiene: crate::app::hygiene::HygieneState,
+    /// The imported recording's replay (dropped when the level changes).
+    #[serde(skip)]
+    pub replay: crate::app::replay::ReplayState,
     /// The in-app path field, when open.
     #[serde(skip)]
     pub file_prompt: Option<FilePrompt>,
@@ -367,6 +370,7 @@ impl Default for EditorState {
             settings_error: None,
             checks: ChecksState::default(),
             hygiene: Default::default(),
+            replay: Default::default(),
             file_prompt: None,
             loading: None,
             carry_prompt: None,

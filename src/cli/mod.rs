@@ -1,5 +1,5 @@
 //! The `collidoscope` command line (clap 4): `info`, `sweep`, `walk`,
-//! `envelope`, `check`, `map`, `repro`, `settings export|check`, and with no subcommand the desktop window.
+//! `envelope`, `check`, `map`, `repro`, `replay`, `settings export|check`, and with no subcommand the desktop window.
 //!
 //! Everything here works in world space (Y up, metres); the solver's trace
 //! carries the ellipsoid-space values alongside. Errors end up as one line
@@ -7,7 +7,8 @@
 //! a failure (unreadable level, invalid settings file, ...); nothing here
 //! panics on bad input. `sweep --batch` and `walk --batch` report a bad line
 //! in its output line and exit with 4 when any was refused; `repro --run`
-//! exits with 3 when a bundle no longer reproduces.
+//! exits with 3 when a bundle no longer reproduces; `replay` exits with 3
+//! when a recorded path diverges.
 
 mod args;
 mod batch;
@@ -18,6 +19,7 @@ mod gui;
 mod hygiene;
 mod info;
 mod map;
+mod replay;
 mod repro;
 mod settings;
 mod sweep;
@@ -71,6 +73,8 @@ enum Command {
     Map(Box<map::MapArgs>),
     /// Write a repro bundle for one move (triangles within reach, settings, move, test), or replay one: --run DIR.
     Repro(Box<repro::ReproArgs>),
+    /// Re-run a recorded path (CSV or JSON Lines) frame by frame and report where it diverges.
+    Replay(Box<replay::ReplayArgs>),
     /// Write or check a settings file (.toml or .json).
     #[command(subcommand, arg_required_else_help = false)]
     Settings(settings::SettingsCommand),
@@ -144,6 +148,7 @@ fn dispatch(cli: Cli) -> Result<i32, CliError> {
             });
         }
         Some(Command::Repro(a)) => return repro::run(&a),
+        Some(Command::Replay(a)) => return replay::run(&a),
         Some(Command::Settings(c)) => settings::run(&c),
         None => gui::open(cli.level, cli.import.options()),
     }?;

@@ -84,11 +84,14 @@ pub enum OverlayKind {
     /// What-if: the move's path and end before the last settings edit
     /// (grey) and after it.
     WhatIf,
+    /// An imported recording: the recorded path, the character's re-run
+    /// ends and the first frame that diverges.
+    ReplayPaths,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 25] = [
+    pub const ALL: [OverlayKind; 26] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -114,6 +117,7 @@ impl OverlayKind {
         OverlayKind::MeshHygiene,
         OverlayKind::ModeComparison,
         OverlayKind::WhatIf,
+        OverlayKind::ReplayPaths,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -144,6 +148,7 @@ impl OverlayKind {
             OverlayKind::MeshHygiene => "Mesh faults",
             OverlayKind::ModeComparison => "Modes compared",
             OverlayKind::WhatIf => "What-if: before / after",
+            OverlayKind::ReplayPaths => "Replay: recorded (white), re-run (orange)",
         }
     }
 
@@ -177,6 +182,7 @@ impl OverlayKind {
             OverlayKind::MeshHygiene => [1.0, 0.85, 0.1, 1.0],
             OverlayKind::ModeComparison => [0.35, 0.55, 1.0, 0.28],
             OverlayKind::WhatIf => [0.75, 0.75, 0.75, 0.28],
+            OverlayKind::ReplayPaths => [0.95, 0.95, 0.95, 1.0],
         }
     }
 
@@ -317,6 +323,8 @@ pub struct OverlayToggles {
     pub mode_comparison: bool,
     /// [`OverlayKind::WhatIf`].
     pub what_if: bool,
+    /// [`OverlayKind::ReplayPaths`].
+    pub replay_paths: bool,
 }
 
 impl Default for OverlayToggles {
@@ -347,6 +355,7 @@ impl Default for OverlayToggles {
             mesh_hygiene: OverlayKind::MeshHygiene.on_by_default(),
             mode_comparison: OverlayKind::ModeComparison.on_by_default(),
             what_if: OverlayKind::WhatIf.on_by_default(),
+            replay_paths: OverlayKind::ReplayPaths.on_by_default(),
         }
     }
 }
@@ -380,6 +389,7 @@ impl OverlayToggles {
             mesh_hygiene: on,
             mode_comparison: on,
             what_if: on,
+            replay_paths: on,
         }
     }
 
@@ -411,6 +421,7 @@ impl OverlayToggles {
             OverlayKind::MeshHygiene => &mut self.mesh_hygiene,
             OverlayKind::ModeComparison => &mut self.mode_comparison,
             OverlayKind::WhatIf => &mut self.what_if,
+            OverlayKind::ReplayPaths => &mut self.replay_paths,
         }
     }
 
@@ -442,6 +453,7 @@ impl OverlayToggles {
             OverlayKind::MeshHygiene => self.mesh_hygiene,
             OverlayKind::ModeComparison => self.mode_comparison,
             OverlayKind::WhatIf => self.what_if,
+            OverlayKind::ReplayPaths => self.replay_paths,
         }
     }
 

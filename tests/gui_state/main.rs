@@ -404,3 +404,4 @@ mod engines;
 mod files;
 mod finding;
 mod hygiene;
+mod replay;

@@ -79,6 +79,9 @@ fn run(purpose: PromptPurpose, folder: PathBuf) -> Option<PathBuf> {
         PromptPurpose::ImportSettings => {
             dialog.add_filter("Settings", &["toml", "json"]).pick_file()
         }
+        PromptPurpose::ImportRecording => dialog
+            .add_filter("Recording", &["csv", "jsonl", "json"])
+            .pick_file(),
         PromptPurpose::ExportForEngine(engine) => dialog
             .add_filter(engine.name(), &[engine.extension()])
             .set_file_name(engine.default_file_name())

@@ -113,6 +113,10 @@ fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePr
         ui.separator();
         import_options(ui, prompt);
     }
+    if prompt.purpose == PromptPurpose::ImportRecording {
+        ui.separator();
+        recording_options(ui, prompt);
+    }
     if let Some(msg) = &prompt.message {
         ui.add(
             egui::Label::new(egui::RichText::new(msg).color(ui.visuals().error_fg_color)).wrap(),
@@ -175,6 +179,39 @@ fn import_options(ui: &mut egui::Ui, prompt: &mut FilePrompt) {
         ui.radio_value(&mut o.objects_by, ObjectsBy::GroupAndMaterial, "both");
     });
     ui.weak(format!("Will open with: {}", options_words(o)));
+}
+
+/// The recording's up axis and unit scale (its format comes from its name:
+/// `.jsonl` / `.json` JSON Lines, else CSV; its columns have their default
+/// names, `collidoscope replay --columns` renames them).
+fn recording_options(ui: &mut egui::Ui, prompt: &mut FilePrompt) {
+    let o = &mut prompt.options;
+    ui.strong("Recording options");
+    ui.horizontal(|ui| {
+        ui.label("Up axis");
+        ui.radio_value(&mut o.up, UpAxis::Y, "Y up");
+        ui.radio_value(&mut o.up, UpAxis::Z, "Z up");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Unit scale");
+        ui.add(
+            egui::DragValue::new(&mut o.scale)
+                .speed(0.001)
+                .range(1e-6..=1e6)
+                .suffix(" m per unit"),
+        );
+    });
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(
+                "Columns t, x, y, z and vx, vy, vz or ix, iy, iz (optional jump, grounded); \
+                 .csv has a header row, .jsonl one object per line. Replayed with the \
+                 selected probe's settings.",
+            )
+            .weak(),
+        )
+        .wrap(),
+    );
 }
 
 /// Asks what to do with probes carried to a new level.

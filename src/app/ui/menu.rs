@@ -75,6 +75,17 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         prompt.message = None;
         q.push(Command::SetFilePrompt(Some(prompt)));
     }
+    if ui
+        .add_enabled(
+            app.state.level.is_some(),
+            egui::Button::new("Import recording…"),
+        )
+        .on_hover_text("Replay a recorded path (CSV or JSON Lines) on this level, frame by frame")
+        .on_disabled_hover_text("Open a level first")
+        .clicked()
+    {
+        q.push(Command::ImportRecordingDialog);
+    }
     ui.separator();
     let has_probe = app.state.selected_probe().is_some();
     let no_probe = "Settings belong to a probe: select one first";

@@ -18,6 +18,7 @@ mod legend;
 mod menu;
 mod panels;
 mod plots;
+mod replay;
 mod section;
 mod sync;
 mod viewport;
@@ -400,7 +401,8 @@ impl eframe::App for CollidoscopeApp {
         keys::handle(&ctx, self);
         self.flush(&ctx);
         self.poll_envelope(&ctx);
-        let checking = self.state.poll_checks() | self.state.poll_hygiene();
+        let checking =
+            self.state.poll_checks() | self.state.poll_hygiene() | self.state.poll_replay();
         if let Some(left) = self.state.expire_status(Instant::now()) {
             ctx.request_repaint_after(left);
         }
@@ -410,6 +412,7 @@ impl eframe::App for CollidoscopeApp {
         left::show(ui, self);
         inspector::show(ui, self);
         viewport::show(ui, self);
+        replay::show(&ctx, self);
         file_window::show_prompt(&ctx, self);
         file_window::show_carry_prompt(&ctx, self);
         self.flush(&ctx);

@@ -53,6 +53,8 @@ struct OverlayKey {
     hygiene: Option<HygieneKey>,
     /// Compare modes' and what-if's ghosts: every point they pass through.
     ghosts: Vec<DVec3>,
+    /// The replay shown (by address).
+    replay: Option<usize>,
 }
 
 impl SyncMemo {
@@ -164,6 +166,11 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .as_ref()
             .map(|(r, _)| (Arc::as_ptr(r) as usize, st.hygiene.drawn, st.hygiene.open)),
         ghosts: crate::app::compare_draw::ghost_points(&st.compare),
+        replay: st
+            .replay
+            .view
+            .as_ref()
+            .map(|v| Arc::as_ptr(&v.replay) as usize),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -224,6 +231,16 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             st.overlays.get(OverlayKind::ModeComparison),
             st.overlays.get(OverlayKind::WhatIf),
         ));
+    if let Some(v) = st
+        .replay
+        .view
+        .as_ref()
+        .filter(|_| st.overlays.get(OverlayKind::ReplayPaths))
+    {
+        overlays
+            .primitives
+            .extend(crate::app::replay::replay_primitives(&v.replay));
+    }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
     app.sync.overlay_key = Some(key);

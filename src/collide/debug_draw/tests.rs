@@ -200,12 +200,16 @@ fn an_end_inside_geometry_is_drawn_red_with_its_triangle_and_depth_vector() {
 
 #[test]
 fn each_kind_is_present_when_on_and_absent_when_off() {
-    // The mesh's faults come from the hygiene analysis, the modes compared
-    // and the what-if from the window's reruns, not from the trace.
+    // Drawn from elsewhere than a trace: the mesh's faults (the hygiene
+    // analysis), the modes compared and the what-if (the window's reruns),
+    // the replay's paths (a recording).
     let from_traces = OverlayKind::ALL.into_iter().filter(|&k| {
         !matches!(
             k,
-            OverlayKind::MeshHygiene | OverlayKind::ModeComparison | OverlayKind::WhatIf
+            OverlayKind::MeshHygiene
+                | OverlayKind::ModeComparison
+                | OverlayKind::WhatIf
+                | OverlayKind::ReplayPaths
         )
     });
     for kind in from_traces {
