@@ -148,6 +148,16 @@ pub enum Command {
     OpenFinding(usize),
     /// Close the opened finding (the section plot follows the probe again).
     CloseFinding,
+    /// The options of the next stuck-spot map.
+    SetMapOptions(crate::analysis::map::MapOptions),
+    /// Map the level with the selected probe's settings (the defaults when
+    /// none is selected), in the background.
+    RunMap,
+    /// Stop the map running; the window goes on, no results are kept.
+    CancelMap,
+    /// Open spot `i` of the map (index into its spots): its worst walk, at
+    /// the frame where it went wrong, in the stepper.
+    OpenMapSpot(usize),
 }
 
 /// Work the window must do outside the state.
@@ -272,6 +282,10 @@ impl EditorState {
                 self.open_finding(i)
             }
             Command::CloseFinding => self.checks.open = None,
+            Command::SetMapOptions(o) => self.map.options = o,
+            Command::RunMap => self.run_map(),
+            Command::CancelMap => self.cancel_map(),
+            Command::OpenMapSpot(i) => self.open_map_spot(i),
         }
         None
     }
@@ -329,6 +343,7 @@ impl EditorState {
         // Findings and their walks belong to the level they were found on.
         self.checks.clear();
         self.hygiene.clear();
+        self.map.clear();
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

@@ -14,6 +14,8 @@ pub mod envelope_job;
 pub mod file_prompt;
 pub mod hygiene;
 pub mod loader;
+pub mod map;
+pub mod map_job;
 pub mod measure;
 pub mod pick;
 pub mod probes;

@@ -325,6 +325,10 @@ pub struct EditorState {
     /// The mesh hygiene analysis (dropped when the level changes).
     #[serde(skip)]
     pub hygiene: crate::app::hygiene::HygieneState,
+    /// The stuck-spot map: its options, the run in progress, the report and
+    /// the spot opened (dropped when the level changes).
+    #[serde(skip)]
+    pub map: crate::app::map::MapState,
     /// The in-app path field, when open.
     #[serde(skip)]
     pub file_prompt: Option<FilePrompt>,
@@ -364,6 +368,7 @@ impl Default for EditorState {
             settings_error: None,
             checks: ChecksState::default(),
             hygiene: Default::default(),
+            map: Default::default(),
             file_prompt: None,
             loading: None,
             carry_prompt: None,

@@ -78,11 +78,14 @@ pub enum OverlayKind {
     /// The mesh's own faults found by the hygiene analysis (open edges,
     /// T-junctions, ...), each kind in its colour.
     MeshHygiene,
+    /// The stuck-spot map: one floor quad per start point, in the colour
+    /// of its worst walk's class.
+    StuckMap,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 23] = [
+    pub const ALL: [OverlayKind; 24] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -106,6 +109,7 @@ impl OverlayKind {
         OverlayKind::Clearance,
         OverlayKind::GhostCorner,
         OverlayKind::MeshHygiene,
+        OverlayKind::StuckMap,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -134,6 +138,7 @@ impl OverlayKind {
             OverlayKind::Clearance => "Clearance (red: inside geometry)",
             OverlayKind::GhostCorner => "Ghost corner",
             OverlayKind::MeshHygiene => "Mesh faults",
+            OverlayKind::StuckMap => "Stuck-spot map",
         }
     }
 
@@ -165,6 +170,7 @@ impl OverlayKind {
             OverlayKind::Clearance => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::GhostCorner => [1.0, 0.5, 0.95, 1.0],
             OverlayKind::MeshHygiene => [1.0, 0.85, 0.1, 1.0],
+            OverlayKind::StuckMap => [0.9, 0.2, 0.2, 1.0],
         }
     }
 
@@ -301,6 +307,8 @@ pub struct OverlayToggles {
     pub ghost_corner: bool,
     /// [`OverlayKind::MeshHygiene`].
     pub mesh_hygiene: bool,
+    /// [`OverlayKind::StuckMap`].
+    pub stuck_map: bool,
 }
 
 impl Default for OverlayToggles {
@@ -329,6 +337,7 @@ impl Default for OverlayToggles {
             clearance: OverlayKind::Clearance.on_by_default(),
             ghost_corner: OverlayKind::GhostCorner.on_by_default(),
             mesh_hygiene: OverlayKind::MeshHygiene.on_by_default(),
+            stuck_map: OverlayKind::StuckMap.on_by_default(),
         }
     }
 }
@@ -360,6 +369,7 @@ impl OverlayToggles {
             clearance: on,
             ghost_corner: on,
             mesh_hygiene: on,
+            stuck_map: on,
         }
     }
 
@@ -389,6 +399,7 @@ impl OverlayToggles {
             OverlayKind::Clearance => &mut self.clearance,
             OverlayKind::GhostCorner => &mut self.ghost_corner,
             OverlayKind::MeshHygiene => &mut self.mesh_hygiene,
+            OverlayKind::StuckMap => &mut self.stuck_map,
         }
     }
 
@@ -418,6 +429,7 @@ impl OverlayToggles {
             OverlayKind::Clearance => self.clearance,
             OverlayKind::GhostCorner => self.ghost_corner,
             OverlayKind::MeshHygiene => self.mesh_hygiene,
+            OverlayKind::StuckMap => self.stuck_map,
         }
     }
 

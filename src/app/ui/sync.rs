@@ -7,6 +7,7 @@ use super::CollidoscopeApp;
 use crate::analysis::hygiene::HygieneKind;
 use crate::app::checks::finding_primitives;
 use crate::app::hygiene::hygiene_primitives;
+use crate::app::map::map_primitives;
 use crate::bvh::BvhStats;
 use crate::collide::debug_draw::{
     DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape,
@@ -51,6 +52,8 @@ struct OverlayKey {
     finding: Option<(usize, usize)>,
     /// The hygiene report, the kinds drawn and the item opened.
     hygiene: Option<HygieneKey>,
+    /// The stuck-spot map (by address) and the spot opened.
+    map: Option<(usize, Option<usize>)>,
 }
 
 impl SyncMemo {
@@ -161,6 +164,12 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .report
             .as_ref()
             .map(|(r, _)| (Arc::as_ptr(r) as usize, st.hygiene.drawn, st.hygiene.open)),
+        map: st.map.report.as_ref().map(|r| {
+            (
+                Arc::as_ptr(r) as usize,
+                st.map.open.as_ref().map(|o| o.spot),
+            )
+        }),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -212,6 +221,9 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         overlays
             .primitives
             .extend(hygiene_primitives(&st.hygiene, &level.mesh));
+    }
+    if st.overlays.get(OverlayKind::StuckMap) {
+        overlays.primitives.extend(map_primitives(&st.map));
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
