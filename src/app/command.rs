@@ -148,6 +148,13 @@ pub enum Command {
     OpenFinding(usize),
     /// Close the opened finding (the section plot follows the probe again).
     CloseFinding,
+    /// File → Write repro bundle…: ask for the folder to write the
+    /// selected probe's move to.
+    WriteReproBundleDialog,
+    /// Write the selected probe's move as a repro bundle into this folder.
+    WriteReproBundle(PathBuf),
+    /// File → Open repro bundle…: the Open level field, for a bundle folder.
+    OpenReproBundleDialog,
     /// The options of the next stuck-spot map.
     SetMapOptions(crate::analysis::map::MapOptions),
     /// Map the level with the selected probe's settings (the defaults when
@@ -174,6 +181,11 @@ impl EditorState {
     pub fn apply(&mut self, cmd: Command) -> Option<Effect> {
         match cmd {
             Command::OpenDialog => prompts::open(self, PromptPurpose::OpenLevel),
+            Command::OpenLevel(path) | Command::OpenLevelWith(path, _)
+                if crate::app::bundle::is_bundle(&path) =>
+            {
+                self.open_repro_bundle(&path)
+            }
             Command::OpenLevel(path) => {
                 let options = self.options_for(&path);
                 return Some(self.start_loading(path, options));
@@ -283,6 +295,14 @@ impl EditorState {
             }
             Command::CloseFinding => self.checks.open = None,
             Command::SetMapOptions(o) => self.map.options = o,
+            Command::WriteReproBundleDialog => prompts::open(self, PromptPurpose::WriteReproBundle),
+            Command::WriteReproBundle(dir) => self.write_repro_bundle(&dir),
+            Command::OpenReproBundleDialog => {
+                prompts::open(self, PromptPurpose::OpenLevel);
+                self.info(
+                    "Open repro bundle: type or pick the bundle's folder (it holds move.json)",
+                );
+            }
             Command::RunMap => self.run_map(),
             Command::CancelMap => self.cancel_map(),
             Command::OpenMapSpot(i) => self.open_map_spot(i),

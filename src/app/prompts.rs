@@ -24,6 +24,7 @@ pub fn open(state: &mut EditorState, purpose: PromptPurpose) {
             PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_) => {
                 probes::NO_PROBE_TO_EXPORT
             }
+            PromptPurpose::WriteReproBundle => crate::app::bundle::NO_PROBE_FOR_BUNDLE,
             _ => probes::NO_PROBE_TO_IMPORT,
         });
         return;
@@ -32,6 +33,7 @@ pub fn open(state: &mut EditorState, purpose: PromptPurpose) {
     match purpose {
         PromptPurpose::ExportSettings => text.push_str("collidoscope_settings.toml"),
         PromptPurpose::ExportForEngine(e) => text.push_str(e.default_file_name()),
+        PromptPurpose::WriteReproBundle => text.push_str("repro_bundle"),
         _ => {}
     }
     state.file_prompt = Some(FilePrompt::new(purpose, text, state.import_options));
@@ -72,6 +74,7 @@ fn use_path(state: &mut EditorState, prompt: FilePrompt, path: PathBuf) -> Optio
         PromptPurpose::ImportSettings => probes::import_settings(state, &path),
         PromptPurpose::ExportSettings => probes::export_settings(state, &path),
         PromptPurpose::ExportForEngine(e) => probes::export_for_engine(state, e, &path),
+        PromptPurpose::WriteReproBundle => state.write_repro_bundle(&path),
     }
     None
 }

@@ -173,7 +173,7 @@ fn a_map_cancelled_halfway_leaves_the_window_working() {
     assert!(!s.map.running());
     assert!(s.map.report.is_none());
     let at = s.map.cancelled_at.expect("says it was cancelled");
-    assert!(at >= 0.1 && at < 1.0, "{at}");
+    assert!((0.1..1.0).contains(&at), "{at}");
     assert!(s.status.clone().unwrap().text.contains("cancelled"));
     assert!(!s.poll_map(), "nothing left to poll");
     // The window goes on: a probe is placed and steps.
