@@ -369,3 +369,99 @@ impl EditorState {
         self.probes.len() - 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::map::{ClassCounts, MapGrid, Shard};
+
+    fn spot(index: u32, cell: [u32; 2], floor_y: f64, class: MapClass) -> MapSpot {
+        MapSpot {
+            index,
+            cell,
+            floor_y,
+            start: DVec3::new(f64::from(cell[0]), floor_y + 0.9, f64::from(cell[1])),
+            class,
+            worst_direction: 0,
+            direction: DVec3::X,
+            frame: (class > MapClass::Blocked).then_some(3),
+            end: DVec3::ZERO,
+            walks: vec![class],
+        }
+    }
+
+    /// Two storeys over cell (1, 0): the ground at y = 0 and a floor at y = 3.
+    fn report() -> MapReport {
+        let spots = vec![
+            spot(0, [0, 0], 0.0, MapClass::Free),
+            spot(1, [1, 0], 0.0, MapClass::Stuck),
+            spot(2, [1, 0], 3.0, MapClass::Jitter),
+            spot(3, [2, 0], 0.0, MapClass::Stuck),
+        ];
+        MapReport {
+            level: "two storeys".into(),
+            settings: SlideSettings::default(),
+            grid: MapGrid {
+                origin_x: 0.0,
+                origin_z: 0.0,
+                spacing_m: 1.0,
+                nx: 3,
+                nz: 1,
+            },
+            directions: 1,
+            seconds: 1.0,
+            shard: Shard::WHOLE,
+            start_points: 4,
+            unplaceable: 0,
+            counts: ClassCounts::of(&spots),
+            spots,
+            walks: 4,
+            frames: 240,
+            elapsed_ms: 1.0,
+        }
+    }
+
+    #[test]
+    fn a_click_picks_the_cell_on_the_storey_clicked() {
+        let r = report();
+        assert_eq!(spot_at(&r, DVec3::new(1.2, 0.0, -0.3)), Some(1));
+        assert_eq!(spot_at(&r, DVec3::new(0.8, 3.0, 0.4)), Some(2));
+        assert_eq!(
+            spot_at(&r, DVec3::new(1.0, 1.5, 0.0)),
+            None,
+            "between storeys"
+        );
+        assert_eq!(
+            spot_at(&r, DVec3::new(0.0, 0.0, 0.6)),
+            None,
+            "outside the grid"
+        );
+        assert_eq!(spot_at(&r, DVec3::new(-0.4, 0.0, 0.0)), Some(0));
+    }
+
+    #[test]
+    fn the_worst_come_first_and_the_heat_map_has_a_cell_each() {
+        let state = MapState {
+            report: Some(Arc::new(report())),
+            ..MapState::default()
+        };
+        assert_eq!(
+            state.worst(10),
+            vec![1, 3, 2],
+            "stuck before jitter, then by grid order"
+        );
+        assert_eq!(state.worst(1), vec![1]);
+        let prims = map_primitives(&state);
+        assert_eq!(prims.len(), 4);
+        let Shape::PlaneQuad {
+            center, half_size, ..
+        } = prims[2].shape
+        else {
+            panic!("{:?}", prims[2]);
+        };
+        assert_eq!(center, DVec3::new(1.0, 3.0 + QUAD_LIFT_M, 0.0));
+        assert!((half_size - 0.4).abs() < 1e-12);
+        assert_eq!(prims[2].color, class_color(MapClass::Jitter));
+        assert_eq!(class_color(MapClass::Free)[3], 1.0, "opaque");
+    }
+}
