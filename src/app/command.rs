@@ -163,6 +163,23 @@ pub enum Command {
     OpenReplayFrame(u32),
     /// Close the Replay window (its result and overlays go).
     CloseReplay,
+    /// File → Write repro bundle…: ask for the folder to write the
+    /// selected probe's move to.
+    WriteReproBundleDialog,
+    /// Write the selected probe's move as a repro bundle into this folder.
+    WriteReproBundle(PathBuf),
+    /// File → Open repro bundle…: the Open level field, for a bundle folder.
+    OpenReproBundleDialog,
+    /// The options of the next stuck-spot map.
+    SetMapOptions(crate::analysis::map::MapOptions),
+    /// Map the level with the selected probe's settings (the defaults when
+    /// none is selected), in the background.
+    RunMap,
+    /// Stop the map running; the window goes on, no results are kept.
+    CancelMap,
+    /// Open spot `i` of the map (index into its spots): its worst walk, at
+    /// the frame where it went wrong, in the stepper.
+    OpenMapSpot(usize),
 }
 
 /// Work the window must do outside the state.
@@ -179,6 +196,11 @@ impl EditorState {
     pub fn apply(&mut self, cmd: Command) -> Option<Effect> {
         match cmd {
             Command::OpenDialog => prompts::open(self, PromptPurpose::OpenLevel),
+            Command::OpenLevel(path) | Command::OpenLevelWith(path, _)
+                if crate::app::bundle::is_bundle(&path) =>
+            {
+                self.open_repro_bundle(&path)
+            }
             Command::OpenLevel(path) => {
                 let options = self.options_for(&path);
                 return Some(self.start_loading(path, options));
@@ -294,6 +316,18 @@ impl EditorState {
             Command::CancelReplay => self.cancel_replay(),
             Command::OpenReplayFrame(i) => self.open_replay_frame(i),
             Command::CloseReplay => self.replay = Default::default(),
+            Command::SetMapOptions(o) => self.map.options = o,
+            Command::WriteReproBundleDialog => prompts::open(self, PromptPurpose::WriteReproBundle),
+            Command::WriteReproBundle(dir) => self.write_repro_bundle(&dir),
+            Command::OpenReproBundleDialog => {
+                prompts::open(self, PromptPurpose::OpenLevel);
+                self.info(
+                    "Open repro bundle: type or pick the bundle's folder (it holds move.json)",
+                );
+            }
+            Command::RunMap => self.run_map(),
+            Command::CancelMap => self.cancel_map(),
+            Command::OpenMapSpot(i) => self.open_map_spot(i),
         }
         // The comparison follows the selected probe's move as it is now.
         crate::app::compare::refresh(self);
@@ -354,6 +388,7 @@ impl EditorState {
         self.checks.clear();
         self.hygiene.clear();
         self.replay = Default::default();
+        self.map.clear();
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

@@ -28,6 +28,8 @@ pub enum PromptPurpose {
     ExportForEngine(Engine),
     /// A recorded path to replay (`.csv`, `.jsonl`).
     ImportRecording,
+    /// The folder to write the selected probe's move to as a repro bundle.
+    WriteReproBundle,
 }
 
 impl PromptPurpose {
@@ -39,6 +41,7 @@ impl PromptPurpose {
             PromptPurpose::ExportSettings => "Export settings".into(),
             PromptPurpose::ExportForEngine(e) => format!("Export for {}", e.title()),
             PromptPurpose::ImportRecording => "Import recording".into(),
+            PromptPurpose::WriteReproBundle => "Write repro bundle (a new folder)".into(),
         }
     }
 
@@ -46,7 +49,9 @@ impl PromptPurpose {
     pub fn writes(self) -> bool {
         matches!(
             self,
-            PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_)
+            PromptPurpose::ExportSettings
+                | PromptPurpose::ExportForEngine(_)
+                | PromptPurpose::WriteReproBundle
         )
     }
 
@@ -62,6 +67,8 @@ impl PromptPurpose {
                 Engine::Godot => &["gd"],
                 Engine::Unity => &["cs"],
             },
+            // A folder: only folders are listed.
+            PromptPurpose::WriteReproBundle => &[],
         }
     }
 }
@@ -193,11 +200,32 @@ pub fn validate(text: &str, purpose: PromptPurpose) -> Result<PathBuf, String> {
                 std::io::ErrorKind::NotFound => format!("{shown}: no such file"),
                 _ => format!("{shown}: {e}"),
             })?;
+            if meta.is_dir() && purpose == PromptPurpose::OpenLevel {
+                if crate::app::bundle::is_bundle(&path) {
+                    return Ok(path);
+                }
+                return Err(format!(
+                    "{shown} is a folder: pick a file in it, or a repro bundle folder (with move.json)"
+                ));
+            }
             if meta.is_dir() {
                 return Err(format!("{shown} is a folder: pick a file in it"));
             }
             if !has_extension(&path, purpose) {
                 return Err(format!("{shown} is not a .{kinds} file"));
+            }
+        }
+        PromptPurpose::WriteReproBundle => {
+            if path.is_file() {
+                return Err(format!("{shown} is a file: name a new or empty folder"));
+            }
+            let holds_files = std::fs::read_dir(&path).is_ok_and(|mut d| d.next().is_some());
+            if holds_files {
+                return Err(format!("{shown} holds files: name a new or empty folder"));
+            }
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if parent.is_some_and(|p| !p.is_dir()) {
+                return Err(format!("{shown}: its parent folder does not exist"));
             }
         }
         PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_) => {

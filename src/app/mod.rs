@@ -5,6 +5,7 @@
 //! Stepping drives the core `SlideSolver` itself (`stepper`): the overlays
 //! show exactly what the solver computed. All positions are world space.
 
+pub mod bundle;
 pub mod camera_ctl;
 pub mod carry;
 pub mod checks;
@@ -16,6 +17,8 @@ pub mod envelope_job;
 pub mod file_prompt;
 pub mod hygiene;
 pub mod loader;
+pub mod map;
+pub mod map_job;
 pub mod measure;
 pub mod pick;
 pub mod probes;

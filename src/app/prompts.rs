@@ -27,6 +27,7 @@ pub fn open(state: &mut EditorState, purpose: PromptPurpose) {
             PromptPurpose::ExportSettings | PromptPurpose::ExportForEngine(_) => {
                 probes::NO_PROBE_TO_EXPORT
             }
+            PromptPurpose::WriteReproBundle => crate::app::bundle::NO_PROBE_FOR_BUNDLE,
             _ => probes::NO_PROBE_TO_IMPORT,
         });
         return;
@@ -35,6 +36,7 @@ pub fn open(state: &mut EditorState, purpose: PromptPurpose) {
     match purpose {
         PromptPurpose::ExportSettings => text.push_str("collidoscope_settings.toml"),
         PromptPurpose::ExportForEngine(e) => text.push_str(e.default_file_name()),
+        PromptPurpose::WriteReproBundle => text.push_str("repro_bundle"),
         _ => {}
     }
     state.file_prompt = Some(FilePrompt::new(purpose, text, state.import_options));
@@ -76,6 +78,7 @@ fn use_path(state: &mut EditorState, prompt: FilePrompt, path: PathBuf) -> Optio
         PromptPurpose::ExportSettings => probes::export_settings(state, &path),
         PromptPurpose::ExportForEngine(e) => probes::export_for_engine(state, e, &path),
         PromptPurpose::ImportRecording => state.import_recording(&path, &prompt.options),
+        PromptPurpose::WriteReproBundle => state.write_repro_bundle(&path),
     }
     None
 }

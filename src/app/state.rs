@@ -328,6 +328,10 @@ pub struct EditorState {
     /// The imported recording's replay (dropped when the level changes).
     #[serde(skip)]
     pub replay: crate::app::replay::ReplayState,
+    /// The stuck-spot map: its options, the run in progress, the report and
+    /// the spot opened (dropped when the level changes).
+    #[serde(skip)]
+    pub map: crate::app::map::MapState,
     /// The in-app path field, when open.
     #[serde(skip)]
     pub file_prompt: Option<FilePrompt>,
@@ -371,6 +375,7 @@ impl Default for EditorState {
             checks: ChecksState::default(),
             hygiene: Default::default(),
             replay: Default::default(),
+            map: Default::default(),
             file_prompt: None,
             loading: None,
             carry_prompt: None,

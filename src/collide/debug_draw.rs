@@ -87,11 +87,14 @@ pub enum OverlayKind {
     /// An imported recording: the recorded path, the character's re-run
     /// ends and the first frame that diverges.
     ReplayPaths,
+    /// The stuck-spot map: one floor quad per start point, in the colour
+    /// of its worst walk's class.
+    StuckMap,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 26] = [
+    pub const ALL: [OverlayKind; 27] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -118,6 +121,7 @@ impl OverlayKind {
         OverlayKind::ModeComparison,
         OverlayKind::WhatIf,
         OverlayKind::ReplayPaths,
+        OverlayKind::StuckMap,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -149,6 +153,7 @@ impl OverlayKind {
             OverlayKind::ModeComparison => "Modes compared",
             OverlayKind::WhatIf => "What-if: before / after",
             OverlayKind::ReplayPaths => "Replay: recorded (white), re-run (orange)",
+            OverlayKind::StuckMap => "Stuck-spot map",
         }
     }
 
@@ -183,6 +188,7 @@ impl OverlayKind {
             OverlayKind::ModeComparison => [0.35, 0.55, 1.0, 0.28],
             OverlayKind::WhatIf => [0.75, 0.75, 0.75, 0.28],
             OverlayKind::ReplayPaths => [0.95, 0.95, 0.95, 1.0],
+            OverlayKind::StuckMap => [0.9, 0.2, 0.2, 1.0],
         }
     }
 
@@ -325,6 +331,8 @@ pub struct OverlayToggles {
     pub what_if: bool,
     /// [`OverlayKind::ReplayPaths`].
     pub replay_paths: bool,
+    /// [`OverlayKind::StuckMap`].
+    pub stuck_map: bool,
 }
 
 impl Default for OverlayToggles {
@@ -356,6 +364,7 @@ impl Default for OverlayToggles {
             mode_comparison: OverlayKind::ModeComparison.on_by_default(),
             what_if: OverlayKind::WhatIf.on_by_default(),
             replay_paths: OverlayKind::ReplayPaths.on_by_default(),
+            stuck_map: OverlayKind::StuckMap.on_by_default(),
         }
     }
 }
@@ -390,6 +399,7 @@ impl OverlayToggles {
             mode_comparison: on,
             what_if: on,
             replay_paths: on,
+            stuck_map: on,
         }
     }
 
@@ -422,6 +432,7 @@ impl OverlayToggles {
             OverlayKind::ModeComparison => &mut self.mode_comparison,
             OverlayKind::WhatIf => &mut self.what_if,
             OverlayKind::ReplayPaths => &mut self.replay_paths,
+            OverlayKind::StuckMap => &mut self.stuck_map,
         }
     }
 
@@ -454,6 +465,7 @@ impl OverlayToggles {
             OverlayKind::ModeComparison => self.mode_comparison,
             OverlayKind::WhatIf => self.what_if,
             OverlayKind::ReplayPaths => self.replay_paths,
+            OverlayKind::StuckMap => self.stuck_map,
         }
     }
 

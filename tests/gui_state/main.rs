@@ -405,3 +405,5 @@ mod files;
 mod finding;
 mod hygiene;
 mod replay;
+mod map;
+mod repro;

@@ -86,5 +86,6 @@ fn run(purpose: PromptPurpose, folder: PathBuf) -> Option<PathBuf> {
             .add_filter(engine.name(), &[engine.extension()])
             .set_file_name(engine.default_file_name())
             .save_file(),
+        PromptPurpose::WriteReproBundle => dialog.pick_folder(),
     }
 }

@@ -1,7 +1,7 @@
 //! The left panel: the level (counts, bounds, BVH, warnings, objects), the
 //! probe list and the selected probe's editor, with units.
 
-use super::{CollidoscopeApp, Tool, character, checks, hygiene, panels, widgets};
+use super::{CollidoscopeApp, Tool, character, checks, hygiene, map, panels, widgets};
 use crate::app::command::Command;
 use crate::app::probes::params_of;
 use crate::app::state::PanelSizes;
@@ -19,6 +19,8 @@ pub(crate) enum LeftTab {
     Character,
     /// The level checks: run, filter, open findings.
     Checks,
+    /// The stuck-spot map: run, counts per class, open spots.
+    Map,
 }
 
 /// Shows the left panel.
@@ -41,11 +43,18 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         "Every step, opening, slope and low ceiling of the level, with the \
                          character's verdict",
                     );
+                ui.selectable_value(&mut app.left_tab, LeftTab::Map, "Map")
+                    .on_hover_text("Where does a player get stuck? The stuck-spot map");
             });
             ui.separator();
             if app.left_tab == LeftTab::Checks {
                 // The findings list scrolls on its own (thousands of rows).
                 checks::show(ui, app);
+                return;
+            }
+            if app.left_tab == LeftTab::Map {
+                // The spots list scrolls on its own.
+                map::show(ui, app);
                 return;
             }
             // The panel's width is fixed (see `panels`): text wraps to it.
@@ -73,7 +82,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                         .default_open(true)
                         .show(ui, |ui| walk_section(ui, app));
                 }
-                LeftTab::Checks => {}
+                LeftTab::Checks | LeftTab::Map => {}
             });
         });
     let r = shown.response.rect;

@@ -11,8 +11,9 @@ use crate::app::command::Command;
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, OverlayToggles};
 use eframe::egui::{self, Rect, Sense};
 
-/// At most this many swatches per entry (BVH depths can run past it).
-const MAX_SWATCHES: usize = 6;
+/// At most this many swatches per entry (BVH depths can run past it): the
+/// stuck-spot map's seven classes all fit.
+const MAX_SWATCHES: usize = 7;
 
 /// One line of the legend.
 #[derive(Clone, Debug, PartialEq)]

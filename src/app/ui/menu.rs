@@ -85,9 +85,22 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .clicked()
     {
         q.push(Command::ImportRecordingDialog);
+        .button("Open repro bundle…")
+        .on_hover_text("A bundle folder: its level, settings and move, ready to step")
+        .clicked()
+    {
+        q.push(Command::OpenReproBundleDialog);
     }
     ui.separator();
     let has_probe = app.state.selected_probe().is_some();
+    if ui
+        .add_enabled(has_probe, egui::Button::new("Write repro bundle…"))
+        .on_hover_text("The selected probe's move, its triangles and settings, in a folder")
+        .on_disabled_hover_text("A bundle holds a probe's move: select one first")
+        .clicked()
+    {
+        q.push(Command::WriteReproBundleDialog);
+    }
     let no_probe = "Settings belong to a probe: select one first";
     if ui
         .add_enabled(has_probe, egui::Button::new("Export settings…"))

@@ -15,6 +15,7 @@ mod keys;
 mod labels;
 mod left;
 mod legend;
+mod map;
 mod menu;
 mod panels;
 mod plots;
@@ -401,8 +402,10 @@ impl eframe::App for CollidoscopeApp {
         keys::handle(&ctx, self);
         self.flush(&ctx);
         self.poll_envelope(&ctx);
-        let checking =
-            self.state.poll_checks() | self.state.poll_hygiene() | self.state.poll_replay();
+        let checking = self.state.poll_checks()
+            | self.state.poll_hygiene()
+            | self.state.poll_replay()
+            | self.state.poll_map();
         if let Some(left) = self.state.expire_status(Instant::now()) {
             ctx.request_repaint_after(left);
         }

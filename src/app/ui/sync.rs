@@ -7,6 +7,7 @@ use super::CollidoscopeApp;
 use crate::analysis::hygiene::HygieneKind;
 use crate::app::checks::finding_primitives;
 use crate::app::hygiene::hygiene_primitives;
+use crate::app::map::map_primitives;
 use crate::bvh::BvhStats;
 use crate::collide::debug_draw::{
     DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape,
@@ -55,6 +56,8 @@ struct OverlayKey {
     ghosts: Vec<DVec3>,
     /// The replay shown (by address).
     replay: Option<usize>,
+    /// The stuck-spot map (by address) and the spot opened.
+    map: Option<(usize, Option<usize>)>,
 }
 
 impl SyncMemo {
@@ -171,6 +174,12 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .view
             .as_ref()
             .map(|v| Arc::as_ptr(&v.replay) as usize),
+        map: st.map.report.as_ref().map(|r| {
+            (
+                Arc::as_ptr(r) as usize,
+                st.map.open.as_ref().map(|o| o.spot),
+            )
+        }),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -240,6 +249,8 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         overlays
             .primitives
             .extend(crate::app::replay::replay_primitives(&v.replay));
+    if st.overlays.get(OverlayKind::StuckMap) {
+        overlays.primitives.extend(map_primitives(&st.map));
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;

@@ -9,6 +9,7 @@ use crate::app::command::Command;
 use crate::app::probes::{self, params_of};
 use crate::app::state::Severity;
 use crate::app::{camera_ctl, measure, pick};
+use crate::collide::debug_draw::OverlayKind;
 use crate::render::{RenderOptions, paint_viewport};
 use eframe::egui::{self, Color32, PointerButton, Pos2, Rect, Sense, Stroke};
 use glam::{DVec3, Vec3};
@@ -164,6 +165,10 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
         .min_by(|a, b| a.1.total_cmp(&b.1));
     match (hit, &app.hover) {
         (Some((i, _)), _) => app.queue.push(Command::Select(Some(i))),
+        // A click on a cell of the heat map opens its spot's worst walk.
+        (None, Some(h)) if let Some(i) = map_spot_under(app, h.point) => {
+            app.queue.push(Command::OpenMapSpot(i));
+        }
         // A click on the level selects the object under the pointer.
         (None, Some(h)) => {
             app.queue.push(Command::SelectObject(Some(h.object)));
@@ -369,4 +374,13 @@ fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     let box_rect = Rect::from_min_size(min, galley.size() + egui::vec2(12.0, 10.0));
     painter.rect_filled(box_rect, 4.0, Color32::from_black_alpha(170));
     painter.galley(box_rect.min + egui::vec2(6.0, 5.0), galley, Color32::WHITE);
+}
+
+/// The stuck-spot map's spot under a clicked level point, when the heat
+/// map is shown.
+fn map_spot_under(app: &CollidoscopeApp, point: DVec3) -> Option<usize> {
+    if !app.state.overlays.get(OverlayKind::StuckMap) {
+        return None;
+    }
+    crate::app::map::spot_at(app.state.map.report.as_ref()?, point)
 }

@@ -201,12 +201,14 @@ fn an_end_inside_geometry_is_drawn_red_with_its_triangle_and_depth_vector() {
 #[test]
 fn each_kind_is_present_when_on_and_absent_when_off() {
     // Drawn from elsewhere than a trace: the mesh's faults (the hygiene
-    // analysis), the modes compared and the what-if (the window's reruns),
-    // the replay's paths (a recording).
+    // analysis), the stuck-spot map (an analysis of the level), the modes
+    // compared and the what-if (the window's reruns), the replay's paths (a
+    // recording).
     let from_traces = OverlayKind::ALL.into_iter().filter(|&k| {
         !matches!(
             k,
             OverlayKind::MeshHygiene
+                | OverlayKind::StuckMap
                 | OverlayKind::ModeComparison
                 | OverlayKind::WhatIf
                 | OverlayKind::ReplayPaths

@@ -1,0 +1,219 @@
+//! The Map page of the left panel: the stuck-spot map's options (grid
+//! spacing, directions, seconds per walk), Run map with progress and
+//! Cancel while it runs, the start points per class in the class colours
+//! (the heat map's legend, with counts), the opened spot, and the worst
+//! spots (a click opens the walk in the stepper, as a click on a cell of
+//! the heat map in the view does).
+
+use super::{CollidoscopeApp, widgets};
+use crate::analysis::map::{MAX_DIRECTIONS, MAX_SECONDS, MapClass, MapReport, MapSpot};
+use crate::app::command::Command;
+use crate::app::map::class_color;
+use eframe::egui::{self, RichText};
+
+/// Height of one row of the spots list, points.
+const ROW_H: f32 = 20.0;
+/// Most rows in the worst-spots list.
+const MAX_ROWS: usize = 2000;
+
+/// A class's words for people.
+pub fn class_words(c: MapClass) -> &'static str {
+    match c {
+        MapClass::Free => "free",
+        MapClass::Blocked => "blocked",
+        MapClass::CantGetBack => "can't get back",
+        MapClass::Jitter => "jitter",
+        MapClass::Stuck => "stuck",
+        MapClass::FellThrough => "fell through",
+        MapClass::Embedded => "embedded",
+    }
+}
+
+/// Shows the page (it fills the panel; the list scrolls on its own).
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    options(ui, app);
+    run_bar(ui, app);
+    let map = &app.state.map;
+    if let Some(e) = &map.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+    if let (Some(at), false) = (map.cancelled_at, map.running()) {
+        ui.weak(format!(
+            "Cancelled at {:.0} %: no map kept. Run map starts again.",
+            at * 100.0
+        ));
+    }
+    let Some(report) = map.report.clone() else {
+        if !map.running() {
+            ui.weak(
+                "Walks the character from every floor of the level (a grid of start \
+                 points) in every direction, and colours each start point by its worst \
+                 walk: where does a player get stuck?",
+            );
+        }
+        return;
+    };
+    counts(ui, app, &report);
+    ui.separator();
+    opened(ui, app, &report);
+    spots_list(ui, app, &report);
+}
+
+fn options(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let before = app.state.map.options;
+    let mut o = before;
+    let enabled = !app.state.map.running();
+    ui.add_enabled_ui(enabled, |ui| {
+        egui::Grid::new("map_options")
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label("spacing")
+                    .on_hover_text("Distance between start points, metres");
+                ui.add(
+                    egui::DragValue::new(&mut o.spacing_m)
+                        .range(0.05..=50.0)
+                        .speed(0.05)
+                        .suffix(" m"),
+                );
+                ui.end_row();
+                ui.label("directions")
+                    .on_hover_text("Walks from each start point, evenly spaced around");
+                ui.add(egui::DragValue::new(&mut o.directions).range(1..=MAX_DIRECTIONS));
+                ui.end_row();
+                ui.label("seconds")
+                    .on_hover_text("How long each walk holds the input");
+                ui.add(
+                    egui::DragValue::new(&mut o.seconds)
+                        .range(0.1..=MAX_SECONDS)
+                        .speed(0.05)
+                        .suffix(" s"),
+                );
+                ui.end_row();
+            });
+    });
+    if o != before {
+        app.queue.push(Command::SetMapOptions(o));
+    }
+}
+
+fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let map = &app.state.map;
+    if map.running() {
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::ProgressBar::new(map.progress)
+                    .show_percentage()
+                    .desired_width(ui.available_width() - 70.0),
+            );
+            if ui.button("Cancel").clicked() {
+                app.queue.push(Command::CancelMap);
+            }
+        });
+        return;
+    }
+    let whose = app
+        .state
+        .selected_probe()
+        .map_or("the default settings".to_string(), |p| {
+            format!("{}'s settings", p.name)
+        });
+    ui.horizontal(|ui| {
+        let enabled = app.state.level.is_some();
+        if ui
+            .add_enabled(enabled, egui::Button::new("Run map"))
+            .on_hover_text("Map the level in the background (Cancel stops it)")
+            .clicked()
+        {
+            app.queue.push(Command::RunMap);
+        }
+        ui.weak(format!("with {whose}"));
+    });
+}
+
+/// The heat map's legend: a swatch, the count and the class per line.
+fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
+    let on = app
+        .state
+        .overlays
+        .get(crate::collide::debug_draw::OverlayKind::StuckMap);
+    let mut show = on;
+    ui.checkbox(&mut show, "Heat map in the view");
+    if show != on {
+        app.queue.push(Command::SetOverlay(
+            crate::collide::debug_draw::OverlayKind::StuckMap,
+            show,
+        ));
+    }
+    egui::Grid::new("map_counts").num_columns(2).show(ui, |ui| {
+        for (k, class) in MapClass::ALL.into_iter().enumerate() {
+            ui.horizontal(|ui| {
+                widgets::swatch(ui, class_color(class));
+                ui.label(format!("{} {}", r.counts.get(class), class_words(class)));
+            });
+            if k % 2 == 1 {
+                ui.end_row();
+            }
+        }
+    });
+    ui.weak(format!(
+        "{} start points ({} could not stand) · {} walks · {:.1} s",
+        r.spots.len(),
+        r.unplaceable,
+        r.walks,
+        r.elapsed_ms / 1e3
+    ));
+}
+
+fn opened(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
+    let map = &app.state.map;
+    let (Some(open), Some(s)) = (&map.open, map.open_spot()) else {
+        ui.weak("Click a spot (in the list or on the heat map) to open its worst walk.");
+        return;
+    };
+    ui.label(
+        RichText::new(format!("Spot {} · {}", s.index, class_words(s.class)))
+            .strong()
+            .color(widgets::opaque(class_color(s.class))),
+    );
+    ui.weak(format!(
+        "walking {:.0}° for {} s, frame {} of {} in the stepper",
+        yaw_deg(s),
+        r.seconds,
+        open.frame,
+        open.walk.frames.len()
+    ));
+    ui.separator();
+}
+
+fn yaw_deg(s: &MapSpot) -> f64 {
+    s.direction.z.atan2(s.direction.x).to_degrees()
+}
+
+fn spots_list(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
+    let worst = app.state.map.worst(MAX_ROWS);
+    let open = app.state.map.open.as_ref().map(|o| o.spot);
+    ui.weak(format!("{} worst spots", worst.len()));
+    egui::ScrollArea::vertical()
+        .id_salt("map_spots")
+        .auto_shrink([false, false])
+        .show_rows(ui, ROW_H, worst.len(), |ui, range| {
+            for &i in &worst[range] {
+                let s = &r.spots[i];
+                let text = RichText::new(format!(
+                    "{} · ({:.1}, {:.1}, {:.1}) · {:.0}°",
+                    class_words(s.class),
+                    s.start.x,
+                    s.floor_y,
+                    s.start.z,
+                    yaw_deg(s)
+                ))
+                .color(widgets::opaque(class_color(s.class)));
+                if ui
+                    .add(egui::Button::selectable(open == Some(i), text).truncate())
+                    .clicked()
+                {
+                    app.queue.push(Command::OpenMapSpot(i));
+                }
+            }
+        });
+}
