@@ -58,6 +58,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod broadphase;
 pub mod bvh;
 pub mod character;
 pub mod cli;
