@@ -70,6 +70,7 @@ pub mod math;
 pub mod mesh;
 pub mod repro;
 pub mod settings_file;
+pub mod terrain;
 
 #[cfg(feature = "gui")]
 pub mod app;
