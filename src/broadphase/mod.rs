@@ -12,8 +12,10 @@
 //! - `grid`: [`UniformGrid`], cells sized from the level.
 //! - `sap`: [`SweepAndPrune`], sorted x bounds repaired by insertion sort.
 //! - `volumes`: [`BoundingVolumes`] and the triangles each volume rejects.
+//! - `draw`: [`volume_primitives`], the volumes as overlay primitives.
 //! - [`BroadPhaseReport`]: build and query figures for the level panel.
 
+mod draw;
 mod grid;
 mod report;
 mod sap;
@@ -22,6 +24,7 @@ mod volumes;
 #[cfg(test)]
 mod tests;
 
+pub use draw::volume_primitives;
 pub use grid::{GridQueryStats, MAX_CELLS, MAX_ENTRIES_PER_TRIANGLE, UniformGrid};
 pub use report::{BroadPhaseReport, PhaseTiming, probe_boxes};
 pub use sap::{SapStats, SweepAndPrune};

@@ -339,3 +339,21 @@ fn empty_inputs_find_nothing() {
     let all = Aabb::from_corners(Vec3::NEG_INFINITY, Vec3::INFINITY);
     assert_eq!(grid_set(&grid, &mesh, &all).len(), mesh.triangle_count());
 }
+
+#[test]
+fn volume_overlays_follow_their_toggles() {
+    use crate::collide::debug_draw::{OverlayKind, OverlayToggles, Shape};
+    let mesh = floor_and_plank();
+    let volumes = BoundingVolumes::build(&mesh);
+    let only = |kind: OverlayKind| OverlayToggles::all(false).with(kind, true);
+    let spheres = volume_primitives(&volumes, &mesh, &only(OverlayKind::BoundingSpheres), 10);
+    assert_eq!(spheres.len(), 2);
+    assert!(matches!(spheres[0].shape, Shape::Ellipsoid { .. }));
+    assert_eq!(spheres[1].label.as_deref(), Some("plank"));
+    let obbs = volume_primitives(&volumes, &mesh, &only(OverlayKind::BoundingObbs), 10);
+    assert_eq!(obbs.len(), 2 * 12, "twelve edges a box");
+    assert!(obbs.iter().all(|p| p.kind == OverlayKind::BoundingObbs));
+    let aabbs = volume_primitives(&volumes, &mesh, &only(OverlayKind::BoundingAabbs), 1);
+    assert_eq!(aabbs.len(), 1, "capped at one object");
+    assert!(volume_primitives(&volumes, &mesh, &OverlayToggles::default(), 10).is_empty());
+}

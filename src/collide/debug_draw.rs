@@ -78,11 +78,17 @@ pub enum OverlayKind {
     /// The mesh's own faults found by the hygiene analysis (open edges,
     /// T-junctions, ...), each kind in its colour.
     MeshHygiene,
+    /// Each object's bounding sphere (broad phase, seed 003).
+    BoundingSpheres,
+    /// Each object's axis-aligned bounding box.
+    BoundingAabbs,
+    /// Each object's oriented bounding box.
+    BoundingObbs,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 23] = [
+    pub const ALL: [OverlayKind; 26] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -106,6 +112,9 @@ impl OverlayKind {
         OverlayKind::Clearance,
         OverlayKind::GhostCorner,
         OverlayKind::MeshHygiene,
+        OverlayKind::BoundingSpheres,
+        OverlayKind::BoundingAabbs,
+        OverlayKind::BoundingObbs,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -134,6 +143,9 @@ impl OverlayKind {
             OverlayKind::Clearance => "Clearance (red: inside geometry)",
             OverlayKind::GhostCorner => "Ghost corner",
             OverlayKind::MeshHygiene => "Mesh faults",
+            OverlayKind::BoundingSpheres => "Object bounding spheres",
+            OverlayKind::BoundingAabbs => "Object AABBs",
+            OverlayKind::BoundingObbs => "Object OBBs",
         }
     }
 
@@ -165,6 +177,9 @@ impl OverlayKind {
             OverlayKind::Clearance => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::GhostCorner => [1.0, 0.5, 0.95, 1.0],
             OverlayKind::MeshHygiene => [1.0, 0.85, 0.1, 1.0],
+            OverlayKind::BoundingSpheres => [0.4, 0.9, 1.0, 0.12],
+            OverlayKind::BoundingAabbs => [1.0, 0.6, 0.6, 1.0],
+            OverlayKind::BoundingObbs => [0.6, 1.0, 0.4, 1.0],
         }
     }
 
@@ -173,7 +188,12 @@ impl OverlayKind {
     pub fn on_by_default(self) -> bool {
         !matches!(
             self,
-            OverlayKind::BvhNodesVisited | OverlayKind::TriangleAabbs | OverlayKind::BvhLevel
+            OverlayKind::BvhNodesVisited
+                | OverlayKind::TriangleAabbs
+                | OverlayKind::BvhLevel
+                | OverlayKind::BoundingSpheres
+                | OverlayKind::BoundingAabbs
+                | OverlayKind::BoundingObbs
         )
     }
 }
@@ -301,6 +321,12 @@ pub struct OverlayToggles {
     pub ghost_corner: bool,
     /// [`OverlayKind::MeshHygiene`].
     pub mesh_hygiene: bool,
+    /// [`OverlayKind::BoundingSpheres`].
+    pub bounding_spheres: bool,
+    /// [`OverlayKind::BoundingAabbs`].
+    pub bounding_aabbs: bool,
+    /// [`OverlayKind::BoundingObbs`].
+    pub bounding_obbs: bool,
 }
 
 impl Default for OverlayToggles {
@@ -329,6 +355,9 @@ impl Default for OverlayToggles {
             clearance: OverlayKind::Clearance.on_by_default(),
             ghost_corner: OverlayKind::GhostCorner.on_by_default(),
             mesh_hygiene: OverlayKind::MeshHygiene.on_by_default(),
+            bounding_spheres: OverlayKind::BoundingSpheres.on_by_default(),
+            bounding_aabbs: OverlayKind::BoundingAabbs.on_by_default(),
+            bounding_obbs: OverlayKind::BoundingObbs.on_by_default(),
         }
     }
 }
@@ -360,6 +389,9 @@ impl OverlayToggles {
             clearance: on,
             ghost_corner: on,
             mesh_hygiene: on,
+            bounding_spheres: on,
+            bounding_aabbs: on,
+            bounding_obbs: on,
         }
     }
 
@@ -389,6 +421,9 @@ impl OverlayToggles {
             OverlayKind::Clearance => &mut self.clearance,
             OverlayKind::GhostCorner => &mut self.ghost_corner,
             OverlayKind::MeshHygiene => &mut self.mesh_hygiene,
+            OverlayKind::BoundingSpheres => &mut self.bounding_spheres,
+            OverlayKind::BoundingAabbs => &mut self.bounding_aabbs,
+            OverlayKind::BoundingObbs => &mut self.bounding_obbs,
         }
     }
 
@@ -418,6 +453,9 @@ impl OverlayToggles {
             OverlayKind::Clearance => self.clearance,
             OverlayKind::GhostCorner => self.ghost_corner,
             OverlayKind::MeshHygiene => self.mesh_hygiene,
+            OverlayKind::BoundingSpheres => self.bounding_spheres,
+            OverlayKind::BoundingAabbs => self.bounding_aabbs,
+            OverlayKind::BoundingObbs => self.bounding_obbs,
         }
     }
 
