@@ -68,7 +68,7 @@ pub fn import_png(
     let mut report = ImportReport {
         vertices: mesh.positions().len(),
         faces: (columns as usize - 1) * (rows as usize - 1),
-        corners: 8 * (columns as usize - 1) * (rows as usize - 1),
+        corners: 4 * (columns as usize - 1) * (rows as usize - 1),
         triangles: mesh.triangle_count(),
         ..ImportReport::default()
     };

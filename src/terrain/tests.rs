@@ -132,6 +132,12 @@ fn png_heightmap_loads_as_a_level_with_spacing_and_scale() {
     std::fs::remove_file(&path).ok();
     assert_eq!(level.mesh().triangle_count(), 2 * 7 * 4);
     assert_eq!(level.report.triangles, 56);
+    let r = &level.report;
+    assert_eq!(
+        r.corners - 2 * r.faces,
+        r.triangles,
+        "the report's corner identity"
+    );
     let field = level
         .height_field()
         .expect("a heightmap level keeps its field");

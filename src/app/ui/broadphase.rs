@@ -50,10 +50,10 @@ pub(super) fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         )
     };
     let boxes = swept_boxes(app);
-    let label = if boxes.is_empty() {
-        format!("Measure ({LATTICE_BOXES} probe-sized boxes)")
-    } else {
-        format!("Measure ({} probes' swept boxes)", boxes.len())
+    let label = match boxes.len() {
+        0 => format!("Measure ({LATTICE_BOXES} probe-sized boxes)"),
+        1 => "Measure (the probe's swept box)".to_string(),
+        n => format!("Measure ({n} probes' swept boxes)"),
     };
     ui.horizontal_wrapped(|ui| {
         let button = ui.add_enabled(!running, egui::Button::new(label));
@@ -125,12 +125,12 @@ fn ms(s: f64) -> String {
 
 fn report_grid(ui: &mut egui::Ui, r: &BroadPhaseReport, from_probes: bool) {
     let what = if from_probes {
-        "probes' swept boxes"
+        "swept boxes"
     } else {
         "probe-sized boxes"
     };
     ui.weak(format!(
-        "{} {what}, {} candidates in all",
+        "{} {what}: {} candidates in all",
         r.queries, r.candidates
     ));
     if !r.agree {
@@ -139,46 +139,54 @@ fn report_grid(ui: &mut egui::Ui, r: &BroadPhaseReport, from_probes: bool) {
             "The phases found different sets!",
         );
     }
+    // Build and query times side by side: short numbers fit the panel.
+    egui::Grid::new("broadphase_times")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            for head in ["", "build ms", "query ms", "tested"] {
+                ui.weak(head);
+            }
+            ui.end_row();
+            let phases = [("BVH", &r.bvh), ("grid", &r.grid), ("SAP", &r.sap)];
+            for (name, p) in phases {
+                ui.label(name);
+                let ms = |s: f64| egui::RichText::new(format!("{:.2}", s * 1e3)).monospace();
+                ui.label(ms(p.build_s));
+                ui.label(ms(p.queries_s));
+                ui.label(egui::RichText::new(p.tested.to_string()).monospace());
+                ui.end_row();
+            }
+        });
     egui::Grid::new("broadphase_facts")
         .num_columns(2)
         .show(ui, |ui| {
             let mut row = |k: &str, v: String| {
-                ui.label(k);
+                let r = ui.label(k);
                 ui.add(egui::Label::new(egui::RichText::new(v).monospace()).wrap());
                 ui.end_row();
+                r
             };
-            let phases = [("BVH", &r.bvh), ("grid", &r.grid), ("SAP", &r.sap)];
-            for (name, p) in phases {
-                row(&format!("{name} build"), ms(p.build_s));
-                row(
-                    &format!("{name} queries"),
-                    format!("{} ({} tested)", ms(p.queries_s), p.tested),
-                );
-            }
             let [nx, ny, nz] = r.grid_dims;
-            row(
-                "grid cells",
-                format!("{nx} x {ny} x {nz}, {:.2} m", r.grid_cell_size),
-            );
-            row("grid occupied", r.grid_occupied.to_string());
-            row(
-                "grid entries",
-                format!("{} (max {} a cell)", r.grid_entries, r.grid_max_per_cell),
-            );
+            row("grid cells", format!("{nx}x{ny}x{nz}"));
+            row("cell side", format!("{:.2} m", r.grid_cell_size));
+            row("occupied", r.grid_occupied.to_string());
+            row("entries", r.grid_entries.to_string());
+            row("most a cell", r.grid_max_per_cell.to_string());
             row("SAP endpoints", r.sap_endpoints.to_string());
             row("SAP pairs", r.sap_pairs.to_string());
-            row(
-                "SAP next frame",
-                format!("{} swaps, {}", r.sap_repair_swaps, ms(r.sap_repair_s)),
-            );
+            row("SAP re-sort", format!("{} swaps", r.sap_repair_swaps)).on_hover_text(
+            "The next frame: every box moved a few cm, the sorted list repaired by insertion sort",
+        );
+            row("re-sort time", ms(r.sap_repair_s));
             let v = &r.rejections;
             row("volumes fit", ms(r.volumes_build_s));
-            row("sphere rejects", format!("{} triangles", v.by_sphere));
-            row("AABB rejects", format!("{} triangles", v.by_aabb));
-            row("OBB rejects", format!("{} triangles", v.by_obb));
+            row("sphere rejects", format!("{} tris", v.by_sphere));
+            row("AABB rejects", format!("{} tris", v.by_aabb));
+            row("OBB rejects", format!("{} tris", v.by_obb));
             row(
                 "any rejects",
-                format!("{} of {}", v.by_any, v.by_any + v.kept),
+                format!("{} / {}", v.by_any, v.by_any + v.kept),
             );
         });
 }
@@ -192,7 +200,7 @@ fn terrain_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, level: &Level) {
     ui.separator();
     let [c, r] = field.size();
     ui.label(format!(
-        "Height field: {c} x {r} samples, {} m apart",
+        "Height field: {c}x{r} samples, {} m apart",
         field.spacing()
     ));
     let Some(p) = app.state.selected_probe() else {
@@ -204,6 +212,7 @@ fn terrain_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, level: &Level) {
         ui.weak("The selected probe is outside the height field.");
         return;
     };
+    ui.weak("Under the selected probe:");
     let plane = field.height_by_plane(x, z).unwrap_or(f64::NAN);
     let bary = field.height_by_barycentric(x, z).unwrap_or(f64::NAN);
     let tin = crate::terrain::tin_height(level.mesh(), level.bvh(), x, z);
@@ -220,16 +229,19 @@ fn terrain_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, level: &Level) {
             } else {
                 "lower right"
             };
-            row("cell", format!("{} {}, {half}", hit.cell[0], hit.cell[1]));
-            row("triangle", hit.triangle.to_string());
-            row("height (plane)", format!("{plane:.4} m"));
-            row("height (barycentric)", format!("{bary:.4} m"));
-            let tin = tin.map_or("-".into(), |t| {
-                format!(
-                    "{:.4} m, tri {}, {} candidates",
-                    t.height, t.triangle, t.candidates
-                )
-            });
-            row("height (BVH, any mesh)", tin);
+            row("cell", format!("{}, {}", hit.cell[0], hit.cell[1]));
+            row("triangle", format!("{} ({half})", hit.triangle));
+            row("plane eq.", format!("{plane:.4} m"));
+            row("barycentric", format!("{bary:.4} m"));
+            match tin {
+                Some(t) => {
+                    row("BVH (TIN)", format!("{:.4} m", t.height));
+                    row(
+                        "BVH triangle",
+                        format!("{} of {}", t.triangle, t.candidates),
+                    );
+                }
+                None => row("BVH (TIN)", "no triangle".into()),
+            }
         });
 }
