@@ -238,7 +238,7 @@ fn terrain_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, level: &Level) {
                     row("BVH (TIN)", format!("{:.4} m", t.height));
                     row(
                         "BVH triangle",
-                        format!("{} of {}", t.triangle, t.candidates),
+                        format!("{} ({} cand.)", t.triangle, t.candidates),
                     );
                 }
                 None => row("BVH (TIN)", "no triangle".into()),
