@@ -58,6 +58,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod broadphase;
 pub mod bvh;
 pub mod character;
 pub mod cli;
@@ -69,6 +70,7 @@ pub mod math;
 pub mod mesh;
 pub mod repro;
 pub mod settings_file;
+pub mod terrain;
 
 #[cfg(feature = "gui")]
 pub mod app;

@@ -267,3 +267,23 @@ fn solver_inputs_beyond_what_it_can_compute_are_refused() {
     let r = run(&["info", &level, "--scale", "1e-45"]);
     assert_fails(&r, 2, "scale 1e-45 is outside the supported 1e-6 to 1e6");
 }
+
+#[test]
+fn heightmap_levels_load_and_bad_ones_fail_clearly() {
+    let dir = scratch("heightmap");
+    let good = dir.join("ramp.png");
+    let img = image::GrayImage::from_fn(6, 4, |x, _| image::Luma([(x * 40) as u8]));
+    img.save(&good).unwrap();
+    let good = good.display().to_string();
+    let r = run(&["info", &good, "--spacing", "2", "--height-scale", "5"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("triangles  30"), "{}", r.stdout);
+    let walk = [
+        "walk", &good, "--spacing", "2", "--from", "2,3,3", "--direction", "1,0",
+    ];
+    assert_eq!(run(&walk).code, 0);
+    assert_fails(&run(&["info", &good, "--spacing", "0"]), 2, "spacing 0");
+    let bad = dir.join("bad.png");
+    std::fs::write(&bad, b"o not an image\n").unwrap();
+    assert_fails(&run(&["info", &bad.display().to_string()]), 1, "not an image file");
+}

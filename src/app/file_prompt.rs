@@ -18,7 +18,7 @@ pub const MAX_COMPLETIONS: usize = 40;
 /// What the path is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromptPurpose {
-    /// A level to open (`.obj`, `.obj.gz`).
+    /// A level to open (`.obj`, `.obj.gz`, or a `.png` heightmap).
     OpenLevel,
     /// A settings file to read into the selected probe.
     ImportSettings,
@@ -58,7 +58,7 @@ impl PromptPurpose {
     /// File name endings offered and accepted (lower case).
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
-            PromptPurpose::OpenLevel => &["obj", "gz"],
+            PromptPurpose::OpenLevel => &["obj", "gz", "png"],
             PromptPurpose::ImportSettings | PromptPurpose::ExportSettings => &["toml", "json"],
             PromptPurpose::ImportRecording => &["csv", "jsonl", "json"],
             PromptPurpose::ExportForEngine(e) => match e {

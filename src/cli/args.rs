@@ -46,6 +46,12 @@ pub(crate) struct ImportArgs {
     #[arg(long, value_name = "MIB", default_value_t = crate::level::import::DEFAULT_MAX_UNPACKED_BYTES >> 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     pub max_unpacked_mib: u64,
+    /// Heightmap levels (`.png`): metres between neighbouring pixels.
+    #[arg(long, value_name = "M", default_value_t = 1.0, value_parser = parse_spacing, allow_hyphen_values = true)]
+    pub spacing: f64,
+    /// Heightmap levels (`.png`): the height of a white pixel, metres.
+    #[arg(long, value_name = "M", default_value_t = 10.0, value_parser = |t: &str| parse_finite(t, "height scale"), allow_hyphen_values = true)]
+    pub height_scale: f64,
 }
 
 /// What makes an object, as typed on the command line.
@@ -72,6 +78,8 @@ impl ImportArgs {
                 ObjectsByArg::GroupAndMaterial => ObjectsBy::GroupAndMaterial,
             },
             max_unpacked_bytes: self.max_unpacked_mib << 20,
+            heightmap_spacing: self.spacing,
+            heightmap_height_scale: self.height_scale,
         }
     }
 }
@@ -178,6 +186,16 @@ pub(crate) fn parse_radii(text: &str) -> Result<DVec3, String> {
 pub(crate) const SCALE_RANGE: (f64, f64) = (1e-6, 1e6);
 
 /// The import scale: finite, greater than zero, within [`SCALE_RANGE`].
+/// A heightmap's pixel spacing: finite and above zero.
+fn parse_spacing(text: &str) -> Result<f64, String> {
+    let s = parse_finite(text, "spacing")?;
+    if s > 0.0 {
+        Ok(s)
+    } else {
+        Err(format!("spacing {s} must be greater than zero"))
+    }
+}
+
 pub(crate) fn parse_scale(text: &str) -> Result<f64, String> {
     let s = parse_finite(text, "scale")?;
     let (lo, hi) = SCALE_RANGE;

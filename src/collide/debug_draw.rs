@@ -90,11 +90,17 @@ pub enum OverlayKind {
     /// The stuck-spot map: one floor quad per start point, in the colour
     /// of its worst walk's class.
     StuckMap,
+    /// Each object's bounding sphere (broad phase, seed 003).
+    BoundingSpheres,
+    /// Each object's axis-aligned bounding box.
+    BoundingAabbs,
+    /// Each object's oriented bounding box.
+    BoundingObbs,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 27] = [
+    pub const ALL: [OverlayKind; 30] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -122,6 +128,9 @@ impl OverlayKind {
         OverlayKind::WhatIf,
         OverlayKind::ReplayPaths,
         OverlayKind::StuckMap,
+        OverlayKind::BoundingSpheres,
+        OverlayKind::BoundingAabbs,
+        OverlayKind::BoundingObbs,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -154,6 +163,9 @@ impl OverlayKind {
             OverlayKind::WhatIf => "What-if: before / after",
             OverlayKind::ReplayPaths => "Replay: recorded (white), re-run (orange)",
             OverlayKind::StuckMap => "Stuck-spot map",
+            OverlayKind::BoundingSpheres => "Object bounding spheres",
+            OverlayKind::BoundingAabbs => "Object AABBs",
+            OverlayKind::BoundingObbs => "Object OBBs",
         }
     }
 
@@ -189,6 +201,9 @@ impl OverlayKind {
             OverlayKind::WhatIf => [0.75, 0.75, 0.75, 0.28],
             OverlayKind::ReplayPaths => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::StuckMap => [0.9, 0.2, 0.2, 1.0],
+            OverlayKind::BoundingSpheres => [0.4, 0.9, 1.0, 0.12],
+            OverlayKind::BoundingAabbs => [1.0, 0.6, 0.6, 1.0],
+            OverlayKind::BoundingObbs => [0.6, 1.0, 0.4, 1.0],
         }
     }
 
@@ -197,7 +212,12 @@ impl OverlayKind {
     pub fn on_by_default(self) -> bool {
         !matches!(
             self,
-            OverlayKind::BvhNodesVisited | OverlayKind::TriangleAabbs | OverlayKind::BvhLevel
+            OverlayKind::BvhNodesVisited
+                | OverlayKind::TriangleAabbs
+                | OverlayKind::BvhLevel
+                | OverlayKind::BoundingSpheres
+                | OverlayKind::BoundingAabbs
+                | OverlayKind::BoundingObbs
         )
     }
 }
@@ -333,6 +353,12 @@ pub struct OverlayToggles {
     pub replay_paths: bool,
     /// [`OverlayKind::StuckMap`].
     pub stuck_map: bool,
+    /// [`OverlayKind::BoundingSpheres`].
+    pub bounding_spheres: bool,
+    /// [`OverlayKind::BoundingAabbs`].
+    pub bounding_aabbs: bool,
+    /// [`OverlayKind::BoundingObbs`].
+    pub bounding_obbs: bool,
 }
 
 impl Default for OverlayToggles {
@@ -365,6 +391,9 @@ impl Default for OverlayToggles {
             what_if: OverlayKind::WhatIf.on_by_default(),
             replay_paths: OverlayKind::ReplayPaths.on_by_default(),
             stuck_map: OverlayKind::StuckMap.on_by_default(),
+            bounding_spheres: OverlayKind::BoundingSpheres.on_by_default(),
+            bounding_aabbs: OverlayKind::BoundingAabbs.on_by_default(),
+            bounding_obbs: OverlayKind::BoundingObbs.on_by_default(),
         }
     }
 }
@@ -400,6 +429,9 @@ impl OverlayToggles {
             what_if: on,
             replay_paths: on,
             stuck_map: on,
+            bounding_spheres: on,
+            bounding_aabbs: on,
+            bounding_obbs: on,
         }
     }
 
@@ -433,6 +465,9 @@ impl OverlayToggles {
             OverlayKind::WhatIf => &mut self.what_if,
             OverlayKind::ReplayPaths => &mut self.replay_paths,
             OverlayKind::StuckMap => &mut self.stuck_map,
+            OverlayKind::BoundingSpheres => &mut self.bounding_spheres,
+            OverlayKind::BoundingAabbs => &mut self.bounding_aabbs,
+            OverlayKind::BoundingObbs => &mut self.bounding_obbs,
         }
     }
 
@@ -466,6 +501,9 @@ impl OverlayToggles {
             OverlayKind::WhatIf => self.what_if,
             OverlayKind::ReplayPaths => self.replay_paths,
             OverlayKind::StuckMap => self.stuck_map,
+            OverlayKind::BoundingSpheres => self.bounding_spheres,
+            OverlayKind::BoundingAabbs => self.bounding_aabbs,
+            OverlayKind::BoundingObbs => self.bounding_obbs,
         }
     }
 

@@ -5,6 +5,7 @@ pub mod import;
 use crate::bvh::Bvh;
 use crate::collide::CollisionWorld;
 use crate::mesh::TriMesh;
+use crate::terrain::HeightField;
 pub use import::{ImportError, ImportOptions, ImportReport, ImportWarning, ObjectsBy, UpAxis};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,6 +30,9 @@ pub struct Level {
     pub parse_time: Duration,
     /// Time spent building the BVH.
     pub build_time: Duration,
+    /// The height field the level was made from (a `.png` heightmap), for
+    /// the terrain's own cell and triangle lookup.
+    pub(crate) height_field: Option<HeightField>,
 }
 
 impl Level {
@@ -44,10 +48,12 @@ impl Level {
             build_time: t.elapsed(),
             bvh,
             mesh,
+            height_field: None,
         }
     }
 
-    /// Reads an `.obj` or `.obj.gz` file and builds its BVH.
+    /// Reads an `.obj` or `.obj.gz` file, or a grayscale `.png` heightmap
+    /// (see [`crate::terrain`]), and builds its BVH.
     pub fn load(path: &Path, options: &ImportOptions) -> Result<Level, ImportError> {
         Self::load_with_progress(path, options, &|_| {})
     }
@@ -62,8 +68,14 @@ impl Level {
         let t = std::time::Instant::now();
         // Parsing is most of a small level's load and about half of a big
         // one's; the BVH build (no progress of its own) takes the rest.
-        let (mesh, report) =
-            import::import_obj_file(path, options, &|f: f32| progress(f * IMPORT_SHARE))?;
+        let (mesh, report, height_field) = if is_heightmap(path) {
+            let (field, mesh, report) = crate::terrain::import_png(path, options)?;
+            (mesh, report, Some(field))
+        } else {
+            let share = |f: f32| progress(f * IMPORT_SHARE);
+            let (mesh, report) = import::import_obj_file(path, options, &share)?;
+            (mesh, report, None)
+        };
         progress(IMPORT_SHARE);
         let parse_time = t.elapsed();
         let t = std::time::Instant::now();
@@ -80,7 +92,13 @@ impl Level {
             report,
             parse_time,
             build_time: t.elapsed(),
+            height_field,
         })
+    }
+
+    /// The height field of a level made from a heightmap image.
+    pub fn height_field(&self) -> Option<&HeightField> {
+        self.height_field.as_ref()
     }
 
     /// The collision mesh: triangles, their boxes and objects, world space.
@@ -105,4 +123,10 @@ impl Level {
             ..self.world()
         }
     }
+}
+
+/// `true` for a path that names a heightmap image (`.png`, any case).
+pub fn is_heightmap(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str());
+    ext.is_some_and(|e| e.eq_ignore_ascii_case("png"))
 }

@@ -178,6 +178,25 @@ fn import_options(ui: &mut egui::Ui, prompt: &mut FilePrompt) {
         ui.radio_value(&mut o.objects_by, ObjectsBy::Material, "materials");
         ui.radio_value(&mut o.objects_by, ObjectsBy::GroupAndMaterial, "both");
     });
+    ui.horizontal(|ui| {
+        ui.label("Heightmap (.png)");
+        ui.add(
+            egui::DragValue::new(&mut o.heightmap_spacing)
+                .speed(0.01)
+                .range(1e-3..=1e4)
+                .prefix("spacing ")
+                .suffix(" m"),
+        )
+        .on_hover_text("Metres between neighbouring pixels, in x and z");
+        ui.add(
+            egui::DragValue::new(&mut o.heightmap_height_scale)
+                .speed(0.1)
+                .range(-1e5..=1e5)
+                .prefix("white at ")
+                .suffix(" m"),
+        )
+        .on_hover_text("The height of a white pixel; black is 0 m");
+    });
     ui.weak(format!("Will open with: {}", options_words(o)));
 }
 

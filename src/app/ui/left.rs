@@ -63,6 +63,9 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                     egui::CollapsingHeader::new("Level")
                         .default_open(true)
                         .show(ui, |ui| level_section(ui, app));
+                    egui::CollapsingHeader::new("Broad phases")
+                        .default_open(false)
+                        .show(ui, |ui| super::broadphase::show(ui, app));
                     egui::CollapsingHeader::new("Mesh hygiene")
                         .default_open(false)
                         .show(ui, |ui| hygiene::show(ui, app));

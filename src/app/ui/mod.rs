@@ -4,6 +4,7 @@
 //! handler, never inside a panel, and run on their own thread (`dialogs`).
 
 mod bottom;
+mod broadphase;
 mod character;
 mod checks;
 mod compare;

@@ -29,6 +29,9 @@ pub struct SyncMemo {
     probes: Vec<(DVec3, DVec3, [f32; 4])>,
     overlays: OverlaySet,
     uploaded_overlays: bool,
+    /// The level's bounding volumes (by level address), fitted the first
+    /// time a volume overlay is shown.
+    volumes: Option<(usize, Arc<crate::broadphase::BoundingVolumes>)>,
 }
 
 /// The hygiene report (by address), the kinds drawn and the item opened.
@@ -249,8 +252,30 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         overlays
             .primitives
             .extend(crate::app::replay::replay_primitives(&v.replay));
+    }
     if st.overlays.get(OverlayKind::StuckMap) {
         overlays.primitives.extend(map_primitives(&st.map));
+    }
+    let volume_kinds = [
+        OverlayKind::BoundingSpheres,
+        OverlayKind::BoundingAabbs,
+        OverlayKind::BoundingObbs,
+    ];
+    if volume_kinds.iter().any(|&k| st.overlays.get(k)) {
+        let at = Arc::as_ptr(level) as usize;
+        let volumes = match &app.sync.volumes {
+            Some((a, v)) if *a == at => v.clone(),
+            _ => Arc::new(crate::broadphase::BoundingVolumes::build(&level.mesh)),
+        };
+        app.sync.volumes = Some((at, volumes.clone()));
+        overlays
+            .primitives
+            .extend(crate::broadphase::volume_primitives(
+                &volumes,
+                &level.mesh,
+                &st.overlays,
+                st.view.max_boxes_per_kind,
+            ));
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;

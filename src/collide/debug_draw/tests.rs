@@ -203,17 +203,20 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
     // Drawn from elsewhere than a trace: the mesh's faults (the hygiene
     // analysis), the stuck-spot map (an analysis of the level), the modes
     // compared and the what-if (the window's reruns), the replay's paths (a
-    // recording).
-    let from_traces = OverlayKind::ALL.into_iter().filter(|&k| {
-        !matches!(
-            k,
-            OverlayKind::MeshHygiene
-                | OverlayKind::StuckMap
-                | OverlayKind::ModeComparison
-                | OverlayKind::WhatIf
-                | OverlayKind::ReplayPaths
-        )
-    });
+    // recording), the bounding volumes (the level's objects).
+    let not_from_traces = [
+        OverlayKind::MeshHygiene,
+        OverlayKind::StuckMap,
+        OverlayKind::ModeComparison,
+        OverlayKind::WhatIf,
+        OverlayKind::ReplayPaths,
+        OverlayKind::BoundingSpheres,
+        OverlayKind::BoundingAabbs,
+        OverlayKind::BoundingObbs,
+    ];
+    let from_traces = OverlayKind::ALL
+        .into_iter()
+        .filter(|k| !not_from_traces.contains(k));
     for kind in from_traces {
         let on: Vec<_> = [0, 1].into_iter().flat_map(|c| only(kind, c)).collect();
         assert!(!on.is_empty(), "{kind:?} draws nothing when on");

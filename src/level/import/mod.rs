@@ -75,6 +75,12 @@ pub struct ImportOptions {
     /// compressed file can expand without bound (a "zip bomb"), and the
     /// text is held in memory while it is parsed.
     pub max_unpacked_bytes: u64,
+    /// Heightmap images (`.png`): metres between neighbouring pixels in x
+    /// and z, finite and > 0.
+    pub heightmap_spacing: f64,
+    /// Heightmap images (`.png`): the height of a white pixel, metres
+    /// (black is 0), finite.
+    pub heightmap_height_scale: f64,
 }
 
 /// The default [`ImportOptions::max_unpacked_bytes`]: 1 GiB, about 30
@@ -95,6 +101,8 @@ impl Default for ImportOptions {
             scale: 1.0,
             objects_by: ObjectsBy::Group,
             max_unpacked_bytes: DEFAULT_MAX_UNPACKED_BYTES,
+            heightmap_spacing: 1.0,
+            heightmap_height_scale: 10.0,
         }
     }
 }
