@@ -14,4 +14,5 @@ pub mod features;
 pub mod generate;
 pub mod hygiene;
 pub mod map;
+pub mod probe_pairs;
 pub mod section;
