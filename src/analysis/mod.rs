@@ -7,6 +7,7 @@
 //! analysis (open edges, T-junctions, near misses, slivers, overlaps, ...),
 //! and one move compared across the slide modes.
 
+pub mod boxcam;
 pub mod checks;
 pub mod compare;
 pub mod envelope;
