@@ -119,7 +119,8 @@ fn read_path(path: &Path) -> Result<Vec<DVec3>, CliError> {
             .collect();
     }
     let frames = value
-        .pointer("/walk/frames")
+        .pointer("/frames")
+        .or_else(|| value.pointer("/walk/frames"))
         .and_then(|f| f.as_array())
         .ok_or_else(|| {
             fail("neither an array of [x, y, z] points nor a `walk --json` output".into())
