@@ -114,10 +114,16 @@ fn text_report(probes: &[PairProbe], r: &PairsReport) -> String {
             }
             _ => "no contact".to_string(),
         };
+        let c = &p.closest;
+        let closest = if c.gap < 0.0 {
+            format!("overlapping {:.4} m", -c.gap)
+        } else {
+            format!("{:.4} m apart", c.gap)
+        };
         let _ = writeln!(
             s,
-            "{a} x {b}: {verdict}; closest {:.4} m apart (centres {:.4} m) at t = {:.4}",
-            p.closest.gap, p.closest.center_distance, p.closest.t
+            "{a} x {b}: {verdict}; closest at t = {:.4}: {closest} (centres {:.4} m)",
+            c.t, c.center_distance
         );
     }
     s
