@@ -15,6 +15,7 @@ pub mod file_prompt;
 pub mod hygiene;
 pub mod loader;
 pub mod measure;
+pub mod pairs;
 pub mod pick;
 pub mod probes;
 pub mod prompts;

@@ -325,6 +325,9 @@ pub struct EditorState {
     /// The mesh hygiene analysis (dropped when the level changes).
     #[serde(skip)]
     pub hygiene: crate::app::hygiene::HygieneState,
+    /// The last "Move all probes together" run (dropped when the level changes).
+    #[serde(skip)]
+    pub pairs: Option<Arc<crate::app::pairs::PairsView>>,
     /// The in-app path field, when open.
     #[serde(skip)]
     pub file_prompt: Option<FilePrompt>,
@@ -364,6 +367,7 @@ impl Default for EditorState {
             settings_error: None,
             checks: ChecksState::default(),
             hygiene: Default::default(),
+            pairs: None,
             file_prompt: None,
             loading: None,
             carry_prompt: None,

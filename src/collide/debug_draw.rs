@@ -78,11 +78,19 @@ pub enum OverlayKind {
     /// The mesh's own faults found by the hygiene analysis (open edges,
     /// T-junctions, ...), each kind in its colour.
     MeshHygiene,
+    /// Probes moved together: each probe's straight move.
+    PairPaths,
+    /// Probes moved together: where two bounding spheres first touch, and
+    /// the line between the two centres then.
+    PairContact,
+    /// Probes moved together: the closest approach of each pair, the
+    /// segment between the centres, labelled with the gap.
+    PairClosest,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 23] = [
+    pub const ALL: [OverlayKind; 26] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -106,6 +114,9 @@ impl OverlayKind {
         OverlayKind::Clearance,
         OverlayKind::GhostCorner,
         OverlayKind::MeshHygiene,
+        OverlayKind::PairPaths,
+        OverlayKind::PairContact,
+        OverlayKind::PairClosest,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -134,6 +145,9 @@ impl OverlayKind {
             OverlayKind::Clearance => "Clearance (red: inside geometry)",
             OverlayKind::GhostCorner => "Ghost corner",
             OverlayKind::MeshHygiene => "Mesh faults",
+            OverlayKind::PairPaths => "Probe pairs: moves",
+            OverlayKind::PairContact => "Probe pairs: contact point",
+            OverlayKind::PairClosest => "Probe pairs: closest approach",
         }
     }
 
@@ -165,6 +179,9 @@ impl OverlayKind {
             OverlayKind::Clearance => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::GhostCorner => [1.0, 0.5, 0.95, 1.0],
             OverlayKind::MeshHygiene => [1.0, 0.85, 0.1, 1.0],
+            OverlayKind::PairPaths => [0.75, 0.6, 1.0, 1.0],
+            OverlayKind::PairContact => [1.0, 0.2, 0.55, 1.0],
+            OverlayKind::PairClosest => [0.3, 1.0, 0.75, 1.0],
         }
     }
 
@@ -301,6 +318,12 @@ pub struct OverlayToggles {
     pub ghost_corner: bool,
     /// [`OverlayKind::MeshHygiene`].
     pub mesh_hygiene: bool,
+    /// [`OverlayKind::PairPaths`].
+    pub pair_paths: bool,
+    /// [`OverlayKind::PairContact`].
+    pub pair_contact: bool,
+    /// [`OverlayKind::PairClosest`].
+    pub pair_closest: bool,
 }
 
 impl Default for OverlayToggles {
@@ -329,6 +352,9 @@ impl Default for OverlayToggles {
             clearance: OverlayKind::Clearance.on_by_default(),
             ghost_corner: OverlayKind::GhostCorner.on_by_default(),
             mesh_hygiene: OverlayKind::MeshHygiene.on_by_default(),
+            pair_paths: OverlayKind::PairPaths.on_by_default(),
+            pair_contact: OverlayKind::PairContact.on_by_default(),
+            pair_closest: OverlayKind::PairClosest.on_by_default(),
         }
     }
 }
@@ -360,6 +386,9 @@ impl OverlayToggles {
             clearance: on,
             ghost_corner: on,
             mesh_hygiene: on,
+            pair_paths: on,
+            pair_contact: on,
+            pair_closest: on,
         }
     }
 
@@ -389,6 +418,9 @@ impl OverlayToggles {
             OverlayKind::Clearance => &mut self.clearance,
             OverlayKind::GhostCorner => &mut self.ghost_corner,
             OverlayKind::MeshHygiene => &mut self.mesh_hygiene,
+            OverlayKind::PairPaths => &mut self.pair_paths,
+            OverlayKind::PairContact => &mut self.pair_contact,
+            OverlayKind::PairClosest => &mut self.pair_closest,
         }
     }
 
@@ -418,6 +450,9 @@ impl OverlayToggles {
             OverlayKind::Clearance => self.clearance,
             OverlayKind::GhostCorner => self.ghost_corner,
             OverlayKind::MeshHygiene => self.mesh_hygiene,
+            OverlayKind::PairPaths => self.pair_paths,
+            OverlayKind::PairContact => self.pair_contact,
+            OverlayKind::PairClosest => self.pair_closest,
         }
     }
 

@@ -51,6 +51,8 @@ struct OverlayKey {
     finding: Option<(usize, usize)>,
     /// The hygiene report, the kinds drawn and the item opened.
     hygiene: Option<HygieneKey>,
+    /// The "Move all probes together" run drawn.
+    pairs: Option<usize>,
 }
 
 impl SyncMemo {
@@ -161,6 +163,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .report
             .as_ref()
             .map(|(r, _)| (Arc::as_ptr(r) as usize, st.hygiene.drawn, st.hygiene.open)),
+        pairs: st.pairs.as_ref().map(|p| Arc::as_ptr(p) as usize),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -212,6 +215,13 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         overlays
             .primitives
             .extend(hygiene_primitives(&st.hygiene, &level.mesh));
+    }
+    if let Some(view) = &st.pairs {
+        overlays.primitives.extend(
+            crate::app::pairs::pair_primitives(view)
+                .into_iter()
+                .filter(|p| st.overlays.get(p.kind)),
+        );
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
