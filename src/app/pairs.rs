@@ -50,7 +50,7 @@ pub fn move_all_together(state: &mut EditorState) {
 /// The overlays of a pair run: each probe's straight move, the contact
 /// point of each touching pair (with both centres then), and each pair's
 /// closest approach as the segment between the centres, labelled with the
-/// gap between the spheres.
+/// gap between the spheres when they do not touch.
 pub fn pair_primitives(view: &PairsView) -> Vec<DebugPrimitive> {
     let mut out = Vec::new();
     let paths = OverlayKind::PairPaths;
@@ -88,13 +88,10 @@ pub fn pair_primitives(view: &PairsView) -> Vec<DebugPrimitive> {
                 label: None,
             });
         }
+        // A touching pair is labelled at its contact; a missing one at its
+        // closest approach (one label per pair keeps the view readable).
         let kind = OverlayKind::PairClosest;
         let closest = pair.closest;
-        let gap = if closest.gap < 0.0 {
-            format!("overlap {:.2} m", -closest.gap)
-        } else {
-            format!("{:.2} m apart", closest.gap)
-        };
         out.push(DebugPrimitive {
             kind,
             shape: Shape::Segment {
@@ -102,7 +99,12 @@ pub fn pair_primitives(view: &PairsView) -> Vec<DebugPrimitive> {
                 b: closest.center_b,
             },
             color: kind.color(),
-            label: Some(format!("{names}: closest {gap} at t = {:.2}", closest.t)),
+            label: pair.contact.is_none().then(|| {
+                format!(
+                    "{names}: closest {:.2} m apart at t = {:.2}",
+                    closest.gap, closest.t
+                )
+            }),
         });
     }
     out

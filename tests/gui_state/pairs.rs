@@ -43,6 +43,9 @@ fn two_probes_crossing_meet_halfway_and_a_third_passes_by() {
     let count = |k: OverlayKind| prims.iter().filter(|p| p.kind == k).count();
     assert_eq!(count(OverlayKind::PairPaths), 3);
     assert_eq!(count(OverlayKind::PairClosest), r.tested_count);
+    // One label per pair: at the contact, or at the closest approach.
+    let labelled = prims.iter().filter(|p| p.label.is_some()).count();
+    assert_eq!(labelled, r.tested_count);
     // The contact point and the centre line at contact.
     assert_eq!(count(OverlayKind::PairContact), 2);
     let contact_point = prims

@@ -24,35 +24,28 @@ fn rows(ui: &mut egui::Ui, view: &PairsView) {
         "{} probes, {} pairs: {} tested after the sort along x, {} touch (bounding spheres).",
         r.probe_count, r.pair_count, r.tested_count, r.colliding_count
     ));
+    // One wrapped line per pair: the panel is narrow and must not widen.
     egui::ScrollArea::vertical()
         .id_salt("pairs_rows")
-        .max_height(160.0)
+        .max_height(180.0)
         .show(ui, |ui| {
-            egui::Grid::new("pairs_grid")
-                .striped(true)
-                .num_columns(3)
-                .show(ui, |ui| {
-                    ui.strong("Pair");
-                    ui.strong("Contact");
-                    ui.strong("Closest");
-                    ui.end_row();
-                    for p in &r.pairs {
-                        let names =
-                            format!("{} × {}", view.probes[p.a].name, view.probes[p.b].name);
-                        ui.label(names);
-                        ui.label(match p.outcome {
-                            SphereSweepOutcome::Overlapping => "at start".to_string(),
-                            SphereSweepOutcome::Hit { t } => format!("t = {t:.3}"),
-                            SphereSweepOutcome::Miss { .. } => "none".to_string(),
-                        });
-                        let c = &p.closest;
-                        ui.label(if c.gap < 0.0 {
-                            format!("overlap {:.2} m, t = {:.2}", -c.gap, c.t)
-                        } else {
-                            format!("{:.2} m, t = {:.2}", c.gap, c.t)
-                        });
-                        ui.end_row();
-                    }
-                });
+            for p in &r.pairs {
+                let names = format!("{} × {}", view.probes[p.a].name, view.probes[p.b].name);
+                let contact = match p.outcome {
+                    SphereSweepOutcome::Overlapping => "overlapping at the start".to_string(),
+                    SphereSweepOutcome::Hit { t } => format!("contact at t = {t:.3}"),
+                    SphereSweepOutcome::Miss { .. } => "no contact".to_string(),
+                };
+                let c = &p.closest;
+                let closest = if c.gap < 0.0 {
+                    format!("overlap {:.2} m", -c.gap)
+                } else {
+                    format!("{:.2} m apart", c.gap)
+                };
+                ui.label(format!(
+                    "{names}: {contact}; closest {closest} at t = {:.2}",
+                    c.t
+                ));
+            }
         });
 }
