@@ -237,3 +237,60 @@ fn the_readme_documents_every_mode_comparison_and_batch_field() {
         "README.md does not document {missing:?}"
     );
 }
+
+/// The README's `pairs` and `boxcam` samples are this build's real output.
+#[test]
+fn the_readme_pairs_and_boxcam_samples_are_real_output() {
+    for command in [
+        "collidoscope pairs tests/fixtures/pairs_probes.json",
+        "collidoscope boxcam tests/fixtures/cli_box.obj --at 3,1.5,0",
+    ] {
+        let args: Vec<&str> = command.split(' ').skip(1).collect();
+        let r = Command::new(BIN)
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{command}");
+        let out = String::from_utf8(r.stdout).unwrap();
+        let sample = format!("$ {command}\n{out}```");
+        assert!(
+            readme().contains(&sample),
+            "update the sample in README.md to:\n{sample}"
+        );
+    }
+}
+
+/// Every key of `pairs --json` and `boxcam --json` (a point and a path) is
+/// named in the README.
+#[test]
+fn the_readme_documents_every_pairs_and_boxcam_field() {
+    let mut all = std::collections::BTreeSet::new();
+    let probes = fixture("pairs_probes.json");
+    keys(&json(&run(&["pairs", &probes, "--json"])), &mut all);
+    let level = fixture("cli_box.obj");
+    keys(
+        &json(&run(&["boxcam", &level, "--at", "3,1.5,0", "--json"])),
+        &mut all,
+    );
+    let path = scratch("readme_boxcam").join("path.json");
+    std::fs::write(&path, "[[0, 1.5, 0], [2, 1.5, 0], [4, 1.5, 0]]").unwrap();
+    keys(
+        &json(&run(&[
+            "boxcam",
+            &level,
+            "--path",
+            path.to_str().unwrap(),
+            "--json",
+        ])),
+        &mut all,
+    );
+    for key in ["rejected_at", "hits", "whole_box_candidates", "closest"] {
+        assert!(all.contains(key), "{key} missing from the output");
+    }
+    let missing = undocumented(&all);
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}

@@ -7,6 +7,7 @@
 //! analysis (open edges, T-junctions, near misses, slivers, overlaps, ...),
 //! and one move compared across the slide modes.
 
+pub mod boxcam;
 pub mod checks;
 pub mod compare;
 pub mod compare_walk;
@@ -16,5 +17,6 @@ pub mod generate;
 pub mod hygiene;
 pub mod map;
 pub mod replay;
+pub mod probe_pairs;
 pub mod section;
 pub mod whatif;

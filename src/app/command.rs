@@ -50,6 +50,11 @@ pub enum Command {
     OpenLevelWith(PathBuf, ImportOptions),
     /// File → Open built-in level.
     OpenBuiltinLevel,
+    /// Probe → Move all probes together: every probe's move at once, each
+    /// pair through the swept bounding-sphere test.
+    MoveProbesTogether,
+    /// Forget the last "Move all probes together" run (its overlays go).
+    ClearProbePairs,
     /// The path field as edited (`None` closes it).
     SetFilePrompt(Option<FilePrompt>),
     /// Use the path typed in the path field (checked first).
@@ -216,6 +221,8 @@ impl EditorState {
                 Err(e) => self.error(e),
             },
             Command::SetFilePrompt(p) => self.file_prompt = p,
+            Command::MoveProbesTogether => crate::app::pairs::move_all_together(self),
+            Command::ClearProbePairs => self.pairs = None,
             Command::AcceptFilePrompt => return prompts::accept(self),
             Command::BrowseNative => return prompts::browse(self),
             Command::NativePicked(path) => return prompts::picked(self, path),
@@ -389,6 +396,7 @@ impl EditorState {
         self.hygiene.clear();
         self.replay = Default::default();
         self.map.clear();
+        self.pairs = None;
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

@@ -20,6 +20,7 @@ pub mod loader;
 pub mod map;
 pub mod map_job;
 pub mod measure;
+pub mod pairs;
 pub mod pick;
 pub mod probes;
 pub mod prompts;

@@ -332,6 +332,9 @@ pub struct EditorState {
     /// the spot opened (dropped when the level changes).
     #[serde(skip)]
     pub map: crate::app::map::MapState,
+    /// The last "Move all probes together" run (dropped when the level changes).
+    #[serde(skip)]
+    pub pairs: Option<Arc<crate::app::pairs::PairsView>>,
     /// The in-app path field, when open.
     #[serde(skip)]
     pub file_prompt: Option<FilePrompt>,
@@ -376,6 +379,7 @@ impl Default for EditorState {
             hygiene: Default::default(),
             replay: Default::default(),
             map: Default::default(),
+            pairs: None,
             file_prompt: None,
             loading: None,
             carry_prompt: None,

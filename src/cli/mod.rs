@@ -1,5 +1,6 @@
 //! The `collidoscope` command line (clap 4): `info`, `sweep`, `walk`,
-//! `envelope`, `check`, `map`, `repro`, `replay`, `settings export|check`, and with no subcommand the desktop window.
+//! `envelope`, `check`, `map`, `repro`, `replay`, `settings export|check`,
+//! `pairs`, `boxcam`, and with no subcommand the desktop window.
 //!
 //! Everything here works in world space (Y up, metres); the solver's trace
 //! carries the ellipsoid-space values alongside. Errors end up as one line
@@ -12,6 +13,7 @@
 
 mod args;
 mod batch;
+mod boxcam;
 mod check;
 mod envelope;
 mod format;
@@ -20,6 +22,7 @@ mod hygiene;
 mod info;
 mod map;
 mod replay;
+mod pairs;
 mod repro;
 mod settings;
 mod sweep;
@@ -75,6 +78,10 @@ enum Command {
     Repro(Box<repro::ReproArgs>),
     /// Re-run a recorded path (CSV or JSON Lines) frame by frame and report where it diverges.
     Replay(Box<replay::ReplayArgs>),
+    /// Test probes moving at the same time against each other (swept bounding spheres).
+    Pairs(pairs::PairsArgs),
+    /// The box camera's four-level test against a level, at a point or along a path.
+    Boxcam(Box<boxcam::BoxcamArgs>),
     /// Write or check a settings file (.toml or .json).
     #[command(subcommand, arg_required_else_help = false)]
     Settings(settings::SettingsCommand),
@@ -150,6 +157,8 @@ fn dispatch(cli: Cli) -> Result<i32, CliError> {
         Some(Command::Repro(a)) => return repro::run(&a),
         Some(Command::Replay(a)) => return replay::run(&a),
         Some(Command::Settings(c)) => settings::run(&c),
+        Some(Command::Pairs(a)) => pairs::run(&a),
+        Some(Command::Boxcam(a)) => boxcam::run(&a),
         None => gui::open(cli.level, cli.import.options()),
     }?;
     Ok(EXIT_OK)

@@ -96,11 +96,19 @@ pub enum OverlayKind {
     BoundingAabbs,
     /// Each object's oriented bounding box.
     BoundingObbs,
+    /// Probes moved together: each probe's straight move.
+    PairPaths,
+    /// Probes moved together: where two bounding spheres first touch, and
+    /// the line between the two centres then.
+    PairContact,
+    /// Probes moved together: the closest approach of each pair, the
+    /// segment between the centres, labelled with the gap.
+    PairClosest,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 30] = [
+    pub const ALL: [OverlayKind; 33] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -131,6 +139,9 @@ impl OverlayKind {
         OverlayKind::BoundingSpheres,
         OverlayKind::BoundingAabbs,
         OverlayKind::BoundingObbs,
+        OverlayKind::PairPaths,
+        OverlayKind::PairContact,
+        OverlayKind::PairClosest,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -166,6 +177,9 @@ impl OverlayKind {
             OverlayKind::BoundingSpheres => "Object bounding spheres",
             OverlayKind::BoundingAabbs => "Object AABBs",
             OverlayKind::BoundingObbs => "Object OBBs",
+            OverlayKind::PairPaths => "Probe pairs: moves",
+            OverlayKind::PairContact => "Probe pairs: contact point",
+            OverlayKind::PairClosest => "Probe pairs: closest approach",
         }
     }
 
@@ -204,6 +218,9 @@ impl OverlayKind {
             OverlayKind::BoundingSpheres => [0.4, 0.9, 1.0, 0.12],
             OverlayKind::BoundingAabbs => [1.0, 0.6, 0.6, 1.0],
             OverlayKind::BoundingObbs => [0.6, 1.0, 0.4, 1.0],
+            OverlayKind::PairPaths => [0.75, 0.6, 1.0, 1.0],
+            OverlayKind::PairContact => [1.0, 0.2, 0.55, 1.0],
+            OverlayKind::PairClosest => [0.3, 1.0, 0.75, 1.0],
         }
     }
 
@@ -359,6 +376,12 @@ pub struct OverlayToggles {
     pub bounding_aabbs: bool,
     /// [`OverlayKind::BoundingObbs`].
     pub bounding_obbs: bool,
+    /// [`OverlayKind::PairPaths`].
+    pub pair_paths: bool,
+    /// [`OverlayKind::PairContact`].
+    pub pair_contact: bool,
+    /// [`OverlayKind::PairClosest`].
+    pub pair_closest: bool,
 }
 
 impl Default for OverlayToggles {
@@ -394,6 +417,9 @@ impl Default for OverlayToggles {
             bounding_spheres: OverlayKind::BoundingSpheres.on_by_default(),
             bounding_aabbs: OverlayKind::BoundingAabbs.on_by_default(),
             bounding_obbs: OverlayKind::BoundingObbs.on_by_default(),
+            pair_paths: OverlayKind::PairPaths.on_by_default(),
+            pair_contact: OverlayKind::PairContact.on_by_default(),
+            pair_closest: OverlayKind::PairClosest.on_by_default(),
         }
     }
 }
@@ -432,6 +458,9 @@ impl OverlayToggles {
             bounding_spheres: on,
             bounding_aabbs: on,
             bounding_obbs: on,
+            pair_paths: on,
+            pair_contact: on,
+            pair_closest: on,
         }
     }
 
@@ -468,6 +497,9 @@ impl OverlayToggles {
             OverlayKind::BoundingSpheres => &mut self.bounding_spheres,
             OverlayKind::BoundingAabbs => &mut self.bounding_aabbs,
             OverlayKind::BoundingObbs => &mut self.bounding_obbs,
+            OverlayKind::PairPaths => &mut self.pair_paths,
+            OverlayKind::PairContact => &mut self.pair_contact,
+            OverlayKind::PairClosest => &mut self.pair_closest,
         }
     }
 
@@ -504,6 +536,9 @@ impl OverlayToggles {
             OverlayKind::BoundingSpheres => self.bounding_spheres,
             OverlayKind::BoundingAabbs => self.bounding_aabbs,
             OverlayKind::BoundingObbs => self.bounding_obbs,
+            OverlayKind::PairPaths => self.pair_paths,
+            OverlayKind::PairContact => self.pair_contact,
+            OverlayKind::PairClosest => self.pair_closest,
         }
     }
 

@@ -17,6 +17,11 @@
 //! the magnitudes stay those of squared distances (coordinates up to ~1e150
 //! do not overflow; larger ones are refused). The contact time uses the `c / q` root form,
 //! which has no cancellation since `pv < 0`.
+//!
+//! Two differences from the article's listings, on purpose: touching exactly
+//! at the end of the move counts as contact (the article's check 3 rejects
+//! it with `>= 0`), and the final test is `pp + pv tmin <= 0` (the
+//! article's last listing prints `> 0` and corrects it to `< 0` below).
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -252,6 +257,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The article's listing 2 (raw discriminant) and listing 3 (divided by
+    /// `vv`), in the article's `f32`, on its own scale: objects ~100 units
+    /// apart moving ~200 units per frame, so `pp`, `pv`, `vv` are ~1e4 and
+    /// their products ~1e8, past `f32`'s 24-bit mantissa.
+    fn article_listings_f32(dp: [f32; 3], dv: [f32; 3], r: f32) -> (bool, bool) {
+        let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let pp = dot(dp, dp) - r * r;
+        let pv = dot(dp, dv);
+        let vv = dot(dv, dv);
+        let raw_hit = pv * pv - pp * vv > 0.0;
+        let tmin = -pv / vv;
+        let reduced_hit = pp + pv * tmin < 0.0;
+        (raw_hit, reduced_hit)
+    }
+
+    #[test]
+    fn article_precision_case_a_bullet_through_the_head() {
+        // Relative start (-100, 2.5, 0), relative move (200, -4, 0), radii
+        // summing to 0.5: the relative path passes the origin at
+        // 100 / |(200, -4)| = 0.49990 < 0.5, a grazing hit. Exactly,
+        // pv^2 - pp vv = 4 > 0 (all inputs are exact binary fractions).
+        let (dp, dv, r) = ([-100.0f32, 2.5, 0.0], [200.0f32, -4.0, 0.0], 0.5f32);
+        let (raw_hit, reduced_hit) = article_listings_f32(dp, dv, r);
+        assert!(
+            !raw_hit,
+            "f32 raw discriminant rounds to 0: the hit is lost"
+        );
+        assert!(reduced_hit, "divided by vv, the sign survives");
+        // The same numbers in f64 through this module: a hit just before
+        // half the move, with the surfaces touching then.
+        let a = sphere([0.0; 3], [0.0; 3], 0.25);
+        let b = sphere([-100.0, 2.5, 0.0], [200.0, -4.0, 0.0], 0.25);
+        let t = hit_t(sweep_sphere_sphere(a, b));
+        assert!(t > 0.49 && t < 0.5, "{t}");
+        let d = (b.center + b.vel * t).length();
+        assert!((d - 0.5).abs() < 1e-9, "{d}");
+        // Exact arithmetic agrees: the discriminant from the integers.
+        let (pp, pv, vv) = (100.0f64 * 100.0 + 6.25 - 0.25, -20010.0f64, 40016.0f64);
+        assert_eq!(pv * pv - pp * vv, 4.0);
     }
 
     #[test]

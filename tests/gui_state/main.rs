@@ -407,3 +407,4 @@ mod hygiene;
 mod replay;
 mod map;
 mod repro;
+mod pairs;

@@ -24,6 +24,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .exact_size(width)
         .show(ui, |ui| {
             ui.heading("Inspector");
+            super::pairs_panel::show(ui, app);
             let Some(probe) = app.state.selected_probe() else {
                 ui.label("Select a probe to inspect its move.");
                 return;

@@ -261,6 +261,19 @@ fn probe_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     {
         app.queue.push(Command::SetWalk(!walking));
     }
+    ui.separator();
+    let two = app.state.probes.len() >= 2;
+    if ui
+        .add_enabled(two, egui::Button::new("Move all probes together"))
+        .on_hover_text("Every probe's move at once; each pair's bounding spheres tested for contact (see the inspector)")
+        .on_disabled_hover_text("Needs at least two probes")
+        .clicked()
+    {
+        app.queue.push(Command::MoveProbesTogether);
+    }
+    if app.state.pairs.is_some() && ui.button("Clear probe pairs").clicked() {
+        app.queue.push(Command::ClearProbePairs);
+    }
 }
 
 /// The status bar at the bottom of the window.

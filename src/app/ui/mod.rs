@@ -18,6 +18,7 @@ mod left;
 mod legend;
 mod map;
 mod menu;
+mod pairs_panel;
 mod panels;
 mod plots;
 mod replay;

@@ -61,6 +61,8 @@ struct OverlayKey {
     replay: Option<usize>,
     /// The stuck-spot map (by address) and the spot opened.
     map: Option<(usize, Option<usize>)>,
+    /// The "Move all probes together" run drawn.
+    pairs: Option<usize>,
 }
 
 impl SyncMemo {
@@ -183,6 +185,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
                 st.map.open.as_ref().map(|o| o.spot),
             )
         }),
+        pairs: st.pairs.as_ref().map(|p| Arc::as_ptr(p) as usize),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -276,6 +279,13 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
                 &st.overlays,
                 st.view.max_boxes_per_kind,
             ));
+    }
+    if let Some(view) = &st.pairs {
+        overlays.primitives.extend(
+            crate::app::pairs::pair_primitives(view)
+                .into_iter()
+                .filter(|p| st.overlays.get(p.kind)),
+        );
     }
     app.sync.overlays = overlays;
     app.sync.uploaded_overlays = false;
