@@ -403,3 +403,4 @@ mod engines;
 mod files;
 mod finding;
 mod hygiene;
+mod methods;

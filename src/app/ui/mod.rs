@@ -15,6 +15,7 @@ mod labels;
 mod left;
 mod legend;
 mod menu;
+mod method_view;
 mod panels;
 mod plots;
 mod section;
