@@ -104,11 +104,23 @@ pub enum OverlayKind {
     /// Probes moved together: the closest approach of each pair, the
     /// segment between the centres, labelled with the gap.
     PairClosest,
+    /// The centre's path of a method other than the slide, one segment per step done.
+    MethodPath,
+    /// Translucent ellipsoids where the discrete mode's fixed steps landed.
+    MethodSamples,
+    /// Where a method found the contact: the probe at the time of impact and the contact point.
+    MethodContact,
+    /// The collision normal and the push that resolves an overlap.
+    PushOut,
+    /// A step that jumped through a surface without overlapping it, and the surface.
+    Tunnelling,
+    /// Non-colliding objects the probe entered or left (trigger events).
+    Triggers,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 33] = [
+    pub const ALL: [OverlayKind; 39] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -142,6 +154,12 @@ impl OverlayKind {
         OverlayKind::PairPaths,
         OverlayKind::PairContact,
         OverlayKind::PairClosest,
+        OverlayKind::MethodPath,
+        OverlayKind::MethodSamples,
+        OverlayKind::MethodContact,
+        OverlayKind::PushOut,
+        OverlayKind::Tunnelling,
+        OverlayKind::Triggers,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -180,6 +198,12 @@ impl OverlayKind {
             OverlayKind::PairPaths => "Probe pairs: moves",
             OverlayKind::PairContact => "Probe pairs: contact point",
             OverlayKind::PairClosest => "Probe pairs: closest approach",
+            OverlayKind::MethodPath => "Method path (fixed steps)",
+            OverlayKind::MethodSamples => "Step samples",
+            OverlayKind::MethodContact => "Time of impact (bisection)",
+            OverlayKind::PushOut => "Penetration normal / push-out",
+            OverlayKind::Tunnelling => "Tunnelled step",
+            OverlayKind::Triggers => "Trigger enter / exit",
         }
     }
 
@@ -221,6 +245,12 @@ impl OverlayKind {
             OverlayKind::PairPaths => [0.75, 0.6, 1.0, 1.0],
             OverlayKind::PairContact => [1.0, 0.2, 0.55, 1.0],
             OverlayKind::PairClosest => [0.3, 1.0, 0.75, 1.0],
+            OverlayKind::MethodPath => [1.0, 0.8, 0.45, 1.0],
+            OverlayKind::MethodSamples => [0.8, 0.8, 0.55, 0.15],
+            OverlayKind::MethodContact => [1.0, 0.35, 0.75, 0.35],
+            OverlayKind::PushOut => [0.95, 0.2, 0.45, 1.0],
+            OverlayKind::Tunnelling => [1.0, 0.0, 0.0, 1.0],
+            OverlayKind::Triggers => [0.3, 1.0, 0.6, 1.0],
         }
     }
 
@@ -382,6 +412,18 @@ pub struct OverlayToggles {
     pub pair_contact: bool,
     /// [`OverlayKind::PairClosest`].
     pub pair_closest: bool,
+    /// [`OverlayKind::MethodPath`].
+    pub method_path: bool,
+    /// [`OverlayKind::MethodSamples`].
+    pub method_samples: bool,
+    /// [`OverlayKind::MethodContact`].
+    pub method_contact: bool,
+    /// [`OverlayKind::PushOut`].
+    pub push_out: bool,
+    /// [`OverlayKind::Tunnelling`].
+    pub tunnelling: bool,
+    /// [`OverlayKind::Triggers`].
+    pub triggers: bool,
 }
 
 impl Default for OverlayToggles {
@@ -420,6 +462,12 @@ impl Default for OverlayToggles {
             pair_paths: OverlayKind::PairPaths.on_by_default(),
             pair_contact: OverlayKind::PairContact.on_by_default(),
             pair_closest: OverlayKind::PairClosest.on_by_default(),
+            method_path: OverlayKind::MethodPath.on_by_default(),
+            method_samples: OverlayKind::MethodSamples.on_by_default(),
+            method_contact: OverlayKind::MethodContact.on_by_default(),
+            push_out: OverlayKind::PushOut.on_by_default(),
+            tunnelling: OverlayKind::Tunnelling.on_by_default(),
+            triggers: OverlayKind::Triggers.on_by_default(),
         }
     }
 }
@@ -461,6 +509,12 @@ impl OverlayToggles {
             pair_paths: on,
             pair_contact: on,
             pair_closest: on,
+            method_path: on,
+            method_samples: on,
+            method_contact: on,
+            push_out: on,
+            tunnelling: on,
+            triggers: on,
         }
     }
 
@@ -500,6 +554,12 @@ impl OverlayToggles {
             OverlayKind::PairPaths => &mut self.pair_paths,
             OverlayKind::PairContact => &mut self.pair_contact,
             OverlayKind::PairClosest => &mut self.pair_closest,
+            OverlayKind::MethodPath => &mut self.method_path,
+            OverlayKind::MethodSamples => &mut self.method_samples,
+            OverlayKind::MethodContact => &mut self.method_contact,
+            OverlayKind::PushOut => &mut self.push_out,
+            OverlayKind::Tunnelling => &mut self.tunnelling,
+            OverlayKind::Triggers => &mut self.triggers,
         }
     }
 
@@ -539,6 +599,12 @@ impl OverlayToggles {
             OverlayKind::PairPaths => self.pair_paths,
             OverlayKind::PairContact => self.pair_contact,
             OverlayKind::PairClosest => self.pair_closest,
+            OverlayKind::MethodPath => self.method_path,
+            OverlayKind::MethodSamples => self.method_samples,
+            OverlayKind::MethodContact => self.method_contact,
+            OverlayKind::PushOut => self.push_out,
+            OverlayKind::Tunnelling => self.tunnelling,
+            OverlayKind::Triggers => self.triggers,
         }
     }
 

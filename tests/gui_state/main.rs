@@ -408,3 +408,4 @@ mod replay;
 mod map;
 mod repro;
 mod pairs;
+mod methods;

@@ -19,6 +19,7 @@ mod legend;
 mod map;
 mod menu;
 mod pairs_panel;
+mod method_view;
 mod panels;
 mod plots;
 mod replay;

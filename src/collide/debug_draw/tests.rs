@@ -200,10 +200,11 @@ fn an_end_inside_geometry_is_drawn_red_with_its_triangle_and_depth_vector() {
 
 #[test]
 fn each_kind_is_present_when_on_and_absent_when_off() {
-    // Drawn from elsewhere than a trace: the mesh's faults (the hygiene
-    // analysis), the stuck-spot map (an analysis of the level), the modes
-    // compared and the what-if (the window's reruns), the replay's paths (a
-    // recording), the bounding volumes (the level's objects).
+    // Drawn from elsewhere than a slide's trace: the mesh's faults (the
+    // hygiene analysis), the stuck-spot map (an analysis of the level), the
+    // modes compared and the what-if (the window's reruns), the replay's
+    // paths (a recording), the bounding volumes (the level's objects), and
+    // the other methods' kinds (their own traces, tested in `methods`).
     let not_from_traces = [
         OverlayKind::MeshHygiene,
         OverlayKind::StuckMap,
@@ -213,6 +214,12 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
         OverlayKind::BoundingSpheres,
         OverlayKind::BoundingAabbs,
         OverlayKind::BoundingObbs,
+        OverlayKind::MethodPath,
+        OverlayKind::MethodSamples,
+        OverlayKind::MethodContact,
+        OverlayKind::PushOut,
+        OverlayKind::Tunnelling,
+        OverlayKind::Triggers,
     ];
     let from_traces = OverlayKind::ALL
         .into_iter()
