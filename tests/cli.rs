@@ -619,6 +619,8 @@ fn boxcam_tests_a_recorded_walk_one_box_per_segment() {
         1,
         "point 1 is not [x, y, z]",
     );
+}
+
 // ---- sweep --method ----
 
 #[test]

@@ -16,7 +16,7 @@ pub mod features;
 pub mod generate;
 pub mod hygiene;
 pub mod map;
-pub mod replay;
 pub mod probe_pairs;
+pub mod replay;
 pub mod section;
 pub mod whatif;

@@ -85,6 +85,8 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .clicked()
     {
         q.push(Command::ImportRecordingDialog);
+    }
+    if ui
         .button("Open repro bundle…")
         .on_hover_text("A bundle folder: its level, settings and move, ready to step")
         .clicked()
