@@ -78,7 +78,8 @@ fn a_huge_convex_face_is_fanned_and_a_large_concave_one_refused() {
     let path = level("round", "round.obj", round_face(300_000, false).as_bytes());
     let t = std::time::Instant::now();
     let r = run(&["info", &path, "--json"]);
-    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
+    // Not quadratic (hours); loose enough for a loaded CI machine.
+    assert!(t.elapsed().as_secs_f64() < 30.0, "{:?}", t.elapsed());
     let v = json(&r);
     assert_eq!(v["import_report"]["ngons_triangulated"], 1);
     let path = level("star", "star.obj", round_face(3_000, true).as_bytes());

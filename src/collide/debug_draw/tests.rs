@@ -204,7 +204,8 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
     // hygiene analysis), the stuck-spot map (an analysis of the level), the
     // modes compared and the what-if (the window's reruns), the replay's
     // paths (a recording), the bounding volumes (the level's objects), and
-    // the other methods' kinds (their own traces, tested in `methods`).
+    // the other methods' kinds (their own traces, tested in `methods`), the
+    // probe pairs' (a pair run, tested in `tests/gui_state/pairs.rs`).
     let not_from_traces = [
         OverlayKind::MeshHygiene,
         OverlayKind::StuckMap,
@@ -220,6 +221,9 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
         OverlayKind::PushOut,
         OverlayKind::Tunnelling,
         OverlayKind::Triggers,
+        OverlayKind::PairPaths,
+        OverlayKind::PairContact,
+        OverlayKind::PairClosest,
     ];
     let from_traces = OverlayKind::ALL
         .into_iter()
