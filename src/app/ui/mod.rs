@@ -7,6 +7,7 @@ mod bottom;
 mod character;
 mod checks;
 mod compare;
+mod compare_walk;
 mod dialogs;
 mod file_window;
 mod hygiene;
