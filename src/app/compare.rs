@@ -81,6 +81,8 @@ pub struct CompareState {
     pub refused: Option<String>,
     /// The outcome before the last settings edit, shown until dismissed.
     pub whatif: Option<crate::app::whatif::WhatIf>,
+    /// The recorded walk-mode frames replayed in every mode (when open).
+    pub walk: Option<crate::app::compare_walk::WalkModes>,
 }
 
 /// The world of `level` with the per-object collision switches.
@@ -164,6 +166,7 @@ pub fn set_open(state: &mut EditorState, on: bool) {
 /// move (start, velocity, frame) is another one.
 pub fn refresh(state: &mut EditorState) {
     crate::app::whatif::drop_if_stale(state);
+    crate::app::compare_walk::refresh_walk(state);
     let key = state.selected.and_then(|i| key_of(state, i));
     let (true, Some(key)) = (state.compare.open, key) else {
         state.compare.modes = None;

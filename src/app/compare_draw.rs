@@ -3,7 +3,8 @@
 //! end ellipsoid in the mode's colour ([`OverlayKind::ModeComparison`]),
 //! and the move before and after a settings edit ([`OverlayKind::WhatIf`]).
 
-use crate::analysis::whatif::Outcome;
+use crate::analysis::compare_walk::WalkComparison;
+use crate::analysis::whatif::{Ending, Outcome};
 use crate::app::compare::{CompareState, mode_color};
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
 use glam::DVec3;
@@ -66,6 +67,9 @@ pub fn compare_primitives(
             ));
         }
     }
+    if let (true, Some(w)) = (show_modes, &compare.walk) {
+        out.extend(walk_ghosts(&w.comparison, radii));
+    }
     if let (true, Some(w)) = (show_whatif, &compare.whatif) {
         out.extend(ghost(
             OverlayKind::WhatIf,
@@ -85,6 +89,29 @@ pub fn compare_primitives(
     out
 }
 
+/// Each mode's walk: the path through its frame ends and its last end.
+fn walk_ghosts(c: &WalkComparison, radii: DVec3) -> Vec<DebugPrimitive> {
+    let mut out = Vec::new();
+    for (m, mode) in c.modes.iter().enumerate() {
+        let mut path_w = vec![c.start];
+        path_w.extend(c.rows.iter().map(|r| r.ends[m].position));
+        let outcome = Outcome {
+            path_w,
+            ending: Ending::Move(crate::collide::EndReason::Arrived),
+            embedded: false,
+        };
+        let label = format!("{} walk end", mode.name());
+        out.extend(ghost(
+            OverlayKind::ModeComparison,
+            &outcome,
+            radii,
+            mode_color(*mode),
+            label,
+        ));
+    }
+    out
+}
+
 /// Every point the ghosts are drawn from (the overlay cache's key).
 pub fn ghost_points(compare: &CompareState) -> Vec<DVec3> {
     let mut pts = Vec::new();
@@ -92,6 +119,17 @@ pub fn ghost_points(compare: &CompareState) -> Vec<DVec3> {
         for r in &m.runs {
             pts.extend(&r.outcome.path_w);
         }
+    }
+    if let Some(w) = &compare.walk {
+        pts.push(w.comparison.start);
+        pts.extend(
+            w.comparison
+                .rows
+                .last()
+                .iter()
+                .flat_map(|r| r.ends.iter().map(|e| e.position)),
+        );
+        pts.push(glam::DVec3::splat(w.comparison.rows.len() as f64));
     }
     if let Some(w) = &compare.whatif {
         pts.extend(&w.before.path_w);
@@ -103,7 +141,6 @@ pub fn ghost_points(compare: &CompareState) -> Vec<DVec3> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::whatif::Ending;
     use crate::collide::EndReason;
 
     #[test]

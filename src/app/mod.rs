@@ -13,6 +13,7 @@ pub mod checks_job;
 pub mod command;
 pub mod compare;
 pub mod compare_draw;
+pub mod compare_walk;
 pub mod envelope_job;
 pub mod file_prompt;
 pub mod hygiene;

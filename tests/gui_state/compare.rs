@@ -151,3 +151,46 @@ fn a_skin_edit_names_the_skin_and_moving_the_probe_drops_the_what_if() {
     s.apply(Command::UpdateProbe(i, Box::new(p)));
     assert!(s.compare.whatif.is_none());
 }
+
+#[test]
+fn a_recorded_walk_is_replayed_in_every_mode_and_a_frame_opens_compared() {
+    use collidoscope::app::probes::walk_frame;
+    use collidoscope::app::walk::WalkInput;
+    let mut s = state_with_room();
+    let i = place(&mut s, 0.0, -3.0, DVec3::ZERO);
+    s.apply(Command::SetCompareModes(true));
+    s.apply(Command::SetWalk(true));
+    // Two seconds walking +x into the wall at x = 3.
+    for _ in 0..120 {
+        let input = WalkInput {
+            wish_dir: DVec3::X,
+            jump: false,
+            dt: 1.0 / 60.0,
+        };
+        assert!(walk_frame(&mut s, input));
+    }
+    s.apply(Command::Step);
+    assert!(s.compare.walk.is_none(), "not while walking");
+    s.apply(Command::SetWalk(false));
+    let w = s.compare.walk.clone().expect("the walk compared");
+    let c = &w.comparison;
+    assert_eq!(c.rows.len(), s.walk.frames.len());
+    assert_eq!(c.skipped, 0);
+    assert_eq!(c.divergence, c.rows.iter().position(|r| r.differs()));
+    for (row, frame) in c.rows.iter().zip(&s.walk.frames) {
+        assert_eq!(row.index, frame.spec.index);
+    }
+    // The robust replay is the walk recorded (the probe's own mode).
+    let last = s.walk.frames.back().unwrap().after.position;
+    assert!(c.rows.last().unwrap().ends[0].position.distance(last) < 1e-9);
+    // Opening a row's frame compares that frame's iterations.
+    let k = c.divergence.unwrap_or(c.rows.len() - 1);
+    s.apply(Command::OpenWalkFrame(w.recorded_frame(k)));
+    assert_eq!(
+        s.probes[i].stepper.frame().map(|f| f.index),
+        Some(c.rows[k].index)
+    );
+    let m = s.compare.modes.clone().unwrap();
+    assert_eq!(m.frame, Some(c.rows[k].index));
+    assert!(m.runs.iter().all(|r| !r.records.is_empty()));
+}

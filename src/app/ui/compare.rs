@@ -50,11 +50,18 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         ui.weak(why);
         return;
     };
+    let walk = app.state.compare.walk.clone();
     heading(ui, app, &m);
     egui::ScrollArea::both()
         .id_salt("compare_table")
         .auto_shrink([false, false])
-        .show(ui, |ui| table(ui, app, &m));
+        .show(ui, |ui| {
+            if let Some(w) = &walk {
+                super::compare_walk::show(ui, app, w);
+                ui.separator();
+            }
+            table(ui, app, &m)
+        });
 }
 
 fn heading(ui: &mut egui::Ui, app: &mut CollidoscopeApp, m: &ModesComparison) {

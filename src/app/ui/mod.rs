@@ -8,6 +8,7 @@ mod broadphase;
 mod character;
 mod checks;
 mod compare;
+mod compare_walk;
 mod dialogs;
 mod file_window;
 mod hygiene;
