@@ -157,3 +157,24 @@ fn bad_files_lines_and_flags_fail_in_one_line() {
     let as_json = run(&["replay", &level, &ok, "--format=jsonl"]);
     assert_fails(&as_json, 1, "line 1: not a JSON object");
 }
+
+#[test]
+fn every_key_of_the_json_is_named_in_the_readme() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let r = run(&[
+        "replay",
+        &default_level(),
+        &example("replay_stairs.csv"),
+        "--json",
+    ]);
+    let v = json_exit(&r, 0);
+    let mut keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    keys.extend(v["summary"].as_object().unwrap().keys());
+    keys.extend(v["frames"][0].as_object().unwrap().keys());
+    let missing: Vec<_> = keys
+        .into_iter()
+        .filter(|k| !readme.contains(&format!("`{k}`")))
+        .collect();
+    assert!(missing.is_empty(), "README.md does not name {missing:?}");
+}

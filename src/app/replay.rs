@@ -270,7 +270,8 @@ impl EditorState {
         }
     }
 
-    /// Takes a finished replay (called every frame); whether one is running.
+    /// Takes a finished replay (called every frame) and frames the camera
+    /// on its path; whether one is running.
     pub fn poll_replay(&mut self) -> bool {
         let Some(job) = &self.replay.job else {
             return false;
@@ -303,6 +304,14 @@ impl EditorState {
                         s.divergent_frames, s.frames
                     ),
                 });
+                let path = r.recorded_path();
+                let lo = path.iter().fold(DVec3::INFINITY, |a, &p| a.min(p));
+                let hi = path.iter().fold(DVec3::NEG_INFINITY, |a, &p| a.max(p));
+                if lo.is_finite() && hi.is_finite() {
+                    let r = DVec3::splat(1.5);
+                    let aabb = crate::math::Aabb::from_f64_outward(lo - r, hi + r);
+                    self.camera = self.camera.reframed(&aabb);
+                }
                 self.replay.view = Some(ReplayView {
                     replay: Arc::new(r),
                     settings: job.settings.clone(),

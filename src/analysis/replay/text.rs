@@ -19,14 +19,18 @@ fn err(line: usize, message: impl Into<String>) -> RecordingError {
 }
 
 /// The lines worth reading: (1-based line number, text), without blank
-/// lines and `#` comments; refuses over-long lines and too many frames.
-fn lines(text: &str) -> impl Iterator<Item = Result<(usize, &str), RecordingError>> {
+/// lines and `#` comments; refuses over-long lines and more frames than
+/// the limit (`headers`: lines before the first frame).
+fn lines(
+    text: &str,
+    headers: usize,
+) -> impl Iterator<Item = Result<(usize, &str), RecordingError>> {
     text.lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
         .enumerate()
-        .map(|(count, (line, l))| {
+        .map(move |(count, (line, l))| {
             if l.len() > MAX_LINE_BYTES {
                 return Err(err(
                     line,
@@ -37,8 +41,7 @@ fn lines(text: &str) -> impl Iterator<Item = Result<(usize, &str), RecordingErro
                     ),
                 ));
             }
-            // One header line besides the frames (CSV).
-            if count > MAX_RECORDED_FRAMES {
+            if count >= MAX_RECORDED_FRAMES + headers {
                 return Err(err(line, format!("more than {MAX_RECORDED_FRAMES} frames")));
             }
             Ok((line, l))
@@ -74,7 +77,7 @@ pub(super) fn csv_rows(
     text: &str,
     columns: &ColumnMap,
 ) -> Result<Vec<(usize, RawRow)>, RecordingError> {
-    let mut lines = lines(text);
+    let mut lines = lines(text, 1);
     let Some(header) = lines.next() else {
         return Ok(Vec::new());
     };
@@ -153,7 +156,7 @@ pub(super) fn jsonl_rows(
     columns: &ColumnMap,
 ) -> Result<Vec<(usize, RawRow)>, RecordingError> {
     let mut rows = Vec::new();
-    for l in lines(text) {
+    for l in lines(text, 0) {
         let (line, l) = l?;
         let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(l)
             .map_err(|e| err(line, format!("not a JSON object ({e}): '{}'", quote(l))))?;

@@ -39,8 +39,11 @@ pub fn show(ctx: &egui::Context, app: &mut CollidoscopeApp) {
     egui::Window::new("Replay")
         .id(egui::Id::unique("replay_window"))
         .open(&mut open)
-        .default_size([520.0, 330.0])
-        .default_pos(ctx.content_rect().center_top() + egui::vec2(-120.0, 60.0))
+        .default_size([480.0, 320.0])
+        // Over the view's lower edge and the plots below it: the middle of
+        // the view (where the path is framed), its legend and the Measure
+        // button stay in sight.
+        .default_pos(ctx.content_rect().left_bottom() + egui::vec2(266.0, -372.0))
         .show(ctx, |ui| body(ui, app));
     if !open {
         app.queue.push(Command::CloseReplay);
@@ -117,12 +120,18 @@ fn body(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 fn plot(ui: &mut egui::Ui, r: &Replay) {
     let s = &r.summary;
     Plot::new("replay_divergence")
-        .legend(Legend::default())
+        .legend(Legend::default().position(egui_plot::Corner::RightTop))
         .x_axis_label("frame")
         .y_axis_label("divergence (m)")
         .allow_scroll(false)
         .include_y(0.0)
-        .include_y(s.tolerance_m * 2.0)
+        // Headroom over the largest value keeps the legend off the lines.
+        .include_y(
+            s.tolerance_m
+                .max(s.max_divergence_m)
+                .max(s.free_run_final_m)
+                * 1.9,
+        )
         .height(ui.available_height().max(160.0))
         .show(ui, |p| {
             p.line(
