@@ -130,7 +130,8 @@ fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     });
 }
 
-/// The heat map's legend: a swatch, the count and the class per line.
+/// The heat map's legend: each class with its swatch and count; a click
+/// on one lists only its spots.
 fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
     let on = app
         .state
@@ -145,9 +146,11 @@ fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
         ));
     }
     let listed = app.state.map.listed;
-    egui::Grid::new("map_counts").num_columns(2).show(ui, |ui| {
-        for (k, class) in MapClass::ALL.into_iter().enumerate() {
+    // Each swatch stays with its count; the pairs wrap to the panel's width.
+    ui.horizontal_wrapped(|ui| {
+        for class in MapClass::ALL {
             ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 3.0;
                 widgets::swatch(ui, class_color(class));
                 let text = format!("{} {}", r.counts.get(class), class_words(class));
                 let on = listed == Some(class);
@@ -160,9 +163,6 @@ fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
                         .push(Command::SetMapListed((!on).then_some(class)));
                 }
             });
-            if k % 2 == 1 {
-                ui.end_row();
-            }
         }
     });
     ui.weak(format!(
