@@ -146,11 +146,11 @@ fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
         ));
     }
     let listed = app.state.map.listed;
-    // Each swatch stays with its count; the pairs wrap to the panel's width.
-    ui.horizontal_wrapped(|ui| {
+    // One class a line: the panel is narrow, and a line never overflows it.
+    ui.vertical(|ui| {
+        ui.spacing_mut().item_spacing.y = 1.0;
         for class in MapClass::ALL {
             ui.horizontal(|ui| {
-                ui.spacing_mut().item_spacing.x = 3.0;
                 widgets::swatch(ui, class_color(class));
                 let text = format!("{} {}", r.counts.get(class), class_words(class));
                 let on = listed == Some(class);
