@@ -598,3 +598,59 @@ fn compare_modes_and_what_if_are_driven_from_their_buttons() {
     assert!(h.state().state().compare.modes.is_none());
     assert!(h.query_by_label_contains("diverge at").is_none());
 }
+
+#[test]
+fn the_map_page_runs_a_map_shows_its_counts_and_a_row_opens_a_walk() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.get_by_label("Map").click();
+    h.run_steps(2);
+    // Coarse and short: the built-in level's stuck slot still shows.
+    h.state_mut().push(Command::SetMapOptions(
+        collidoscope::analysis::map::MapOptions {
+            spacing_m: 1.0,
+            directions: 4,
+            seconds: 1.0,
+            shard: collidoscope::analysis::map::Shard::WHOLE,
+        },
+    ));
+    h.run_steps(1);
+    h.get_by_label("Run map").click();
+    h.run_steps(1);
+    assert!(h.state().state().map.running());
+    let t = std::time::Instant::now();
+    while h.state().state().map.running() {
+        assert!(t.elapsed().as_secs() < 120, "the map did not end in time");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+    let report = h.state().state().map.report.clone().expect("a map");
+    let c = report.counts;
+    assert!(c.stuck > 0, "{c:?}");
+    h.get_by_label(&format!("{} stuck", c.stuck));
+    h.get_by_label(&format!("{} free", c.free));
+    h.get_by_label("Heat map in the view");
+    // The first row is the worst spot: click it.
+    let worst = h.state().state().map.worst(1)[0];
+    let s = &report.spots[worst];
+    h.get_by_label_contains(&format!(
+        " · ({:.1}, {:.1}, {:.1}) · ",
+        s.start.x, s.floor_y, s.start.z
+    ))
+    .click();
+    h.run_steps(3);
+    let st = h.state().state();
+    assert_eq!(st.map.open.as_ref().map(|o| o.spot), Some(worst));
+    let probe = st.selected_probe().expect("a probe to step it");
+    assert!(
+        probe.stepper.frame().is_some(),
+        "its walk frame is in the stepper"
+    );
+    let open = st.map.open.clone().unwrap();
+    h.get_by_label_contains(&format!(
+        "frame {} of {} in the stepper",
+        open.frame,
+        open.walk.frames.len()
+    ));
+}

@@ -190,6 +190,8 @@ pub enum Command {
     /// Open spot `i` of the map (index into its spots): its worst walk, at
     /// the frame where it went wrong, in the stepper.
     OpenMapSpot(usize),
+    /// List only this class's spots (`None`: the worst of every class).
+    SetMapListed(Option<crate::analysis::map::MapClass>),
 }
 
 /// Work the window must do outside the state.
@@ -340,6 +342,7 @@ impl EditorState {
             Command::RunMap => self.run_map(),
             Command::CancelMap => self.cancel_map(),
             Command::OpenMapSpot(i) => self.open_map_spot(i),
+            Command::SetMapListed(c) => self.map.listed = c,
         }
         // The comparison follows the selected probe's move as it is now.
         crate::app::compare::refresh(self);

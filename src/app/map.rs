@@ -51,6 +51,8 @@ pub struct MapState {
     pub cancelled_at: Option<f32>,
     /// The spot opened.
     pub open: Option<OpenSpot>,
+    /// The one class the spots list shows (`None`: the worst of every class).
+    pub listed: Option<MapClass>,
 }
 
 impl Clone for MapState {
@@ -64,6 +66,7 @@ impl Clone for MapState {
             error: self.error.clone(),
             cancelled_at: self.cancelled_at,
             open: self.open.clone(),
+            listed: self.listed,
         }
     }
 }
@@ -99,13 +102,18 @@ impl MapState {
     }
 
     /// Indices (into the report's spots) of the `n` worth looking at first:
-    /// worst class first, then in grid order.
+    /// worst class first, then in grid order; only the [`MapState::listed`]
+    /// class when one is chosen.
     pub fn worst(&self, n: usize) -> Vec<usize> {
         let Some(r) = &self.report else {
             return Vec::new();
         };
+        let shown = |c: MapClass| match self.listed {
+            Some(only) => c == only,
+            None => c > MapClass::Blocked,
+        };
         let mut v: Vec<usize> = (0..r.spots.len())
-            .filter(|&i| r.spots[i].class > MapClass::Blocked)
+            .filter(|&i| shown(r.spots[i].class))
             .collect();
         v.sort_by(|&a, &b| r.spots[b].class.cmp(&r.spots[a].class).then(a.cmp(&b)));
         v.truncate(n);
@@ -451,6 +459,11 @@ mod tests {
             "stuck before jitter, then by grid order"
         );
         assert_eq!(state.worst(1), vec![1]);
+        let only_free = MapState {
+            listed: Some(MapClass::Free),
+            ..state.clone()
+        };
+        assert_eq!(only_free.worst(10), vec![0], "one class listed");
         let prims = map_primitives(&state);
         assert_eq!(prims.len(), 4);
         let Shape::PlaneQuad {

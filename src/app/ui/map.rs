@@ -130,7 +130,8 @@ fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     });
 }
 
-/// The heat map's legend: a swatch, the count and the class per line.
+/// The heat map's legend: each class with its swatch and count; a click
+/// on one lists only its spots.
 fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
     let on = app
         .state
@@ -144,15 +145,24 @@ fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
             show,
         ));
     }
-    egui::Grid::new("map_counts").num_columns(2).show(ui, |ui| {
-        for (k, class) in MapClass::ALL.into_iter().enumerate() {
+    let listed = app.state.map.listed;
+    // One class a line: the panel is narrow, and a line never overflows it.
+    ui.vertical(|ui| {
+        ui.spacing_mut().item_spacing.y = 1.0;
+        for class in MapClass::ALL {
             ui.horizontal(|ui| {
                 widgets::swatch(ui, class_color(class));
-                ui.label(format!("{} {}", r.counts.get(class), class_words(class)));
+                let text = format!("{} {}", r.counts.get(class), class_words(class));
+                let on = listed == Some(class);
+                if ui
+                    .selectable_label(on, text)
+                    .on_hover_text("List only these spots (click again: the worst of all)")
+                    .clicked()
+                {
+                    app.queue
+                        .push(Command::SetMapListed((!on).then_some(class)));
+                }
             });
-            if k % 2 == 1 {
-                ui.end_row();
-            }
         }
     });
     ui.weak(format!(
@@ -192,7 +202,10 @@ fn yaw_deg(s: &MapSpot) -> f64 {
 fn spots_list(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
     let worst = app.state.map.worst(MAX_ROWS);
     let open = app.state.map.open.as_ref().map(|o| o.spot);
-    ui.weak(format!("{} worst spots", worst.len()));
+    ui.weak(match app.state.map.listed {
+        Some(c) => format!("{} {} spots", worst.len(), class_words(c)),
+        None => format!("{} worst spots", worst.len()),
+    });
     egui::ScrollArea::vertical()
         .id_salt("map_spots")
         .auto_shrink([false, false])
