@@ -279,11 +279,22 @@ fn heightmap_levels_load_and_bad_ones_fail_clearly() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("triangles  30"), "{}", r.stdout);
     let walk = [
-        "walk", &good, "--spacing", "2", "--from", "2,3,3", "--direction", "1,0",
+        "walk",
+        &good,
+        "--spacing",
+        "2",
+        "--from",
+        "2,3,3",
+        "--direction",
+        "1,0",
     ];
     assert_eq!(run(&walk).code, 0);
     assert_fails(&run(&["info", &good, "--spacing", "0"]), 2, "spacing 0");
     let bad = dir.join("bad.png");
     std::fs::write(&bad, b"o not an image\n").unwrap();
-    assert_fails(&run(&["info", &bad.display().to_string()]), 1, "not an image file");
+    assert_fails(
+        &run(&["info", &bad.display().to_string()]),
+        1,
+        "not an image file",
+    );
 }
