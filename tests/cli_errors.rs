@@ -275,13 +275,20 @@ fn heightmap_levels_load_and_bad_ones_fail_clearly() {
     let img = image::GrayImage::from_fn(6, 4, |x, _| image::Luma([(x * 40) as u8]));
     img.save(&good).unwrap();
     let good = good.display().to_string();
-    let r = run(&["info", &good, "--spacing", "2", "--height-scale", "5"]);
+    let r = run(&[
+        "info",
+        &good,
+        "--heightmap-spacing",
+        "2",
+        "--height-scale",
+        "5",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("triangles  30"), "{}", r.stdout);
     let walk = [
         "walk",
         &good,
-        "--spacing",
+        "--heightmap-spacing",
         "2",
         "--from",
         "2,3,3",
@@ -289,7 +296,11 @@ fn heightmap_levels_load_and_bad_ones_fail_clearly() {
         "1,0",
     ];
     assert_eq!(run(&walk).code, 0);
-    assert_fails(&run(&["info", &good, "--spacing", "0"]), 2, "spacing 0");
+    assert_fails(
+        &run(&["info", &good, "--heightmap-spacing", "0"]),
+        2,
+        "spacing 0",
+    );
     let bad = dir.join("bad.png");
     std::fs::write(&bad, b"o not an image\n").unwrap();
     assert_fails(
