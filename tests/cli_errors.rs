@@ -275,13 +275,20 @@ fn heightmap_levels_load_and_bad_ones_fail_clearly() {
     let img = image::GrayImage::from_fn(6, 4, |x, _| image::Luma([(x * 40) as u8]));
     img.save(&good).unwrap();
     let good = good.display().to_string();
-    let r = run(&["info", &good, "--pixel-spacing", "2", "--height-scale", "5"]);
+    let r = run(&[
+        "info",
+        &good,
+        "--heightmap-spacing",
+        "2",
+        "--height-scale",
+        "5",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("triangles  30"), "{}", r.stdout);
     let walk = [
         "walk",
         &good,
-        "--pixel-spacing",
+        "--heightmap-spacing",
         "2",
         "--from",
         "2,3,3",
@@ -290,7 +297,7 @@ fn heightmap_levels_load_and_bad_ones_fail_clearly() {
     ];
     assert_eq!(run(&walk).code, 0);
     assert_fails(
-        &run(&["info", &good, "--pixel-spacing", "0"]),
+        &run(&["info", &good, "--heightmap-spacing", "0"]),
         2,
         "spacing 0",
     );

@@ -5,9 +5,13 @@ use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, OverlayToggles, Sh
 use crate::mesh::TriMesh;
 use glam::DVec3;
 
+/// Objects are named in the view only up to this many: past it the names
+/// would cover the volumes.
+const MAX_LABELLED: usize = 12;
+
 /// The spheres, AABBs and OBBs of the first `max_objects` objects (with
 /// triangles) for the kinds `toggles` shows, each labelled with its
-/// object's name once.
+/// object's name once when there are at most a dozen.
 pub fn volume_primitives(
     volumes: &BoundingVolumes,
     mesh: &TriMesh,
@@ -17,8 +21,10 @@ pub fn volume_primitives(
     let mut out = Vec::new();
     let objects = mesh.objects().iter().zip(&volumes.objects);
     let with_volumes = objects.filter_map(|(o, v)| v.as_ref().map(|v| (o, v)));
-    for (o, v) in with_volumes.take(max_objects) {
-        let mut label = Some(o.name.clone());
+    let drawn: Vec<_> = with_volumes.take(max_objects).collect();
+    let labelled = drawn.len() <= MAX_LABELLED;
+    for (o, v) in drawn {
+        let mut label = labelled.then(|| o.name.clone());
         let mut push = |kind: OverlayKind, shape: Shape| {
             out.push(DebugPrimitive {
                 kind,

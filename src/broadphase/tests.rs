@@ -357,3 +357,23 @@ fn volume_overlays_follow_their_toggles() {
     assert_eq!(aabbs.len(), 1, "capped at one object");
     assert!(volume_primitives(&volumes, &mesh, &OverlayToggles::default(), 10).is_empty());
 }
+
+/// Figures for the shared levels (when `../shared/levels` is present):
+/// `cargo test --lib broadphase::tests::shared_levels -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement on large levels, not a check"]
+fn shared_levels_report() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels");
+    for file in ["conference_ward_331k.obj.gz", "sibenik_dabrovic_75k.obj.gz"] {
+        let t = std::time::Instant::now();
+        let Ok(level) = Level::load(&dir.join(file), &Default::default()) else {
+            println!("skipping {file}");
+            continue;
+        };
+        let load = t.elapsed();
+        let boxes = probe_boxes(&level.mesh().bounds(), 256, Vec3::new(0.8, 1.8, 0.8));
+        let r = BroadPhaseReport::measure(&level, &boxes);
+        assert!(r.agree);
+        println!("{file}: load {load:?}\n{r:#?}");
+    }
+}

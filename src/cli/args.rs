@@ -48,7 +48,7 @@ pub(crate) struct ImportArgs {
     pub max_unpacked_mib: u64,
     /// Heightmap levels (`.png`): metres between neighbouring pixels.
     #[arg(long, value_name = "M", default_value_t = 1.0, value_parser = parse_spacing, allow_hyphen_values = true)]
-    pub pixel_spacing: f64,
+    pub heightmap_spacing: f64,
     /// Heightmap levels (`.png`): the height of a white pixel, metres.
     #[arg(long, value_name = "M", default_value_t = 10.0, value_parser = |t: &str| parse_finite(t, "height scale"), allow_hyphen_values = true)]
     pub height_scale: f64,
@@ -78,7 +78,7 @@ impl ImportArgs {
                 ObjectsByArg::GroupAndMaterial => ObjectsBy::GroupAndMaterial,
             },
             max_unpacked_bytes: self.max_unpacked_mib << 20,
-            heightmap_spacing: self.pixel_spacing,
+            heightmap_spacing: self.heightmap_spacing,
             heightmap_height_scale: self.height_scale,
         }
     }

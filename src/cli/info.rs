@@ -26,7 +26,7 @@ const NAME_COLUMN: usize = 40;
 /// Arguments of `collidoscope info`.
 #[derive(Debug, Args)]
 pub(crate) struct InfoArgs {
-    /// The level (.obj, .obj.gz, or a .png heightmap: see --pixel-spacing, --height-scale).
+    /// The level (.obj, .obj.gz, or a .png heightmap: see --heightmap-spacing, --height-scale).
     level: PathBuf,
     #[command(flatten)]
     import: ImportArgs,

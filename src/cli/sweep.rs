@@ -22,7 +22,7 @@ use std::path::PathBuf;
 /// Arguments of `collidoscope sweep`.
 #[derive(Debug, Args)]
 pub(crate) struct SweepArgs {
-    /// The level (.obj, .obj.gz, or a .png heightmap: see --spacing, --height-scale).
+    /// The level (.obj, .obj.gz, or a .png heightmap: see --heightmap-spacing, --height-scale).
     pub(super) level: PathBuf,
     /// Probe centre at the start, world space, metres.
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true,

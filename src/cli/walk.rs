@@ -19,7 +19,7 @@ use std::path::PathBuf;
 /// Arguments of `collidoscope walk`.
 #[derive(Debug, Args)]
 pub(crate) struct WalkArgs {
-    /// The level (.obj, .obj.gz, or a .png heightmap: see --spacing, --height-scale).
+    /// The level (.obj, .obj.gz, or a .png heightmap: see --heightmap-spacing, --height-scale).
     pub(super) level: PathBuf,
     /// Ellipsoid centre at the start, world space, metres.
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true,

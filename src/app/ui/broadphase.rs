@@ -124,10 +124,10 @@ fn ms(s: f64) -> String {
 }
 
 fn report_grid(ui: &mut egui::Ui, r: &BroadPhaseReport, from_probes: bool) {
-    let what = if from_probes {
-        "swept boxes"
-    } else {
-        "probe-sized boxes"
+    let what = match (from_probes, r.queries) {
+        (true, 1) => "swept box",
+        (true, _) => "swept boxes",
+        (false, _) => "probe-sized boxes",
     };
     ui.weak(format!(
         "{} {what}: {} candidates in all",
