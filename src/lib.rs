@@ -67,6 +67,7 @@ pub mod geometry;
 pub mod level;
 pub mod math;
 pub mod mesh;
+pub mod methods;
 pub mod repro;
 pub mod settings_file;
 

@@ -620,3 +620,109 @@ fn boxcam_tests_a_recorded_walk_one_box_per_segment() {
         "point 1 is not [x, y, z]",
     );
 }
+
+// ---- sweep --method ----
+
+#[test]
+fn sweep_method_discrete_has_the_slide_trace_shape_and_stops_at_the_wall() {
+    let v = sweep_json(&[
+        "--method",
+        "discrete",
+        "--radii",
+        "0.4,0.4,0.4",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+    ]);
+    assert_eq!(v["method"], "discrete");
+    assert_eq!(vec3(&v["from"]), [0.0, 1.0, 0.0]);
+    assert_eq!(v["method_settings"]["step_hz"], 60.0);
+    let steps = v["iterations"].as_array().unwrap();
+    assert_eq!(steps.len(), 60);
+    for (i, s) in steps.iter().enumerate() {
+        assert_eq!(s["index"], i);
+        assert_eq!(s["detail"]["kind"], "discrete");
+        if i > 0 {
+            assert_eq!(vec3(&s["start"]), vec3(&steps[i - 1]["end"]), "steps chain");
+        }
+    }
+    let contact = steps
+        .iter()
+        .find_map(|s| s["detail"]["contact"].as_object())
+        .expect("the wall is hit");
+    assert_eq!(contact["impact"]["object"], 1);
+    assert_eq!(vec3(&contact["impact"]["normal"]), [-1.0, 0.0, 0.0]);
+    let p = vec3(&v["final_position"]);
+    assert!(p[0] > 2.59 && p[0] < 2.6, "{p:?}");
+    assert_eq!(v["end_reason"], "arrived_after_contacts");
+    // Floor and wall are sheets: 2 × 0.4 m at 60 Hz.
+    assert!(near(
+        v["tunnel_rule"]["tunnel_speed_m_s"].as_f64().unwrap(),
+        48.0,
+        1e-6
+    ));
+}
+
+#[test]
+fn sweep_method_discrete_text_shows_the_tunnelled_step_and_the_rule() {
+    let level = fixture("cli_box.obj");
+    let r = run(&[
+        "sweep",
+        &level,
+        "--method",
+        "discrete",
+        "--radii",
+        "0.4,0.4,0.4",
+        "--from",
+        "0.2,1,0",
+        "--velocity",
+        "100,0,0",
+        "--step-hz",
+        "60",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = &r.stdout;
+    for needle in [
+        "method      discrete",
+        "tunnels above 48.0 m/s at 60 Hz",
+        "this move is faster: it can tunnel",
+        "#1 start (1.8667, 1.0000, 0.0000) -> end (3.5333, 1.0000, 0.0000)  TUNNELLED through tri 2 (wall)",
+        "end reason  arrived",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
+    }
+    // The slide stops at the same wall.
+    let v = sweep_json(&[
+        "--radii",
+        "0.4,0.4,0.4",
+        "--from",
+        "0.2,1,0",
+        "--velocity",
+        "100,0,0",
+    ]);
+    assert!(vec3(&v["final_position"])[0] < 2.6);
+}
+
+#[test]
+fn sweep_method_refuses_unknown_methods_batches_and_bad_rates() {
+    let level = fixture("cli_box.obj");
+    let base = ["sweep", &level, "--from", "0,1,0", "--velocity", "1,0,0"];
+    let with = |extra: &[&str]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    assert_fails(
+        &with(&["--method", "teleport"]),
+        2,
+        "unknown method 'teleport'",
+    );
+    assert_fails(
+        &with(&["--method", "discrete", "--step-hz", "0"]),
+        2,
+        "step rate 0 Hz",
+    );
+    let batch = ["sweep", &level, "--method", "discrete", "--batch", "-"];
+    assert_fails(&run(&batch), 2, "it does not take --batch");
+}

@@ -13,6 +13,7 @@ use crate::collide::SlideSettings;
 use crate::collide::debug_draw::OverlayKind;
 use crate::export::engines::Engine;
 use crate::level::{ImportOptions, Level};
+use crate::methods::{Method, MethodSettings};
 use crate::render::CameraView;
 use glam::DVec3;
 use std::path::PathBuf;
@@ -34,6 +35,10 @@ pub struct ProbeParams {
     pub velocity: DVec3,
     /// Collision settings.
     pub settings: SlideSettings,
+    /// The collision method.
+    pub method: Method,
+    /// Step rate and duration of the methods that step in time.
+    pub method_settings: MethodSettings,
 }
 
 /// A request from the user interface.
@@ -393,6 +398,8 @@ impl EditorState {
                     start: p.position,
                     velocity: p.velocity,
                     settings: p.settings.clone(),
+                    method: p.method,
+                    method_settings: p.method_settings.clone(),
                 };
                 p.stepper.start(level, flags, &spec)
             }

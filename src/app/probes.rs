@@ -137,7 +137,8 @@ pub fn delete(state: &mut EditorState, i: usize) {
 /// A character frame open in the stepper reruns with new settings; a new
 /// position or velocity goes back to the raw move.
 pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
-    if let Err(e) = params.settings.validate() {
+    let valid = params.settings.validate().map_err(|e| e.to_string());
+    if let Err(e) = valid.and_then(|()| params.method_settings.validate()) {
         let msg = format!("Refused: {e}");
         state.settings_error = Some(msg.clone());
         state.error(msg);
@@ -156,8 +157,12 @@ pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
         params.position.y += new_ry - old_ry;
     }
     let moved = p.position != params.position || p.velocity != params.velocity;
-    let changed = moved || p.settings != params.settings;
-    if moved {
+    let changed = moved
+        || p.settings != params.settings
+        || p.method != params.method
+        || p.method_settings != params.method_settings;
+    // Another method steps its own move, not a walk frame.
+    if moved || p.method != params.method {
         p.stepper = Default::default();
     }
     p.name = params.name;
@@ -165,6 +170,8 @@ pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
     p.position = params.position;
     p.velocity = params.velocity;
     p.settings = params.settings;
+    p.method = params.method;
+    p.method_settings = params.method_settings;
     if changed {
         state.restart_probe(i);
     }
@@ -178,6 +185,8 @@ pub fn params_of(p: &Probe) -> ProbeParams {
         position: p.position,
         velocity: p.velocity,
         settings: p.settings.clone(),
+        method: p.method,
+        method_settings: p.method_settings.clone(),
     }
 }
 

@@ -15,6 +15,7 @@ use crate::app::walk::WalkState;
 use crate::collide::SlideSettings;
 use crate::collide::debug_draw::{DEFAULT_MAX_BOXES_PER_KIND, OverlayToggles};
 use crate::level::{ImportOptions, Level};
+use crate::methods::{Method, MethodSettings};
 use crate::render::CameraView;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -53,6 +54,12 @@ pub struct Probe {
     pub velocity: DVec3,
     /// Radii, gravity, mode, skin, iteration cap, min move, two-sided.
     pub settings: SlideSettings,
+    /// The collision method its move runs by.
+    #[serde(default)]
+    pub method: Method,
+    /// Step rate and duration of the methods that step in time.
+    #[serde(default)]
+    pub method_settings: MethodSettings,
     /// The stepped trace of the move (rebuilt, never persisted).
     #[serde(skip)]
     pub stepper: Stepper,
@@ -67,6 +74,8 @@ impl Probe {
             position,
             velocity,
             settings: SlideSettings::default(),
+            method: Method::default(),
+            method_settings: MethodSettings::default(),
             stepper: Stepper::default(),
         }
     }
@@ -83,6 +92,7 @@ impl Probe {
         self.stepper
             .current_record()
             .map(|r| r.end)
+            .or(self.stepper.current_method_step().map(|s| s.end))
             .or(self.stepper.start_position())
             .unwrap_or(self.position)
     }

@@ -18,6 +18,8 @@ use crate::collide::{
     CollisionWorld, EndReason, IterationRecord, SlideSettings, SlideSolver, TraceDetail,
 };
 use crate::level::Level;
+use crate::methods::tunnel::{TunnelRule, tunnel_rule};
+use crate::methods::{Method, MethodSettings, MethodStep, MethodTrace};
 use glam::DVec3;
 use std::sync::Arc;
 
@@ -73,6 +75,10 @@ pub struct MoveSpec {
     pub velocity: DVec3,
     /// The settings it runs with.
     pub settings: SlideSettings,
+    /// The collision method ([`Method::Ellipsoid`]: the slide solver).
+    pub method: Method,
+    /// Step rate and duration of the methods that step in time.
+    pub method_settings: MethodSettings,
 }
 
 /// What reopens one character frame exactly (with the probe's settings):
@@ -104,6 +110,11 @@ pub struct Stepper {
     frame_record: Option<FrameRecord>,
     start: Option<DVec3>,
     invalid: bool,
+    /// A move by another method than the slide: its whole trace (those
+    /// methods are cheap), stepped by the cursor.
+    method_trace: Option<MethodTrace>,
+    /// The discrete mode's rule of thumb for the level and the probe.
+    tunnel_rule: Option<TunnelRule>,
 }
 
 impl Clone for Stepper {
@@ -121,6 +132,8 @@ impl Clone for Stepper {
             frame_record: self.frame_record.clone(),
             start: self.start,
             invalid: self.invalid,
+            method_trace: self.method_trace.clone(),
+            tunnel_rule: self.tunnel_rule,
         }
     }
 }
@@ -146,6 +159,9 @@ impl Stepper {
             start: Some(spec.start),
             ..Stepper::default()
         };
+        if spec.method != Method::Ellipsoid {
+            return self.start_method(&level, &colliding, spec);
+        }
         let owner = SolverOwner { level, colliding };
         let live = LiveSolver::try_new(owner, |o| {
             SlideSolver::new(
@@ -158,6 +174,42 @@ impl Stepper {
             .ok_or(())
         });
         self.install(live.map(Live::Move))
+    }
+
+    /// Runs a method other than the slide to its end; the cursor then
+    /// steps over its records.
+    fn start_method(&mut self, level: &Level, colliding: &[bool], spec: &MoveSpec) -> bool {
+        let world = if colliding.len() == level.mesh.objects.len() {
+            level.world_with(colliding)
+        } else {
+            level.world()
+        };
+        match crate::methods::run(
+            spec.method,
+            world,
+            &spec.settings,
+            &spec.method_settings,
+            spec.start,
+            spec.velocity,
+        ) {
+            Ok(trace) => {
+                self.method_trace = Some(trace);
+                self.tunnel_rule = (spec.method == Method::Discrete)
+                    .then(|| {
+                        tunnel_rule(
+                            &world,
+                            spec.settings.radii_vec(),
+                            spec.method_settings.step_hz,
+                        )
+                    })
+                    .flatten();
+                true
+            }
+            Err(_) => {
+                self.invalid = true;
+                false
+            }
+        }
     }
 
     /// Starts stepping one character frame with `settings` (Reset of a
@@ -211,14 +263,39 @@ impl Stepper {
 
     /// Whether a move has been started (records or a live solver).
     pub fn is_started(&self) -> bool {
-        self.live.is_some() || !self.records.is_empty()
+        self.live.is_some() || !self.records.is_empty() || self.method_trace.is_some()
+    }
+
+    /// How many records can be shown: the slide's records computed so
+    /// far, or every step of another method's trace.
+    pub fn step_count(&self) -> usize {
+        self.method_trace
+            .as_ref()
+            .map_or(self.records.len(), |t| t.iterations.len())
+    }
+
+    /// The move by another method than the slide, when this is one.
+    pub fn method_trace(&self) -> Option<&MethodTrace> {
+        self.method_trace.as_ref()
+    }
+
+    /// The discrete mode's tunnelling rule of thumb for this level, probe
+    /// and step rate.
+    pub fn tunnel_rule(&self) -> Option<&TunnelRule> {
+        self.tunnel_rule.as_ref()
+    }
+
+    /// The method step shown, when this is another method's move.
+    pub fn current_method_step(&self) -> Option<&MethodStep> {
+        let trace = self.method_trace.as_ref()?;
+        self.cursor.and_then(|c| trace.iterations.get(c))
     }
 
     /// Shows the next iteration: moves the cursor over records already
     /// computed, or runs one solver iteration. `false` at the end.
     pub fn step(&mut self) -> bool {
         let next = self.cursor.map_or(0, |c| c + 1);
-        if next < self.records.len() {
+        if next < self.step_count() {
             self.cursor = Some(next);
             return true;
         }
@@ -275,15 +352,15 @@ impl Stepper {
     /// Runs the solver to the end of the move and shows the last iteration.
     pub fn run_to_end(&mut self) {
         while self.step() {}
-        if let Some(last) = self.records.len().checked_sub(1) {
+        if let Some(last) = self.step_count().checked_sub(1) {
             self.cursor = Some(last);
         }
     }
 
     /// Shows iteration `index` (clamped to those computed), `None` = the start.
     pub fn seek(&mut self, index: Option<usize>) {
-        self.cursor =
-            index.and_then(|i| (!self.records.is_empty()).then(|| i.min(self.records.len() - 1)));
+        let n = self.step_count();
+        self.cursor = index.and_then(|i| (n > 0).then(|| i.min(n - 1)));
     }
 
     /// Every record computed so far, in order.
@@ -338,6 +415,7 @@ impl Stepper {
     /// Whether every iteration has been computed.
     pub fn is_complete(&self) -> bool {
         self.finished().is_some()
+            || self.method_trace.is_some()
             || self.frame_record.is_some()
             || matches!(&self.live, Some(Live::Frame(f)) if f.borrow_dependent().as_ref().is_some_and(|f| f.is_done()))
     }

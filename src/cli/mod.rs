@@ -24,6 +24,7 @@ mod repro;
 mod settings;
 mod sweep;
 mod sweep_batch;
+mod sweep_method;
 mod sweep_modes;
 mod walk;
 mod walk_batch;

@@ -12,6 +12,7 @@ use crate::collide::{
     SlideResult, SlideSettings, TraceDetail, embedded_verdict, slide,
 };
 use crate::level::Level;
+use crate::methods::{Method, MethodSettings};
 use clap::Args;
 use glam::DVec3;
 use serde::Serialize;
@@ -46,6 +47,17 @@ pub(crate) struct SweepArgs {
     /// the move in each and show where they diverge [default: the settings' mode, else robust].
     #[arg(long, value_parser = parse_mode)]
     pub(super) mode: Option<ModeChoice>,
+    /// The collision method: ellipsoid (the collide-and-slide, default),
+    /// discrete (overlap in fixed time steps); see the README, "Methods".
+    #[arg(long, value_parser = parse_method)]
+    pub(super) method: Option<Method>,
+    /// Fixed steps per second of the discrete method, Hz [default: 60].
+    #[arg(long, value_name = "HZ")]
+    step_hz: Option<f64>,
+    /// Seconds the move takes (its speed is |velocity| / this) for the
+    /// methods that step in time [default: 1].
+    #[arg(long, value_name = "SECONDS")]
+    move_seconds: Option<f64>,
     /// Very-close distance kept from the geometry, metres [default: the settings' skin, else 0.005].
     #[arg(long, value_parser = parse_skin, allow_hyphen_values = true)]
     skin: Option<f64>,
@@ -85,6 +97,10 @@ pub(super) fn parse_mode(text: &str) -> Result<ModeChoice, String> {
     text.parse().map(ModeChoice::One).map_err(|_| {
         format!("unknown mode '{text}' (expected robust, fauerby2003, nettle2000 or all)")
     })
+}
+
+pub(super) fn parse_method(text: &str) -> Result<Method, String> {
+    text.parse()
 }
 
 pub(super) fn parse_skin(text: &str) -> Result<f64, String> {
@@ -149,6 +165,18 @@ pub(super) fn embedded_iterations(result: &SlideResult) -> Vec<u32> {
 }
 
 impl SweepArgs {
+    /// The method settings: the defaults with the flags applied.
+    pub(super) fn method_settings(&self) -> MethodSettings {
+        let mut ms = MethodSettings::default();
+        if let Some(hz) = self.step_hz {
+            ms.step_hz = hz;
+        }
+        if let Some(t) = self.move_seconds {
+            ms.move_seconds = t;
+        }
+        ms
+    }
+
     /// Settings from the file (or the defaults) with the flags applied on
     /// top (`--mode all` leaves the mode as it is).
     pub(super) fn settings(&self) -> Result<SlideSettings, CliError> {
@@ -180,6 +208,14 @@ impl SweepArgs {
 pub(crate) fn run(a: &SweepArgs) -> Result<i32, CliError> {
     // Settings first: a bad settings file is reported before a long import.
     let settings = a.settings()?;
+    if let Some(m) = a.method.filter(|&m| m != Method::Ellipsoid) {
+        let (Some(from), Some(velocity)) = (a.from, a.velocity) else {
+            return Err(CliError::Usage(format!(
+                "--method {m} runs one move: give --from and --velocity (it does not take --batch)"
+            )));
+        };
+        return super::sweep_method::run(a, m, &settings, from, velocity);
+    }
     if let Some(path) = &a.batch {
         return super::sweep_batch::run(a, &settings, path);
     }

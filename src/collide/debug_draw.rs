@@ -78,6 +78,18 @@ pub enum OverlayKind {
     /// The mesh's own faults found by the hygiene analysis (open edges,
     /// T-junctions, ...), each kind in its colour.
     MeshHygiene,
+    /// The centre's path of a method other than the slide, one segment per step done.
+    MethodPath,
+    /// Translucent ellipsoids where the discrete mode's fixed steps landed.
+    MethodSamples,
+    /// Where a method found the contact: the probe at the time of impact and the contact point.
+    MethodContact,
+    /// The collision normal and the push that resolves an overlap.
+    PushOut,
+    /// A step that jumped through a surface without overlapping it, and the surface.
+    Tunnelling,
+    /// Non-colliding objects the probe entered or left (trigger events).
+    Triggers,
     /// Probes moved together: each probe's straight move.
     PairPaths,
     /// Probes moved together: where two bounding spheres first touch, and
@@ -90,7 +102,7 @@ pub enum OverlayKind {
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 26] = [
+    pub const ALL: [OverlayKind; 32] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -114,6 +126,12 @@ impl OverlayKind {
         OverlayKind::Clearance,
         OverlayKind::GhostCorner,
         OverlayKind::MeshHygiene,
+        OverlayKind::MethodPath,
+        OverlayKind::MethodSamples,
+        OverlayKind::MethodContact,
+        OverlayKind::PushOut,
+        OverlayKind::Tunnelling,
+        OverlayKind::Triggers,
         OverlayKind::PairPaths,
         OverlayKind::PairContact,
         OverlayKind::PairClosest,
@@ -145,6 +163,12 @@ impl OverlayKind {
             OverlayKind::Clearance => "Clearance (red: inside geometry)",
             OverlayKind::GhostCorner => "Ghost corner",
             OverlayKind::MeshHygiene => "Mesh faults",
+            OverlayKind::MethodPath => "Method path (fixed steps)",
+            OverlayKind::MethodSamples => "Step samples",
+            OverlayKind::MethodContact => "Time of impact (bisection)",
+            OverlayKind::PushOut => "Penetration normal / push-out",
+            OverlayKind::Tunnelling => "Tunnelled step",
+            OverlayKind::Triggers => "Trigger enter / exit",
             OverlayKind::PairPaths => "Probe pairs: moves",
             OverlayKind::PairContact => "Probe pairs: contact point",
             OverlayKind::PairClosest => "Probe pairs: closest approach",
@@ -179,6 +203,12 @@ impl OverlayKind {
             OverlayKind::Clearance => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::GhostCorner => [1.0, 0.5, 0.95, 1.0],
             OverlayKind::MeshHygiene => [1.0, 0.85, 0.1, 1.0],
+            OverlayKind::MethodPath => [1.0, 0.8, 0.45, 1.0],
+            OverlayKind::MethodSamples => [0.8, 0.8, 0.55, 0.15],
+            OverlayKind::MethodContact => [1.0, 0.35, 0.75, 0.35],
+            OverlayKind::PushOut => [0.95, 0.2, 0.45, 1.0],
+            OverlayKind::Tunnelling => [1.0, 0.0, 0.0, 1.0],
+            OverlayKind::Triggers => [0.3, 1.0, 0.6, 1.0],
             OverlayKind::PairPaths => [0.75, 0.6, 1.0, 1.0],
             OverlayKind::PairContact => [1.0, 0.2, 0.55, 1.0],
             OverlayKind::PairClosest => [0.3, 1.0, 0.75, 1.0],
@@ -318,6 +348,18 @@ pub struct OverlayToggles {
     pub ghost_corner: bool,
     /// [`OverlayKind::MeshHygiene`].
     pub mesh_hygiene: bool,
+    /// [`OverlayKind::MethodPath`].
+    pub method_path: bool,
+    /// [`OverlayKind::MethodSamples`].
+    pub method_samples: bool,
+    /// [`OverlayKind::MethodContact`].
+    pub method_contact: bool,
+    /// [`OverlayKind::PushOut`].
+    pub push_out: bool,
+    /// [`OverlayKind::Tunnelling`].
+    pub tunnelling: bool,
+    /// [`OverlayKind::Triggers`].
+    pub triggers: bool,
     /// [`OverlayKind::PairPaths`].
     pub pair_paths: bool,
     /// [`OverlayKind::PairContact`].
@@ -352,6 +394,12 @@ impl Default for OverlayToggles {
             clearance: OverlayKind::Clearance.on_by_default(),
             ghost_corner: OverlayKind::GhostCorner.on_by_default(),
             mesh_hygiene: OverlayKind::MeshHygiene.on_by_default(),
+            method_path: OverlayKind::MethodPath.on_by_default(),
+            method_samples: OverlayKind::MethodSamples.on_by_default(),
+            method_contact: OverlayKind::MethodContact.on_by_default(),
+            push_out: OverlayKind::PushOut.on_by_default(),
+            tunnelling: OverlayKind::Tunnelling.on_by_default(),
+            triggers: OverlayKind::Triggers.on_by_default(),
             pair_paths: OverlayKind::PairPaths.on_by_default(),
             pair_contact: OverlayKind::PairContact.on_by_default(),
             pair_closest: OverlayKind::PairClosest.on_by_default(),
@@ -386,6 +434,12 @@ impl OverlayToggles {
             clearance: on,
             ghost_corner: on,
             mesh_hygiene: on,
+            method_path: on,
+            method_samples: on,
+            method_contact: on,
+            push_out: on,
+            tunnelling: on,
+            triggers: on,
             pair_paths: on,
             pair_contact: on,
             pair_closest: on,
@@ -418,6 +472,12 @@ impl OverlayToggles {
             OverlayKind::Clearance => &mut self.clearance,
             OverlayKind::GhostCorner => &mut self.ghost_corner,
             OverlayKind::MeshHygiene => &mut self.mesh_hygiene,
+            OverlayKind::MethodPath => &mut self.method_path,
+            OverlayKind::MethodSamples => &mut self.method_samples,
+            OverlayKind::MethodContact => &mut self.method_contact,
+            OverlayKind::PushOut => &mut self.push_out,
+            OverlayKind::Tunnelling => &mut self.tunnelling,
+            OverlayKind::Triggers => &mut self.triggers,
             OverlayKind::PairPaths => &mut self.pair_paths,
             OverlayKind::PairContact => &mut self.pair_contact,
             OverlayKind::PairClosest => &mut self.pair_closest,
@@ -450,6 +510,12 @@ impl OverlayToggles {
             OverlayKind::Clearance => self.clearance,
             OverlayKind::GhostCorner => self.ghost_corner,
             OverlayKind::MeshHygiene => self.mesh_hygiene,
+            OverlayKind::MethodPath => self.method_path,
+            OverlayKind::MethodSamples => self.method_samples,
+            OverlayKind::MethodContact => self.method_contact,
+            OverlayKind::PushOut => self.push_out,
+            OverlayKind::Tunnelling => self.tunnelling,
+            OverlayKind::Triggers => self.triggers,
             OverlayKind::PairPaths => self.pair_paths,
             OverlayKind::PairContact => self.pair_contact,
             OverlayKind::PairClosest => self.pair_closest,

@@ -404,3 +404,4 @@ mod files;
 mod finding;
 mod hygiene;
 mod pairs;
+mod methods;

@@ -93,7 +93,7 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             }
         }
         let st = &probe.stepper;
-        let n = st.records().len();
+        let n = st.step_count();
         let mut pos = st.cursor().map_or(0, |c| c + 1);
         ui.separator();
         ui.label(format!("{}:", probe.name));
@@ -114,6 +114,7 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         let state = match (st.finished(), st.is_invalid()) {
             (_, true) => "rejected by the solver (check the numbers)".to_string(),
             _ if st.frame().is_some() => frame_state(st, n),
+            _ if st.method_trace().is_some() => super::method_view::stepper_state(st),
             (Some(reason), _) => {
                 format!(
                     "{n} {}, the move ended: {}",

@@ -29,6 +29,10 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 ui.label("Select a probe to inspect its move.");
                 return;
             };
+            if probe.stepper.method_trace().is_some() {
+                super::method_view::inspector(ui, app);
+                return;
+            }
             let Some(rec) = probe.stepper.current_record().cloned() else {
                 ui.label(format!(
                     "{}: at the start of the move. Step (N / Space) to run the first iteration.",

@@ -255,7 +255,7 @@ fn probes_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         ui.horizontal(|ui| {
             widgets::swatch(ui, p.color);
             let selected = app.state.selected == Some(i);
-            let steps = p.stepper.records().len();
+            let steps = p.stepper.step_count();
             let text = format!("{}  ({steps} it.)", p.name);
             if ui.selectable_label(selected, text).clicked() {
                 app.queue
@@ -297,6 +297,7 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             widgets::vec3_edit(ui, &mut gravity, 0.01, " m");
             ui.end_row();
             s.gravity = gravity.to_array();
+            method_rows(ui, &mut p.method, &mut p.method_settings);
             ui.label("mode");
             egui::ComboBox::from_id_salt("mode")
                 .selected_text(s.mode.name())
@@ -424,4 +425,44 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 }
             }
         });
+}
+
+/// The probe editor's method rows: the method and, for the methods that
+/// step in time, the step rate and the move's duration.
+fn method_rows(
+    ui: &mut egui::Ui,
+    method: &mut crate::methods::Method,
+    ms: &mut crate::methods::MethodSettings,
+) {
+    use crate::methods::Method;
+    ui.label("method")
+        .on_hover_text("The collision method this probe's move runs by (README, Methods)");
+    egui::ComboBox::from_id_salt("method")
+        .selected_text(method.name())
+        .show_ui(ui, |ui| {
+            for m in Method::ALL {
+                ui.selectable_value(method, m, m.name())
+                    .on_hover_text(m.description());
+            }
+        });
+    ui.end_row();
+    if *method == Method::Discrete {
+        ui.label("step rate");
+        ui.add(
+            egui::DragValue::new(&mut ms.step_hz)
+                .speed(1.0)
+                .range(1.0..=1000.0)
+                .suffix(" Hz"),
+        );
+        ui.end_row();
+        ui.label("move takes");
+        ui.add(
+            egui::DragValue::new(&mut ms.move_seconds)
+                .speed(0.01)
+                .range(0.01..=60.0)
+                .suffix(" s"),
+        )
+        .on_hover_text("The velocity is covered in this time: speed = |velocity| / time");
+        ui.end_row();
+    }
 }

@@ -16,6 +16,7 @@ mod left;
 mod legend;
 mod menu;
 mod pairs_panel;
+mod method_view;
 mod panels;
 mod plots;
 mod section;

@@ -128,7 +128,7 @@ const STEPPING_PROBE_ALPHA: f32 = 0.3;
 /// The probe's colour, translucent while its move is being stepped.
 fn shown_color(p: &crate::app::state::Probe) -> [f32; 4] {
     let mut c = p.color;
-    if p.stepper.current_record().is_some() {
+    if p.stepper.current_record().is_some() || p.stepper.current_method_step().is_some() {
         c[3] = c[3].min(STEPPING_PROBE_ALPHA);
     }
     c
@@ -143,9 +143,12 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
     let key = OverlayKey {
         level: Arc::as_ptr(level) as usize,
         selected: st.selected,
-        records: probe.map_or(0, |p| p.stepper.records().len()),
+        records: probe.map_or(0, |p| p.stepper.step_count()),
         cursor: probe.and_then(|p| p.stepper.cursor()),
-        current: probe.and_then(|p| p.stepper.current_record().map(|r| (r.start, r.end))),
+        current: probe.and_then(|p| {
+            (p.stepper.current_record().map(|r| (r.start, r.end)))
+                .or(p.stepper.current_method_step().map(|s| (s.start, s.end)))
+        }),
         radii: probe.map_or(DVec3::ONE, |p| p.radii()),
         toggles: st.overlays.clone(),
         highlight: st.highlight,
@@ -174,7 +177,18 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         bvh_level_depth: st.view.bvh_level_depth,
         max_boxes_per_kind: st.view.max_boxes_per_kind,
     };
+    let method_trace = probe.and_then(|p| p.stepper.method_trace());
     let mut overlays = match (probe, key.cursor) {
+        (Some(_), Some(cursor)) if method_trace.is_some() => OverlaySet {
+            primitives: crate::methods::primitives_for_method(
+                method_trace.map_or(&[], |t| &t.iterations),
+                cursor,
+                key.radii,
+                &level.mesh,
+                &st.overlays,
+            ),
+            hidden: Vec::new(),
+        },
         (Some(p), Some(cursor)) => primitives_for_trace(
             p.stepper.records(),
             cursor,

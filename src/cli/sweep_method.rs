@@ -1,0 +1,163 @@
+//! `collidoscope sweep --method M`: one move by a collision method other
+//! than the ellipsoid slide ([`crate::methods`]), printed as text (one line
+//! per step) or as JSON with the slide trace's top-level shape.
+
+use super::sweep::{SweepArgs, header, object_flags};
+use super::{CliError, format, print_stdout};
+use crate::collide::SlideSettings;
+use crate::level::Level;
+use crate::methods::discrete::DiscreteStep;
+use crate::methods::tunnel::{TunnelRule, tunnel_rule};
+use crate::methods::{Method, MethodSettings, MethodStep, MethodTrace, StepDetail, TriggerKind};
+use glam::DVec3;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// The JSON output: the inputs, the method's trace (its fields at the top
+/// level, as the slide's) and the tunnelling rule of thumb.
+#[derive(Serialize)]
+struct MethodJson<'a> {
+    level: &'a str,
+    from: DVec3,
+    velocity: DVec3,
+    settings: &'a SlideSettings,
+    method_settings: &'a MethodSettings,
+    #[serde(flatten)]
+    trace: &'a MethodTrace,
+    /// Discrete mode: the speed above which the level tunnels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tunnel_rule: Option<TunnelRule>,
+}
+
+/// Runs `sweep --method` for a method other than `ellipsoid`.
+pub(super) fn run(
+    a: &SweepArgs,
+    method: Method,
+    settings: &SlideSettings,
+    from: DVec3,
+    velocity: DVec3,
+) -> Result<i32, CliError> {
+    if a.mode == Some(super::sweep::ModeChoice::All) {
+        return Err(CliError::Usage(format!(
+            "--method {method} runs one move: it does not take --mode all"
+        )));
+    }
+    let ms = a.method_settings();
+    ms.validate().map_err(CliError::Usage)?;
+    let level = Level::load(&a.level, &a.import.options())?;
+    let colliding = object_flags(&level, &a.non_colliding)?;
+    let world = level.world_with(&colliding);
+    let trace = crate::methods::run(method, world, settings, &ms, from, velocity)
+        .map_err(|e| CliError::Failed(format!("the method refused the move: {e}")))?;
+    let rule = match method {
+        Method::Discrete => tunnel_rule(&world, settings.radii_vec(), ms.step_hz),
+        Method::Ellipsoid => None,
+    };
+    let text = if a.json {
+        let json = MethodJson {
+            level: &level.name,
+            from,
+            velocity,
+            settings,
+            method_settings: &ms,
+            trace: &trace,
+            tunnel_rule: rule,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        text_report(&level, settings, &ms, from, velocity, &trace, rule)
+    };
+    print_stdout(&text)?;
+    Ok(super::EXIT_OK)
+}
+
+fn text_report(
+    level: &Level,
+    settings: &SlideSettings,
+    ms: &MethodSettings,
+    from: DVec3,
+    velocity: DVec3,
+    trace: &MethodTrace,
+    rule: Option<TunnelRule>,
+) -> String {
+    let mut s = header(level, settings, from, velocity, None);
+    let _ = writeln!(
+        s,
+        "method      {} ({}), {} steps at {} Hz over {} s",
+        trace.method,
+        trace.method.description(),
+        trace.iterations.len(),
+        ms.step_hz,
+        ms.move_seconds
+    );
+    let speed = velocity.length() / ms.move_seconds;
+    if let Some(rule) = rule {
+        let verdict = if speed > rule.tunnel_speed_m_s {
+            "this move is faster: it can tunnel"
+        } else {
+            "this move is slower"
+        };
+        let _ = writeln!(
+            s,
+            "rule        {}; {verdict} ({speed:.1} m/s)",
+            rule.sentence()
+        );
+    }
+    for step in &trace.iterations {
+        let _ = writeln!(s, "{}", step_line(level, step));
+    }
+    let _ = writeln!(s, "final       {}", format::vec(trace.final_position));
+    let _ = writeln!(s, "end reason  {}", format::snake_name(&trace.end_reason));
+    s
+}
+
+/// `  #3 start (..) -> end (..)  contact tri 4 (wall) toi 0.4375 depth 0.120 m ...`
+fn step_line(level: &Level, step: &MethodStep) -> String {
+    let mut line = format!(
+        "  #{} start {} -> end {}",
+        step.index,
+        format::vec(step.start),
+        format::vec(step.end)
+    );
+    match &step.detail {
+        StepDetail::Discrete(d) => discrete_words(level, d, &mut line),
+    }
+    line
+}
+
+fn discrete_words(level: &Level, d: &DiscreteStep, line: &mut String) {
+    let name = |o: u32| {
+        level
+            .mesh
+            .objects()
+            .get(o as usize)
+            .map_or("?", |m| m.name.as_str())
+    };
+    if let Some(c) = &d.contact {
+        let _ = write!(
+            line,
+            "  contact tri {} ({}) toi {:.4} depth {:.4} m normal {}{}",
+            c.impact.triangle,
+            name(c.impact.object),
+            c.toi,
+            c.penetration.depth,
+            format::vec(c.impact.normal),
+            if c.resolved {
+                ""
+            } else {
+                "  STILL OVERLAPPING"
+            }
+        );
+    }
+    if let Some(tri) = d.crossed_triangle {
+        let object = name(level.mesh.object_of(tri) as u32);
+        let _ = write!(line, "  TUNNELLED through tri {tri} ({object})");
+    }
+    for e in &d.trigger_events {
+        let verb = match e.kind {
+            TriggerKind::Enter => "enter",
+            TriggerKind::Exit => "exit",
+        };
+        let _ = write!(line, "  trigger {verb} {}", e.name);
+    }
+}

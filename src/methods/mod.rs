@@ -1,0 +1,280 @@
+//! The other collision methods of the source documents, beside the
+//! ellipsoid slide, in one trace format.
+//!
+//! [`Method`] names each method; [`run`] runs one move of a probe by a
+//! method and returns a [`MethodTrace`]: plain data with the slide trace's
+//! top-level shape (`method`, `final_position`, `end_reason`, one record
+//! per step in `iterations`, each with `index`, `start`, `velocity`, `end`
+//! and the method's own details in [`StepDetail`]). The CLI prints it
+//! (`sweep --method`), the window steps it record by record and draws it
+//! with [`primitives_for_method`] (overlay kinds of [`crate::collide::debug_draw`]).
+//!
+//! [`Method::Ellipsoid`] is the existing collide-and-slide
+//! ([`crate::collide::SlideSolver`], its own richer trace); the others are:
+//!
+//! - [`Method::Discrete`]: overlap testing in fixed time steps with the time
+//!   of impact found by bisection, penetration depth and normal, and the
+//!   prologue / collision / epilogue resolution with triggers, as the
+//!   lecture notes of Ming-Hwa Wang, "Collision Detection and Resolution"
+//!   (COEN 396, Santa Clara University) describe them ([`discrete`]).
+//!
+//! Positions and vectors are world space (metres) unless named `_espace`
+//! (the probe's ellipsoid space, where it is a unit sphere).
+
+pub mod discrete;
+mod draw;
+pub mod overlap;
+pub mod tunnel;
+
+pub use draw::primitives_for_method;
+
+use crate::collide::{CollisionWorld, MAX_MAGNITUDE_M, SlideSettings};
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A collision method a probe can move by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The swept-ellipsoid collide-and-slide (Nettle 2000, Fauerby 2003),
+    /// in the probe's slide mode. Its trace is the slide trace.
+    #[default]
+    Ellipsoid,
+    /// Overlap tests in fixed time steps, bisection for the time of
+    /// impact, push-out by the penetration depth (Wang, COEN 396).
+    Discrete,
+}
+
+impl Method {
+    /// Every method, in menu order.
+    pub const ALL: [Method; 2] = [Method::Ellipsoid, Method::Discrete];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Ellipsoid => "ellipsoid",
+            Method::Discrete => "discrete",
+        }
+    }
+
+    /// One line for menus and tooltips.
+    pub fn description(self) -> &'static str {
+        match self {
+            Method::Ellipsoid => "swept ellipsoid, collide and slide",
+            Method::Discrete => "overlap in fixed time steps, bisection, push-out",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Method {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown method '{s}' (expected {})", names.join(", "))
+            })
+    }
+}
+
+/// The most fixed steps one move may take ([`MethodSettings::step_count`]).
+pub const MAX_STEPS: u32 = 10_000;
+
+/// What the methods other than the slide need besides the probe's
+/// [`SlideSettings`] (radii, skin). Fields missing from a saved session take
+/// their default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MethodSettings {
+    /// Fixed steps per second of the discrete mode (a game's tick rate), Hz.
+    pub step_hz: f64,
+    /// How long the move takes, seconds: the probe's velocity vector is
+    /// covered in this time, so its speed is `|velocity| / move_seconds`.
+    pub move_seconds: f64,
+    /// Bisection halvings for the time of impact of an overlapping step.
+    pub bisection_iterations: u32,
+}
+
+impl Default for MethodSettings {
+    fn default() -> Self {
+        MethodSettings {
+            step_hz: 60.0,
+            move_seconds: 1.0,
+            bisection_iterations: 24,
+        }
+    }
+}
+
+impl MethodSettings {
+    /// Why the settings cannot run, if they cannot.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.step_hz.is_finite() && self.step_hz > 0.0) {
+            return Err(format!("step rate {} Hz must be above zero", self.step_hz));
+        }
+        if !(self.move_seconds.is_finite() && self.move_seconds > 0.0) {
+            return Err(format!(
+                "move duration {} s must be above zero",
+                self.move_seconds
+            ));
+        }
+        if self.bisection_iterations > 60 {
+            return Err(format!(
+                "{} bisection iterations is more than f64 can halve (at most 60)",
+                self.bisection_iterations
+            ));
+        }
+        let n = (self.move_seconds * self.step_hz).ceil();
+        if n > f64::from(MAX_STEPS) {
+            return Err(format!(
+                "{n} steps ({} s at {} Hz) is more than the limit of {MAX_STEPS}",
+                self.move_seconds, self.step_hz
+            ));
+        }
+        Ok(())
+    }
+
+    /// How many fixed steps a move takes (at least one).
+    pub fn step_count(&self) -> u32 {
+        ((self.move_seconds * self.step_hz).ceil() as u32).clamp(1, MAX_STEPS)
+    }
+}
+
+/// A trigger event: the probe entered or left a non-colliding object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TriggerEvent {
+    /// Object index in the level's mesh.
+    pub object: u32,
+    /// The object's name.
+    pub name: String,
+    /// Entered or left.
+    pub kind: TriggerKind,
+}
+
+/// Which way a trigger event goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerKind {
+    /// The probe started to overlap the object in this step.
+    Enter,
+    /// The probe stopped overlapping it in this step.
+    Exit,
+}
+
+/// What a step of a method found, per method.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StepDetail {
+    /// A fixed step of the discrete mode.
+    Discrete(discrete::DiscreteStep),
+}
+
+impl StepDetail {
+    /// The discrete mode's findings, when this is a discrete step.
+    pub fn as_discrete(&self) -> Option<&discrete::DiscreteStep> {
+        match self {
+            StepDetail::Discrete(d) => Some(d),
+        }
+    }
+}
+
+/// One step of a method's move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MethodStep {
+    /// 0-based step index.
+    pub index: u32,
+    /// Probe centre where the step starts, world space.
+    pub start: DVec3,
+    /// The displacement the step asked for, world space.
+    pub velocity: DVec3,
+    /// Probe centre where the step ends (after resolution), world space.
+    pub end: DVec3,
+    /// The method's own findings.
+    pub detail: StepDetail,
+}
+
+/// Why a method's move ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MethodEnd {
+    /// Every step ran without a collision.
+    Arrived,
+    /// Every step ran; at least one collided and was resolved.
+    ArrivedAfterContacts,
+    /// The probe was left overlapping the geometry after resolution.
+    StuckOverlapping,
+}
+
+/// A finished move by one method.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MethodTrace {
+    /// The method that ran.
+    pub method: Method,
+    /// Where the probe centre ends, world space.
+    pub final_position: DVec3,
+    /// Why the move ended.
+    pub end_reason: MethodEnd,
+    /// One record per step, in order.
+    pub iterations: Vec<MethodStep>,
+}
+
+/// Why a method could not run a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodError(pub String);
+
+impl fmt::Display for MethodError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MethodError {}
+
+/// Runs one move of the probe centred at `start` by `velocity` (world
+/// space) with `method`. [`Method::Ellipsoid`] is not run here (it has its
+/// own trace, [`crate::collide::slide`]) and is refused, as are non-finite
+/// or huge input and invalid settings.
+pub fn run(
+    method: Method,
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    method_settings: &MethodSettings,
+    start: DVec3,
+    velocity: DVec3,
+) -> Result<MethodTrace, MethodError> {
+    settings
+        .validate()
+        .map_err(|e| MethodError(e.to_string()))?;
+    method_settings.validate().map_err(MethodError)?;
+    let within = |v: DVec3| v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE_M;
+    if !(within(start) && within(velocity)) {
+        return Err(MethodError(format!(
+            "start and velocity must be finite and within {MAX_MAGNITUDE_M} m"
+        )));
+    }
+    match method {
+        Method::Ellipsoid => Err(MethodError(
+            "the ellipsoid slide runs through collide::slide".into(),
+        )),
+        Method::Discrete => Ok(discrete::run(
+            world,
+            settings,
+            method_settings,
+            start,
+            velocity,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests;
