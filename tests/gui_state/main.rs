@@ -403,5 +403,5 @@ mod engines;
 mod files;
 mod finding;
 mod hygiene;
-mod pairs;
 mod methods;
+mod pairs;
