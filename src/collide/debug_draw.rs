@@ -98,11 +98,18 @@ pub enum OverlayKind {
     /// Probes moved together: the closest approach of each pair, the
     /// segment between the centres, labelled with the gap.
     PairClosest,
+    /// Box camera: the current step's box (swept along the step).
+    BoxCamera,
+    /// Box camera: the box edges that reached level 4 (their box overlapped
+    /// a triangle's box).
+    BoxEdges,
+    /// Box camera: where an edge crosses a triangle (level 4 passed).
+    BoxPoints,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 32] = [
+    pub const ALL: [OverlayKind; 35] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -135,6 +142,9 @@ impl OverlayKind {
         OverlayKind::PairPaths,
         OverlayKind::PairContact,
         OverlayKind::PairClosest,
+        OverlayKind::BoxCamera,
+        OverlayKind::BoxEdges,
+        OverlayKind::BoxPoints,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -172,6 +182,9 @@ impl OverlayKind {
             OverlayKind::PairPaths => "Probe pairs: moves",
             OverlayKind::PairContact => "Probe pairs: contact point",
             OverlayKind::PairClosest => "Probe pairs: closest approach",
+            OverlayKind::BoxCamera => "Box camera: step box",
+            OverlayKind::BoxEdges => "Box camera: edges tested (level 4)",
+            OverlayKind::BoxPoints => "Box camera: intersection points",
         }
     }
 
@@ -212,6 +225,9 @@ impl OverlayKind {
             OverlayKind::PairPaths => [0.75, 0.6, 1.0, 1.0],
             OverlayKind::PairContact => [1.0, 0.2, 0.55, 1.0],
             OverlayKind::PairClosest => [0.3, 1.0, 0.75, 1.0],
+            OverlayKind::BoxCamera => [0.85, 0.85, 0.4, 1.0],
+            OverlayKind::BoxEdges => [1.0, 0.5, 0.3, 1.0],
+            OverlayKind::BoxPoints => [0.2, 0.9, 1.0, 1.0],
         }
     }
 
@@ -366,6 +382,12 @@ pub struct OverlayToggles {
     pub pair_contact: bool,
     /// [`OverlayKind::PairClosest`].
     pub pair_closest: bool,
+    /// [`OverlayKind::BoxCamera`].
+    pub box_camera: bool,
+    /// [`OverlayKind::BoxEdges`].
+    pub box_edges: bool,
+    /// [`OverlayKind::BoxPoints`].
+    pub box_points: bool,
 }
 
 impl Default for OverlayToggles {
@@ -403,6 +425,9 @@ impl Default for OverlayToggles {
             pair_paths: OverlayKind::PairPaths.on_by_default(),
             pair_contact: OverlayKind::PairContact.on_by_default(),
             pair_closest: OverlayKind::PairClosest.on_by_default(),
+            box_camera: OverlayKind::BoxCamera.on_by_default(),
+            box_edges: OverlayKind::BoxEdges.on_by_default(),
+            box_points: OverlayKind::BoxPoints.on_by_default(),
         }
     }
 }
@@ -443,6 +468,9 @@ impl OverlayToggles {
             pair_paths: on,
             pair_contact: on,
             pair_closest: on,
+            box_camera: on,
+            box_edges: on,
+            box_points: on,
         }
     }
 
@@ -481,6 +509,9 @@ impl OverlayToggles {
             OverlayKind::PairPaths => &mut self.pair_paths,
             OverlayKind::PairContact => &mut self.pair_contact,
             OverlayKind::PairClosest => &mut self.pair_closest,
+            OverlayKind::BoxCamera => &mut self.box_camera,
+            OverlayKind::BoxEdges => &mut self.box_edges,
+            OverlayKind::BoxPoints => &mut self.box_points,
         }
     }
 
@@ -519,6 +550,9 @@ impl OverlayToggles {
             OverlayKind::PairPaths => self.pair_paths,
             OverlayKind::PairContact => self.pair_contact,
             OverlayKind::PairClosest => self.pair_closest,
+            OverlayKind::BoxCamera => self.box_camera,
+            OverlayKind::BoxEdges => self.box_edges,
+            OverlayKind::BoxPoints => self.box_points,
         }
     }
 

@@ -4,6 +4,7 @@
 //! handler, never inside a panel, and run on their own thread (`dialogs`).
 
 mod bottom;
+mod box_view;
 mod character;
 mod checks;
 mod dialogs;

@@ -201,7 +201,8 @@ fn an_end_inside_geometry_is_drawn_red_with_its_triangle_and_depth_vector() {
 #[test]
 fn each_kind_is_present_when_on_and_absent_when_off() {
     // The mesh's faults come from the hygiene analysis, not from a trace;
-    // the other methods' kinds from their traces (tested in `methods`).
+    // the other methods' kinds from their traces (tested in `methods`), the
+    // probe pairs' from a pair run (tested in `tests/gui_state/pairs.rs`).
     let from_traces = OverlayKind::ALL.into_iter().filter(|&k| {
         !matches!(
             k,
@@ -212,6 +213,12 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
                 | OverlayKind::PushOut
                 | OverlayKind::Tunnelling
                 | OverlayKind::Triggers
+                | OverlayKind::PairPaths
+                | OverlayKind::PairContact
+                | OverlayKind::PairClosest
+                | OverlayKind::BoxCamera
+                | OverlayKind::BoxEdges
+                | OverlayKind::BoxPoints
         )
     });
     for kind in from_traces {
