@@ -726,3 +726,52 @@ fn sweep_method_refuses_unknown_methods_batches_and_bad_rates() {
     let batch = ["sweep", &level, "--method", "discrete", "--batch", "-"];
     assert_fails(&run(&batch), 2, "it does not take --batch");
 }
+
+#[test]
+fn sweep_method_box_has_the_trace_shape_and_finds_the_wall() {
+    let level = fixture("cli_box.obj");
+    let v = json(&run(&[
+        "sweep",
+        &level,
+        "--from",
+        "1,1.5,0",
+        "--velocity",
+        "4,0,0",
+        "--method",
+        "box",
+        "--json",
+    ]));
+    assert_eq!(v["method"], "box");
+    assert_eq!(v["end_reason"], "arrived_after_contacts");
+    let steps = v["iterations"].as_array().unwrap();
+    assert_eq!(steps.len(), 60);
+    let colliding: Vec<&Value> = steps
+        .iter()
+        .filter(|s| s["detail"]["colliding"].as_u64().unwrap() > 0)
+        .collect();
+    assert!(!colliding.is_empty());
+    for s in &colliding {
+        assert_eq!(s["detail"]["kind"], "box");
+        for t in s["detail"]["triangles"].as_array().unwrap() {
+            for h in t["hits"].as_array().unwrap() {
+                assert!(near(vec3(&h["point"])[0], 3.0, 1e-9));
+            }
+        }
+    }
+    let r = run(&[
+        "sweep",
+        &level,
+        "--from",
+        "1,1.5,0",
+        "--velocity",
+        "4,0,0",
+        "--method",
+        "box",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("COLLIDES with 2 triangles"),
+        "{}",
+        r.stdout
+    );
+}

@@ -88,7 +88,7 @@ fn the_readme_documents_every_map_field() {
     let args = [
         "map",
         level,
-        "--pixel-spacing",
+        "--heightmap-spacing",
         "3",
         "--directions",
         "2",

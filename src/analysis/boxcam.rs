@@ -183,11 +183,22 @@ impl BoxCamReport {
 
 /// Runs the four levels for `camera` against every triangle of `mesh`.
 pub fn test_box(mesh: &TriMesh, camera: BoxCamera) -> BoxCamReport {
+    test_box_colliding(mesh, camera, None)
+}
+
+/// [`test_box`] with per-object collision flags (`None`: all collide); a
+/// non-colliding object (a trigger, a decal) counts as rejected at level 1.
+pub fn test_box_colliding(
+    mesh: &TriMesh,
+    camera: BoxCamera,
+    object_colliding: Option<&[bool]>,
+) -> BoxCamReport {
     let mut rejected = [0usize; 4];
     let mut objects_passed = Vec::new();
     let mut triangles = Vec::new();
     for (o, object) in mesh.objects().iter().enumerate() {
-        if !camera.overlaps_aabb(&object.aabb) {
+        let collides = object_colliding.is_none_or(|f| f.get(o).copied().unwrap_or(true));
+        if !collides || !camera.overlaps_aabb(&object.aabb) {
             rejected[0] += object.triangle_count as usize;
             continue;
         }

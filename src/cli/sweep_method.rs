@@ -51,7 +51,7 @@ pub(super) fn run(
         .map_err(|e| CliError::Failed(format!("the method refused the move: {e}")))?;
     let rule = match method {
         Method::Discrete => tunnel_rule(&world, settings.radii_vec(), ms.step_hz),
-        Method::Ellipsoid => None,
+        Method::Ellipsoid | Method::Box => None,
     };
     let text = if a.json {
         let json = MethodJson {
@@ -121,6 +121,21 @@ fn step_line(level: &Level, step: &MethodStep) -> String {
     );
     match &step.detail {
         StepDetail::Discrete(d) => discrete_words(level, d, &mut line),
+        StepDetail::Box(r) => {
+            let _ = write!(
+                line,
+                "  box levels 1-4 rejected {}/{}/{}/{}",
+                r.rejected[0], r.rejected[1], r.rejected[2], r.rejected[3]
+            );
+            if r.colliding > 0 {
+                let first = r.points().next().map(format::vec).unwrap_or_default();
+                let _ = write!(
+                    line,
+                    "  COLLIDES with {} triangles, first at {first}",
+                    r.colliding
+                );
+            }
+        }
     }
     line
 }

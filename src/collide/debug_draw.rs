@@ -104,6 +104,13 @@ pub enum OverlayKind {
     /// Probes moved together: the closest approach of each pair, the
     /// segment between the centres, labelled with the gap.
     PairClosest,
+    /// Box camera: the current step's box (swept along the step).
+    BoxCamera,
+    /// Box camera: the box edges that reached level 4 (their box overlapped
+    /// a triangle's box).
+    BoxEdges,
+    /// Box camera: where an edge crosses a triangle (level 4 passed).
+    BoxPoints,
     /// The centre's path of a method other than the slide, one segment per step done.
     MethodPath,
     /// Translucent ellipsoids where the discrete mode's fixed steps landed.
@@ -120,7 +127,7 @@ pub enum OverlayKind {
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 39] = [
+    pub const ALL: [OverlayKind; 42] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -154,6 +161,9 @@ impl OverlayKind {
         OverlayKind::PairPaths,
         OverlayKind::PairContact,
         OverlayKind::PairClosest,
+        OverlayKind::BoxCamera,
+        OverlayKind::BoxEdges,
+        OverlayKind::BoxPoints,
         OverlayKind::MethodPath,
         OverlayKind::MethodSamples,
         OverlayKind::MethodContact,
@@ -198,6 +208,9 @@ impl OverlayKind {
             OverlayKind::PairPaths => "Probe pairs: moves",
             OverlayKind::PairContact => "Probe pairs: contact point",
             OverlayKind::PairClosest => "Probe pairs: closest approach",
+            OverlayKind::BoxCamera => "Box camera: step box",
+            OverlayKind::BoxEdges => "Box camera: edges tested (level 4)",
+            OverlayKind::BoxPoints => "Box camera: intersection points",
             OverlayKind::MethodPath => "Method path (fixed steps)",
             OverlayKind::MethodSamples => "Step samples",
             OverlayKind::MethodContact => "Time of impact (bisection)",
@@ -245,6 +258,9 @@ impl OverlayKind {
             OverlayKind::PairPaths => [0.75, 0.6, 1.0, 1.0],
             OverlayKind::PairContact => [1.0, 0.2, 0.55, 1.0],
             OverlayKind::PairClosest => [0.3, 1.0, 0.75, 1.0],
+            OverlayKind::BoxCamera => [0.85, 0.85, 0.4, 1.0],
+            OverlayKind::BoxEdges => [1.0, 0.5, 0.3, 1.0],
+            OverlayKind::BoxPoints => [0.2, 0.9, 1.0, 1.0],
             OverlayKind::MethodPath => [1.0, 0.8, 0.45, 1.0],
             OverlayKind::MethodSamples => [0.8, 0.8, 0.55, 0.15],
             OverlayKind::MethodContact => [1.0, 0.35, 0.75, 0.35],
@@ -412,6 +428,12 @@ pub struct OverlayToggles {
     pub pair_contact: bool,
     /// [`OverlayKind::PairClosest`].
     pub pair_closest: bool,
+    /// [`OverlayKind::BoxCamera`].
+    pub box_camera: bool,
+    /// [`OverlayKind::BoxEdges`].
+    pub box_edges: bool,
+    /// [`OverlayKind::BoxPoints`].
+    pub box_points: bool,
     /// [`OverlayKind::MethodPath`].
     pub method_path: bool,
     /// [`OverlayKind::MethodSamples`].
@@ -462,6 +484,9 @@ impl Default for OverlayToggles {
             pair_paths: OverlayKind::PairPaths.on_by_default(),
             pair_contact: OverlayKind::PairContact.on_by_default(),
             pair_closest: OverlayKind::PairClosest.on_by_default(),
+            box_camera: OverlayKind::BoxCamera.on_by_default(),
+            box_edges: OverlayKind::BoxEdges.on_by_default(),
+            box_points: OverlayKind::BoxPoints.on_by_default(),
             method_path: OverlayKind::MethodPath.on_by_default(),
             method_samples: OverlayKind::MethodSamples.on_by_default(),
             method_contact: OverlayKind::MethodContact.on_by_default(),
@@ -509,6 +534,9 @@ impl OverlayToggles {
             pair_paths: on,
             pair_contact: on,
             pair_closest: on,
+            box_camera: on,
+            box_edges: on,
+            box_points: on,
             method_path: on,
             method_samples: on,
             method_contact: on,
@@ -554,6 +582,9 @@ impl OverlayToggles {
             OverlayKind::PairPaths => &mut self.pair_paths,
             OverlayKind::PairContact => &mut self.pair_contact,
             OverlayKind::PairClosest => &mut self.pair_closest,
+            OverlayKind::BoxCamera => &mut self.box_camera,
+            OverlayKind::BoxEdges => &mut self.box_edges,
+            OverlayKind::BoxPoints => &mut self.box_points,
             OverlayKind::MethodPath => &mut self.method_path,
             OverlayKind::MethodSamples => &mut self.method_samples,
             OverlayKind::MethodContact => &mut self.method_contact,
@@ -599,6 +630,9 @@ impl OverlayToggles {
             OverlayKind::PairPaths => self.pair_paths,
             OverlayKind::PairContact => self.pair_contact,
             OverlayKind::PairClosest => self.pair_closest,
+            OverlayKind::BoxCamera => self.box_camera,
+            OverlayKind::BoxEdges => self.box_edges,
+            OverlayKind::BoxPoints => self.box_points,
             OverlayKind::MethodPath => self.method_path,
             OverlayKind::MethodSamples => self.method_samples,
             OverlayKind::MethodContact => self.method_contact,

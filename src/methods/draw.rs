@@ -76,7 +76,44 @@ pub fn primitives_for_method(
     if let Some(d) = current.detail.as_discrete() {
         contact_primitives(d, radii, mesh, &mut push);
     }
+    if let Some(r) = current.detail.as_box() {
+        box_primitives(r, &mut push);
+    }
     out
+}
+
+/// The box camera's current step: its box, the edges that reached level 4
+/// and the intersection points.
+fn box_primitives(
+    r: &crate::analysis::boxcam::BoxCamReport,
+    push: &mut impl FnMut(OverlayKind, Shape, Option<String>),
+) {
+    let aabb = crate::math::Aabb::from_f64_covering(r.camera.min, r.camera.max);
+    let label = format!(
+        "levels 1-4 rejected {}/{}/{}/{}; {} collide",
+        r.rejected[0], r.rejected[1], r.rejected[2], r.rejected[3], r.colliding
+    );
+    push(OverlayKind::BoxCamera, Shape::Box { aabb }, Some(label));
+    let mut edges: Vec<u8> = r
+        .triangles
+        .iter()
+        .flat_map(|t| t.surviving_edges.iter().copied())
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    for e in edges {
+        let (a, b) = r.camera.edge(e as usize);
+        push(OverlayKind::BoxEdges, Shape::Segment { a, b }, None);
+    }
+    for t in &r.triangles {
+        for h in &t.hits {
+            push(
+                OverlayKind::BoxPoints,
+                Shape::Point { p: h.point },
+                Some(format!("tri {} edge {}", t.triangle, h.edge)),
+            );
+        }
+    }
 }
 
 /// The tunnelled surface and the trigger events of one step done.

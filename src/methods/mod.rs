@@ -18,9 +18,15 @@
 //!   lecture notes of Ming-Hwa Wang, "Collision Detection and Resolution"
 //!   (COEN 396, Santa Clara University) describe them ([`discrete`]).
 //!
+//! - [`Method::Box`]: the box camera's four levels (object boxes, triangle
+//!   boxes, the box's edge boxes, segment against triangle) on the box swept
+//!   along each fixed step, from the "Snok" collision algorithm (Torbjørn
+//!   Vik, 2000) ([`box_camera`]).
+//!
 //! Positions and vectors are world space (metres) unless named `_espace`
 //! (the probe's ellipsoid space, where it is a unit sphere).
 
+pub mod box_camera;
 pub mod discrete;
 mod draw;
 pub mod overlap;
@@ -45,17 +51,20 @@ pub enum Method {
     /// Overlap tests in fixed time steps, bisection for the time of
     /// impact, push-out by the penetration depth (Wang, COEN 396).
     Discrete,
+    /// The box camera in four levels, detection only (Vik, "Snok").
+    Box,
 }
 
 impl Method {
     /// Every method, in menu order.
-    pub const ALL: [Method; 2] = [Method::Ellipsoid, Method::Discrete];
+    pub const ALL: [Method; 3] = [Method::Ellipsoid, Method::Discrete, Method::Box];
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
         match self {
             Method::Ellipsoid => "ellipsoid",
             Method::Discrete => "discrete",
+            Method::Box => "box",
         }
     }
 
@@ -64,6 +73,7 @@ impl Method {
         match self {
             Method::Ellipsoid => "swept ellipsoid, collide and slide",
             Method::Discrete => "overlap in fixed time steps, bisection, push-out",
+            Method::Box => "box camera, four levels per step, detection only",
         }
     }
 }
@@ -174,9 +184,14 @@ pub enum TriggerKind {
 /// What a step of a method found, per method.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// One detail per step of one move, kept in a Vec: the size difference
+// between the variants costs little and boxing would add an allocation per step.
+#[allow(clippy::large_enum_variant)]
 pub enum StepDetail {
     /// A fixed step of the discrete mode.
     Discrete(discrete::DiscreteStep),
+    /// A fixed step of the box camera: the four levels on the step's box.
+    Box(crate::analysis::boxcam::BoxCamReport),
 }
 
 impl StepDetail {
@@ -184,6 +199,15 @@ impl StepDetail {
     pub fn as_discrete(&self) -> Option<&discrete::DiscreteStep> {
         match self {
             StepDetail::Discrete(d) => Some(d),
+            StepDetail::Box(_) => None,
+        }
+    }
+
+    /// The box camera's four levels, when this is a box step.
+    pub fn as_box(&self) -> Option<&crate::analysis::boxcam::BoxCamReport> {
+        match self {
+            StepDetail::Box(r) => Some(r),
+            StepDetail::Discrete(_) => None,
         }
     }
 }
@@ -267,6 +291,13 @@ pub fn run(
             "the ellipsoid slide runs through collide::slide".into(),
         )),
         Method::Discrete => Ok(discrete::run(
+            world,
+            settings,
+            method_settings,
+            start,
+            velocity,
+        )),
+        Method::Box => Ok(box_camera::run(
             world,
             settings,
             method_settings,

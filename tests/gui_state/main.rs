@@ -409,3 +409,5 @@ mod methods;
 mod pairs;
 mod replay;
 mod repro;
+mod methods;
+mod pairs;

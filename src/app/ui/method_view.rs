@@ -73,6 +73,9 @@ pub(super) fn inspector(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         if let Some(d) = step.detail.as_discrete() {
             discrete_rows(ui, app, d);
         }
+        if let Some(r) = step.detail.as_box() {
+            super::box_view::box_rows(ui, r);
+        }
     });
 }
 

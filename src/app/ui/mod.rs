@@ -5,6 +5,7 @@
 
 mod bottom;
 mod broadphase;
+mod box_view;
 mod character;
 mod checks;
 mod compare;

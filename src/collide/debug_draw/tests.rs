@@ -224,6 +224,9 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
         OverlayKind::PairPaths,
         OverlayKind::PairContact,
         OverlayKind::PairClosest,
+        OverlayKind::BoxCamera,
+        OverlayKind::BoxEdges,
+        OverlayKind::BoxPoints,
     ];
     let from_traces = OverlayKind::ALL
         .into_iter()
