@@ -237,3 +237,46 @@ fn the_readme_documents_every_mode_comparison_and_batch_field() {
         "README.md does not document {missing:?}"
     );
 }
+
+/// Every key of `sweep --method discrete --json` (a contact, a tunnelled
+/// step and trigger events) is named in the README.
+#[test]
+fn the_readme_documents_every_discrete_method_field() {
+    let mut all = std::collections::BTreeSet::new();
+    for args in [
+        [
+            "--method",
+            "discrete",
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "5,0,0",
+        ],
+        [
+            "--method",
+            "discrete",
+            "--from",
+            "0.2,1,0",
+            "--velocity",
+            "100,0,0",
+        ],
+    ] {
+        keys(&sweep_json(&args), &mut all);
+    }
+    let mut args = vec![
+        "--method",
+        "discrete",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+    ];
+    args.extend(["--non-colliding", "wall"]);
+    keys(&sweep_json(&args), &mut all);
+    assert!(all.contains("trigger_events") && all.contains("crossed_triangle"));
+    let missing = undocumented(&all);
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
