@@ -427,11 +427,10 @@ proptest::proptest! {
         for s in &trace.iterations {
             proptest::prop_assert_eq!(s.start, at);
             proptest::prop_assert!(s.end.is_finite());
-            if let Some(c) = s.detail.as_discrete().unwrap().contact {
-                if c.resolved {
-                    let left = query.at(&level.world(), es, s.end, s.velocity).deepest;
-                    proptest::prop_assert!(left.is_none(), "step {} ends in {:?}", s.index, left);
-                }
+            let contact = s.detail.as_discrete().unwrap().contact;
+            if contact.is_some_and(|c| c.resolved) {
+                let left = query.at(&level.world(), es, s.end, s.velocity).deepest;
+                proptest::prop_assert!(left.is_none(), "step {} ends in {:?}", s.index, left);
             }
             at = s.end;
         }
