@@ -88,7 +88,7 @@ fn the_readme_documents_every_map_field() {
     let args = [
         "map",
         level,
-        "--heightmap-spacing",
+        "--spacing",
         "3",
         "--directions",
         "2",
@@ -288,6 +288,49 @@ fn the_readme_documents_every_pairs_and_boxcam_field() {
     for key in ["rejected_at", "hits", "whole_box_candidates", "closest"] {
         assert!(all.contains(key), "{key} missing from the output");
     }
+    let missing = undocumented(&all);
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
+
+/// Every key of `sweep --method discrete --json` (a contact, a tunnelled
+/// step and trigger events) is named in the README.
+#[test]
+fn the_readme_documents_every_discrete_method_field() {
+    let mut all = std::collections::BTreeSet::new();
+    for args in [
+        [
+            "--method",
+            "discrete",
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "5,0,0",
+        ],
+        [
+            "--method",
+            "discrete",
+            "--from",
+            "0.2,1,0",
+            "--velocity",
+            "100,0,0",
+        ],
+    ] {
+        keys(&sweep_json(&args), &mut all);
+    }
+    let mut args = vec![
+        "--method",
+        "discrete",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "5,0,0",
+    ];
+    args.extend(["--non-colliding", "wall"]);
+    keys(&sweep_json(&args), &mut all);
+    assert!(all.contains("trigger_events") && all.contains("crossed_triangle"));
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),

@@ -398,3 +398,41 @@ fn every_method_overlay_kind_is_drawn_when_on_and_only_then() {
         );
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any finite move in a room of thin and thick walls: finite positions,
+    /// steps that chain, and a step whose contact is resolved ends clear of
+    /// every colliding triangle.
+    #[test]
+    fn discrete_moves_are_finite_chained_and_resolved_steps_end_clear(
+        sx in -3.0f64..3.0, sz in -3.0f64..3.0,
+        vx in -80.0f64..80.0, vy in -5.0f64..5.0, vz in -80.0f64..80.0,
+        hz in 5.0f64..120.0,
+    ) {
+        let mut b = MeshBuilder::new();
+        b.object("thin").cuboid(Vec3::new(4.0, 0.0, -6.0), Vec3::new(4.05, 3.0, 6.0));
+        b.object("thick").cuboid(Vec3::new(-6.0, 0.0, 4.0), Vec3::new(6.0, 3.0, 5.0));
+        b.object("floor").cuboid(Vec3::new(-8.0, -0.5, -8.0), Vec3::new(8.0, 0.0, 8.0));
+        let level = Level::from_mesh("room", b.build());
+        let ms = MethodSettings { step_hz: hz, ..MethodSettings::default() };
+        let start = DVec3::new(sx, 1.0, sz);
+        let trace = run(Method::Discrete, level.world(), &probe(), &ms, start,
+            DVec3::new(vx, vy, vz)).unwrap();
+        proptest::prop_assert!(trace.final_position.is_finite());
+        let mut query = overlap::OverlapQuery::default();
+        let es = crate::geometry::espace::EllipsoidSpace::new(probe().radii_vec()).unwrap();
+        let mut at = start;
+        for s in &trace.iterations {
+            proptest::prop_assert_eq!(s.start, at);
+            proptest::prop_assert!(s.end.is_finite());
+            let contact = s.detail.as_discrete().unwrap().contact;
+            if contact.is_some_and(|c| c.resolved) {
+                let left = query.at(&level.world(), es, s.end, s.velocity).deepest;
+                proptest::prop_assert!(left.is_none(), "step {} ends in {:?}", s.index, left);
+            }
+            at = s.end;
+        }
+    }
+}

@@ -17,8 +17,8 @@ use crate::collide::CollisionWorld;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-/// Walls thicker than this are not looked for (metres): the rule is about
-/// thin ones, and long rays cost more.
+/// Walls thicker than this are not counted (metres): the rule is about
+/// thin ones.
 pub const MAX_WALL_M: f64 = 10.0;
 
 /// At most this many triangles are probed (evenly spread over the mesh), so
@@ -99,9 +99,10 @@ pub fn tunnel_rule(world: &CollisionWorld<'_>, radii: DVec3, step_hz: f64) -> Op
 }
 
 /// Thickness of the solid behind triangle `tri` at `centre`: distance to
-/// the nearest back face along `-normal`, 0 when there is nothing within
-/// [`MAX_WALL_M`] (a sheet), `None` when the ray meets something else
-/// first (another object's front: not this wall's thickness).
+/// the nearest back face along `-normal`; 0 when the ray meets nothing at
+/// all (a sheet); `None` when the back face is farther than [`MAX_WALL_M`]
+/// (not a thin wall) or the ray meets something else first (another
+/// object's front: not this wall's thickness).
 fn wall_behind(
     world: &CollisionWorld<'_>,
     tri: u32,
@@ -117,13 +118,17 @@ fn wall_behind(
         world.mesh,
         origin.as_vec3(),
         (-normal).as_vec3(),
-        MAX_WALL_M as f32,
+        f32::MAX,
         scratch,
         stats,
     ) else {
         return Some(0.0);
     };
     let facing_back = world.mesh.triangle_normal(hit.triangle).dot(normal) < -0.5;
-    (hit.triangle != tri && facing_back && world.triangle_collides(hit.triangle))
-        .then(|| f64::from(hit.t) + lift)
+    let thickness = f64::from(hit.t) + lift;
+    (hit.triangle != tri
+        && facing_back
+        && world.triangle_collides(hit.triangle)
+        && thickness <= MAX_WALL_M)
+        .then_some(thickness)
 }

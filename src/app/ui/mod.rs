@@ -4,8 +4,8 @@
 //! handler, never inside a panel, and run on their own thread (`dialogs`).
 
 mod bottom;
-mod broadphase;
 mod box_view;
+mod broadphase;
 mod character;
 mod checks;
 mod compare;
