@@ -406,8 +406,6 @@ mod finding;
 mod hygiene;
 mod map;
 mod methods;
-mod methods;
-mod pairs;
 mod pairs;
 mod replay;
 mod repro;
