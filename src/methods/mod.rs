@@ -233,7 +233,8 @@ pub struct MethodStep {
 pub enum MethodEnd {
     /// Every step ran without a collision.
     Arrived,
-    /// Every step ran; at least one collided and was resolved.
+    /// Every step ran; at least one met the geometry (resolved by the
+    /// discrete mode, only detected by the box camera).
     ArrivedAfterContacts,
     /// The probe was left overlapping the geometry after resolution.
     StuckOverlapping,

@@ -458,7 +458,7 @@ fn method_rows(
             }
         });
     ui.end_row();
-    if *method == Method::Discrete {
+    if matches!(*method, Method::Discrete | Method::Box) {
         ui.label("step rate");
         ui.add(
             egui::DragValue::new(&mut ms.step_hz)

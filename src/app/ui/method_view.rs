@@ -21,15 +21,19 @@ pub(super) fn stepper_state(st: &Stepper) -> String {
     format!(
         "{} method: {at} of {n}, the move {}",
         trace.method,
-        end_words(trace.end_reason)
+        end_words(trace.method, trace.end_reason)
     )
 }
 
-fn end_words(end: MethodEnd) -> &'static str {
-    match end {
-        MethodEnd::Arrived => "arrived without a contact",
-        MethodEnd::ArrivedAfterContacts => "arrived after resolving contacts",
-        MethodEnd::StuckOverlapping => "ended overlapping the geometry",
+fn end_words(method: crate::methods::Method, end: MethodEnd) -> &'static str {
+    match (method, end) {
+        (_, MethodEnd::Arrived) => "arrived without a contact",
+        // The box camera detects and never resolves.
+        (crate::methods::Method::Box, MethodEnd::ArrivedAfterContacts) => {
+            "arrived; the box met the geometry on its way (detected, not resolved)"
+        }
+        (_, MethodEnd::ArrivedAfterContacts) => "arrived after resolving contacts",
+        (_, MethodEnd::StuckOverlapping) => "ended overlapping the geometry",
     }
 }
 
