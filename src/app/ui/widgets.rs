@@ -26,9 +26,13 @@ pub fn swatch(ui: &mut egui::Ui, color: [f32; 4]) {
 }
 
 /// Three drag values (x, y, z) with a unit suffix; `true` when edited.
+/// Side by side where the panel is wide enough for all three, else one
+/// under the other, so that no axis is ever cut off by a narrow panel.
 pub fn vec3_edit(ui: &mut egui::Ui, v: &mut DVec3, speed: f64, suffix: &str) -> bool {
+    /// Room one drag value needs for `y -12.345 m`, in points.
+    const ONE_VALUE_WIDTH: f32 = 84.0;
     let mut changed = false;
-    ui.horizontal(|ui| {
+    let add = |ui: &mut egui::Ui| {
         for (axis, c) in ["x", "y", "z"].iter().zip([&mut v.x, &mut v.y, &mut v.z]) {
             changed |= ui
                 .add(
@@ -40,7 +44,12 @@ pub fn vec3_edit(ui: &mut egui::Ui, v: &mut DVec3, speed: f64, suffix: &str) -> 
                 )
                 .changed();
         }
-    });
+    };
+    if ui.available_width() >= 3.0 * ONE_VALUE_WIDTH {
+        ui.horizontal(add);
+    } else {
+        ui.vertical(add);
+    }
     changed
 }
 
