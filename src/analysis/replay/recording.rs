@@ -276,9 +276,15 @@ fn to_frame(
     let s = opts.scale;
     let position = to_y_up(position, opts.up) * s;
     let velocity = velocity.map(|v| to_y_up(v, opts.up) * s);
-    let (position, velocity) = (position, velocity);
-    if !(position.is_finite() && velocity.is_none_or(|v| v.is_finite())) {
-        return Err(err(line, "a position or velocity overflows at this scale"));
+    // The solver's own bound: beyond it its arithmetic would overflow, and
+    // a replay there would compare infinities and call them equal.
+    let max = crate::collide::MAX_MAGNITUDE_M;
+    let within = |v: DVec3| v.is_finite() && v.abs().max_element() <= max;
+    if !(within(position) && velocity.is_none_or(within)) {
+        return Err(err(
+            line,
+            format!("a position or velocity is beyond the supported ±{max:e} m at this scale"),
+        ));
     }
     Ok(RecordedFrame {
         line,

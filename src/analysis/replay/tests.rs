@@ -206,6 +206,20 @@ fn bad_lines_are_refused_with_their_line_and_a_short_quote() {
     assert!(csv_error("").message.contains("no frames"));
 }
 
+/// A finite position the solver cannot move (1e308: its squares overflow)
+/// is refused, not replayed as "equal" infinities; the bound itself reads.
+#[test]
+fn positions_beyond_the_solvers_bound_are_refused() {
+    let head = "t,x,y,z,vx,vy,vz\n";
+    let e = csv_error(&format!("{head}0,1e308,1,0,0,0,1\n0.02,1e308,1,0,0,0,1\n"));
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("beyond the supported"), "{e}");
+    let e = csv_error(&format!("{head}0,0,1,0,0,0,2e9\n0.02,0,1,0,0,0,1\n"));
+    assert!(e.message.contains("beyond the supported"), "{e}");
+    let ok = format!("{head}0,1e9,1,0,0,0,1\n0.02,1e9,1,0.02,0,0,1\n");
+    assert!(parse_recording(&ok, &RecordingOptions::new(RecordingFormat::Csv)).is_ok());
+}
+
 #[test]
 fn bad_json_lines_are_refused_with_their_line() {
     let opts = RecordingOptions::new(RecordingFormat::Jsonl);
