@@ -19,7 +19,7 @@
 //! in strict mode, and drops an object's faces when a bare `g` precedes the
 //! next `o` (all checked on 0.10.2). It also allocates two strings per line
 //! and a vector per face: on a 1M-triangle file, `obj`'s parse alone takes
-//! ~1.6x the CPU time of this whole import (numbers in `tests/import_levels.rs`).
+//! ~1.6x the CPU time of this whole import (numbers in `tests/library/import_levels.rs`).
 //! `obj` stays as the reference the tests cross-check this parser against.
 
 mod build;

@@ -1,9 +1,7 @@
 //! Every bad-input path of the real binary: non-zero exit, one `error:`
 //! line naming the file and line where there is one, no panic.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 
 // ---- bad input ----
 

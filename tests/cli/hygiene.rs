@@ -2,9 +2,7 @@
 //! a wall standing on it, each an open sheet): the text lines and the
 //! `hygiene` JSON object, with the counts and items the fixture holds.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 
 #[test]
 fn info_hygiene_text_has_a_line_per_kind() {

@@ -2,9 +2,7 @@
 //! each ends with the exit code and message the README's table gives, never
 //! a panic, a hang or a message quoting megabytes of the file.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;

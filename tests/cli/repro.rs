@@ -3,9 +3,7 @@
 //! to the recorded outcome, a tampered one is caught, and bad folders and
 //! flags give one-line errors.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,9 +1,7 @@
 //! `collidoscope map` end to end on small generated levels: text, JSON
 //! shape, PNG, exit codes, shards merged back into the whole, bad flags.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 use collidoscope::analysis::generate::parts::{floor, funnel_gap, wall};
 use collidoscope::analysis::generate::{LevelBuilder, write_obj};
 use glam::{DVec2, DVec3};

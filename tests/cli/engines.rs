@@ -2,9 +2,7 @@
 //! every engine, tuned values from a settings file, stdout, no clobbering,
 //! bad engine names and bad settings files.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 
 const ENGINES: [&str; 6] = ["rapier", "jolt", "physx", "godot", "unity", "unreal"];
 

@@ -6,7 +6,7 @@
 //! when `../shared` is absent.
 //!
 //! `import_timing` (ignored; run it in release) measures import speed:
-//! `cargo test --release --no-default-features --test import_levels -- --ignored --nocapture`
+//! `cargo test --release --no-default-features --test library import_levels -- --ignored --nocapture`
 
 use collidoscope::level::import::import_obj_file;
 use collidoscope::level::{ImportOptions, Level};

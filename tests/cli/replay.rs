@@ -3,9 +3,7 @@
 //! at the segment, and bad files, lines and flags give one-line errors with
 //! the documented exit codes.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 
 fn default_level() -> String {
     format!("{}/assets/default_level.obj", env!("CARGO_MANIFEST_DIR"))

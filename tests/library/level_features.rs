@@ -79,7 +79,7 @@ fn galleria_stairs_risers_measure_a_quarter_metre() {
 }
 
 /// Sibenik in the test profile takes a few seconds; run it alone with
-/// `cargo test --no-default-features --test level_features sibenik -- --nocapture`.
+/// `cargo test --no-default-features --test library level_features::sibenik -- --nocapture`.
 #[test]
 fn sibenik_altar_steps_are_found() {
     let Some(level) = level("sibenik_dabrovic_75k.obj.gz") else {

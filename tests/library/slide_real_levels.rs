@@ -3,11 +3,9 @@
 //! parts and stairs. Random moves (fixed seed) must never end inside
 //! geometry nor produce NaN, in robust mode.
 
-mod common;
-
+use crate::common::*;
 use collidoscope::collide::{SlideSettings, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
-use common::*;
 
 fn check_level(file: &str, options: ImportOptions, moves: usize) {
     let Some(dir) = shared_levels() else { return };

@@ -1,14 +1,12 @@
 //! Scenario tests for the collide-and-slide solver: the cases users hit,
 //! on tiny levels built in code, with analytic expectations.
 
-mod common;
-
+use crate::common::*;
 use collidoscope::collide::{
     CandidateOutcome, EndReason, IterationOutcome, Pass, SlideMode, SlideSettings, SlideSolver,
     TraceDetail, slide,
 };
 use collidoscope::mesh::MeshBuilder;
-use common::*;
 use glam::{DVec3, Vec3};
 
 const RADII: [f64; 3] = [0.4, 0.9, 0.4];

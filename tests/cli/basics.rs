@@ -1,10 +1,8 @@
 //! The real `collidoscope` binary on small fixture levels: `info` text and
 //! JSON, `sweep` JSON traces (world-space positions) and the settings round
-//! trip. Bad input is in `cli_errors.rs`, the README's claims in `cli_readme.rs`.
+//! trip. Bad input is in `errors.rs`, the README's claims in `readme.rs`.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 use serde_json::Value;
 use std::path::Path;
 

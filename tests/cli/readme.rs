@@ -1,9 +1,7 @@
 //! The README stays true: its settings example, its JSON trace fields and
 //! its sample sweep output are checked against this build.
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 use serde_json::Value;
 use std::process::Command;
 

@@ -127,7 +127,7 @@ impl Rng {
 
 /// Property-test cases: `default`, sized for CI, or `PROPTEST_CASES` from
 /// the environment to run them long (`PROPTEST_CASES=100000 cargo test
-/// --release --test slide_props`).
+/// --release --test library slide_props`).
 pub fn proptest_cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()

@@ -2,15 +2,13 @@
 //! a robust slide never ends inside geometry, never leaves a closed room,
 //! never yields NaN for finite input; non-finite input is rejected.
 
-mod common;
-
+use crate::common::*;
 use collidoscope::collide::{
     CLEARANCE_REACH_RADII, SlideMode, SlideSettings, SlideSolver, TraceDetail, slide,
 };
 use collidoscope::geometry::espace::EllipsoidSpace;
 use collidoscope::level::Level;
 use collidoscope::mesh::{MeshBuilder, TriMesh};
-use common::*;
 use glam::{DMat3, DVec3, Vec3};
 use proptest::prelude::*;
 

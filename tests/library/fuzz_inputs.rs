@@ -5,13 +5,11 @@
 //! one short message. Bounded in time for CI (`PROPTEST_CASES` runs them
 //! longer, see the README).
 
-mod common;
-
+use crate::common::proptest_cases;
 use collidoscope::collide::SlideSettings;
 use collidoscope::level::ImportOptions;
 use collidoscope::level::import::import_obj_bytes;
 use collidoscope::settings_file::{self, SettingsFormat};
-use common::proptest_cases;
 use proptest::prelude::*;
 use std::path::Path;
 

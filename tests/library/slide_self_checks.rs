@@ -3,15 +3,13 @@
 //! skin kept in metres whatever the radii, and ghost corners on the
 //! internal edges of flat floors.
 
-mod common;
-
+use crate::common::*;
 use collidoscope::collide::{
     CLEARANCE_REACH_RADII, EndReason, SlideMode, SlideSettings, embedded_verdict,
 };
 use collidoscope::geometry::sweep::Feature;
 use collidoscope::level::Level;
 use collidoscope::mesh::{MeshBuilder, TriMesh};
-use common::*;
 use glam::{DVec3, Vec3};
 
 const RADII: [f64; 3] = [0.4, 0.9, 0.4];

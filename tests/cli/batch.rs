@@ -4,9 +4,7 @@
 //! codes) and `sweep --mode all` (its shape, and where nettle2000 parts
 //! from the others).
 
-mod cli_support;
-
-use cli_support::*;
+use crate::support::*;
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};

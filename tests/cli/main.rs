@@ -1,0 +1,15 @@
+//! The command line through the real `collidoscope` binary, one test
+//! binary for every subcommand (one link instead of one per file).
+
+mod support;
+
+mod basics;
+mod batch;
+mod engines;
+mod errors;
+mod hostile;
+mod hygiene;
+mod map;
+mod readme;
+mod replay;
+mod repro;

@@ -1,0 +1,20 @@
+//! The library through its public API, no window: the importer on fixtures
+//! and the shared real levels, the level generator, mesh hygiene and the
+//! feature finder, the slide on scenarios, random levels and real levels,
+//! its self-checks, the fuzzing of the readers, and the sweep against
+//! parry3d. One test binary (one link) for all of them.
+
+mod common;
+
+mod fuzz_inputs;
+mod generate;
+mod generate_default_level;
+mod hygiene_levels;
+mod import_fixtures;
+mod import_levels;
+mod level_features;
+mod slide_props;
+mod slide_real_levels;
+mod slide_scenarios;
+mod slide_self_checks;
+mod sweep_vs_parry;
