@@ -1,13 +1,13 @@
 //! The level checks in the window: running them in the background
-//! ([`super::checks_job`]), the report, the filters, and opening a finding
+//! ([`super::level_job`]), the report, the filters, and opening a finding
 //! (its deciding walk re-run, the frame where it stalls opened in the
 //! stepper, its section kept for the plot, its measurement drawn in the
 //! view). World space, Y up, metres.
 
-use crate::analysis::checks::{CheckReport, CheckWalk, Finding, Verdict};
+use crate::analysis::checks::{CheckReport, CheckWalk, Finding, Verdict, check_level};
 use crate::analysis::features::FeatureKind;
 use crate::analysis::section::{Section, section_of_walk};
-use crate::app::checks_job::{CheckJob, CheckPoll};
+use crate::app::level_job::{JobStep, LevelJob};
 use crate::app::state::{EditorState, Probe};
 use crate::app::stepper::FrameSpec;
 use crate::character::{CharacterInput, Walk, WalkTrace, walk};
@@ -84,7 +84,7 @@ pub struct OpenFinding {
 #[derive(Default)]
 pub struct ChecksState {
     /// The run in progress.
-    pub job: Option<CheckJob>,
+    pub job: Option<LevelJob<CheckReport, SlideSettings>>,
     /// Its last progress, `[0, 1]`.
     pub progress: f32,
     /// The last report, with the settings it was made with.
@@ -256,7 +256,16 @@ impl EditorState {
             .unwrap_or_default();
         let flags = self.colliding_flags();
         self.checks.clear();
-        self.checks.job = Some(CheckJob::start(level, flags, settings));
+        self.checks.job = Some(LevelJob::start(
+            "level-checks",
+            "the checks",
+            level,
+            flags,
+            settings.clone(),
+            move |level, world, progress, cancel| {
+                check_level(level, world, &settings, progress, cancel).map_err(|e| e.to_string())
+            },
+        ));
         self.info("Checking the level …");
     }
 
@@ -271,26 +280,15 @@ impl EditorState {
     /// Takes a finished run (the window calls this every frame); returns
     /// whether the run is still going.
     pub fn poll_checks(&mut self) -> bool {
-        let Some(job) = &self.checks.job else {
-            return false;
+        let (settings, outcome) = match LevelJob::finish(
+            &mut self.checks.job,
+            &mut self.checks.progress,
+            self.level.as_ref(),
+        ) {
+            JobStep::Running => return true,
+            JobStep::Done(settings, outcome) => (settings, outcome),
+            JobStep::Idle | JobStep::Stale => return false,
         };
-        let outcome = match job.poll() {
-            CheckPoll::Running(p) => {
-                self.checks.progress = p;
-                return true;
-            }
-            CheckPoll::Done(outcome) => outcome,
-        };
-        let Some(job) = self.checks.job.take() else {
-            return false;
-        };
-        if !self
-            .level
-            .as_ref()
-            .is_some_and(|l| Arc::ptr_eq(l, &job.level))
-        {
-            return false;
-        }
         match outcome {
             Ok(Some(report)) => {
                 let c = report.counts;
@@ -302,7 +300,7 @@ impl EditorState {
                     c.blocked,
                     c.stalls
                 ));
-                self.checks.report = Some((Arc::new(report), job.settings.clone()));
+                self.checks.report = Some((Arc::new(report), settings));
             }
             Ok(None) => {}
             Err(e) => {

@@ -171,7 +171,7 @@ pub enum Command {
     CancelReplay,
     /// Open replayed frame N in the stepper.
     OpenReplayFrame(u32),
-    /// Close the Replay window (its result and overlays go).
+    /// Close the replay (its result and overlays go; the plots come back).
     CloseReplay,
     /// File → Write repro bundle…: ask for the folder to write the
     /// selected probe's move to.

@@ -1,13 +1,13 @@
 //! The stuck-spot map in the window: running it in the background
-//! ([`super::map_job`]), the report, the heat map drawn on the level (one
+//! ([`super::level_job`]), the report, the heat map drawn on the level (one
 //! floor quad per start point, in its class's colour), finding the spot
 //! under a click, and opening a spot's worst walk (re-run from its start
 //! along its direction, the frame where it went wrong opened in the
 //! stepper). World space, Y up, metres.
 
-use crate::analysis::map::{MapClass, MapOptions, MapReport, MapSpot};
+use crate::analysis::map::{MapClass, MapOptions, MapReport, MapSpot, map_level};
 use crate::app::checks::frame_spec;
-use crate::app::map_job::{MapJob, MapPoll};
+use crate::app::level_job::{JobStep, LevelJob};
 use crate::app::state::{EditorState, Probe};
 use crate::character::{Walk, WalkSpec, WalkTrace, walk};
 use crate::collide::SlideSettings;
@@ -40,7 +40,7 @@ pub struct MapState {
     /// The options of the next run.
     pub options: MapOptions,
     /// The run in progress.
-    pub job: Option<MapJob>,
+    pub job: Option<LevelJob<MapReport, MapOptions>>,
     /// Its last progress, `[0, 1]`.
     pub progress: f32,
     /// The last map.
@@ -236,7 +236,17 @@ impl EditorState {
         let flags = self.colliding_flags();
         let options = self.map.options;
         self.map.clear();
-        self.map.job = Some(MapJob::start(level, flags, settings, options));
+        self.map.job = Some(LevelJob::start(
+            "stuck-spot-map",
+            "the map",
+            level,
+            flags,
+            options,
+            move |level, world, progress, cancel| {
+                map_level(&level.name, world, &settings, &options, progress, cancel)
+                    .map_err(|e| e.to_string())
+            },
+        ));
         self.info("Mapping the level …");
     }
 
@@ -256,27 +266,16 @@ impl EditorState {
     /// Takes a finished run (the window calls this every frame); returns
     /// whether the run is still going.
     pub fn poll_map(&mut self) -> bool {
-        let Some(job) = &self.map.job else {
-            return false;
+        let outcome = match LevelJob::finish(
+            &mut self.map.job,
+            &mut self.map.progress,
+            self.level.as_ref(),
+        ) {
+            JobStep::Running => return true,
+            JobStep::Done(_, outcome) => outcome,
+            // A map of a level since replaced is dropped.
+            JobStep::Idle | JobStep::Stale => return false,
         };
-        let outcome = match job.poll() {
-            MapPoll::Running(p) => {
-                self.map.progress = p;
-                return true;
-            }
-            MapPoll::Done(outcome) => *outcome,
-        };
-        let Some(job) = self.map.job.take() else {
-            return false;
-        };
-        // A map of a level since replaced is dropped.
-        if !self
-            .level
-            .as_ref()
-            .is_some_and(|l| Arc::ptr_eq(l, &job.level))
-        {
-            return false;
-        }
         match outcome {
             Ok(Some(report)) => {
                 let c = report.counts;

@@ -2,24 +2,23 @@
 //! file (CSV or JSON Lines, by its name; up axis and scale from the path
 //! field's import options), re-runs it on a background thread with the
 //! selected probe's settings (the defaults when none is selected), keeps
-//! the result for the Replay window and the view's overlays, and opens a
+//! the result for the replay view in the bottom panel and the view's overlays, and opens a
 //! frame in the stepper as a check finding opens. World space. No egui here.
 
 use crate::analysis::replay::{
     DEFAULT_TOLERANCE_M, Recording, RecordingFormat, RecordingOptions, Replay, frame_settings,
     parse_recording, replay,
 };
+use crate::app::level_job::{JobStep, LevelJob};
 use crate::app::state::EditorState;
 use crate::app::stepper::FrameSpec;
 use crate::collide::SlideSettings;
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
-use crate::level::{ImportOptions, Level};
+use crate::level::ImportOptions;
 use glam::DVec3;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// Largest recording file read, bytes.
 pub const MAX_RECORDING_BYTES: u64 = 160 << 20;
@@ -29,73 +28,15 @@ pub const RERUN_COLOR: [f32; 4] = [1.0, 0.55, 0.1, 1.0];
 /// Colour of the first divergent frame's marker.
 pub const DIVERGED_COLOR: [f32; 4] = [1.0, 0.15, 0.15, 1.0];
 
-/// What a finished job says: the replay, `Ok(None)` when cancelled, or why not.
-type ReplayOutcome = Result<Option<Replay>, String>;
-
-/// A replay running on its own thread.
-pub struct ReplayJob {
-    level: Arc<Level>,
+/// What a replay job carries back: the settings it ran with and the
+/// recording's file.
+pub struct ReplayContext {
     settings: SlideSettings,
     path: PathBuf,
-    progress: Arc<AtomicU32>,
-    cancel: Arc<AtomicBool>,
-    rx: Receiver<ReplayOutcome>,
 }
 
-impl ReplayJob {
-    fn start(
-        level: Arc<Level>,
-        colliding: Vec<bool>,
-        settings: SlideSettings,
-        recording: Recording,
-        path: PathBuf,
-    ) -> ReplayJob {
-        let progress = Arc::new(AtomicU32::new(0f32.to_bits()));
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = channel();
-        let (l, s, p, c) = (
-            level.clone(),
-            settings.clone(),
-            progress.clone(),
-            cancel.clone(),
-        );
-        let spawned = std::thread::Builder::new()
-            .name("replay".into())
-            .spawn(move || {
-                let world = if colliding.len() == l.mesh.objects.len() {
-                    l.world_with(&colliding)
-                } else {
-                    l.world()
-                };
-                let report = |f: f32| p.store(f.clamp(0.0, 1.0).to_bits(), Ordering::Relaxed);
-                let out = replay(world, &s, &recording, DEFAULT_TOLERANCE_M, &report, &c)
-                    .map_err(|e| e.to_string());
-                let _ = tx.send(out);
-            });
-        let rx = match spawned {
-            Ok(_) => rx,
-            Err(e) => {
-                let (tx, rx) = channel();
-                let _ = tx.send(Err(format!("could not start the replay: {e}")));
-                rx
-            }
-        };
-        ReplayJob {
-            level,
-            settings,
-            path,
-            progress,
-            cancel,
-            rx,
-        }
-    }
-}
-
-impl Drop for ReplayJob {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-}
+/// A replay running on its own thread.
+pub type ReplayJob = LevelJob<Replay, ReplayContext>;
 
 /// A finished replay shown in the window.
 #[derive(Clone, Debug)]
@@ -146,7 +87,7 @@ impl std::fmt::Debug for ReplayState {
 }
 
 impl ReplayState {
-    /// Whether the Replay window has something to show.
+    /// Whether the replay has something to show (in place of the plots).
     pub fn is_open(&self) -> bool {
         self.job.is_some() || self.view.is_some() || self.error.is_some()
     }
@@ -249,12 +190,27 @@ impl EditorState {
             .map(|p| p.settings.clone())
             .unwrap_or_default();
         let frames = recording.frames.len();
+        let context = ReplayContext {
+            settings: settings.clone(),
+            path: path.to_path_buf(),
+        };
         let job = ReplayJob::start(
+            "replay",
+            "the replay",
             level,
             self.colliding_flags(),
-            settings,
-            recording,
-            path.to_path_buf(),
+            context,
+            move |_, world, progress, cancel| {
+                replay(
+                    world,
+                    &settings,
+                    &recording,
+                    DEFAULT_TOLERANCE_M,
+                    progress,
+                    cancel,
+                )
+                .map_err(|e| e.to_string())
+            },
         );
         self.replay = ReplayState {
             job: Some(job),
@@ -273,27 +229,15 @@ impl EditorState {
     /// Takes a finished replay (called every frame) and frames the camera
     /// on its path; whether one is running.
     pub fn poll_replay(&mut self) -> bool {
-        let Some(job) = &self.replay.job else {
-            return false;
+        let (context, outcome) = match LevelJob::finish(
+            &mut self.replay.job,
+            &mut self.replay.progress,
+            self.level.as_ref(),
+        ) {
+            JobStep::Running => return true,
+            JobStep::Done(context, outcome) => (context, outcome),
+            JobStep::Idle | JobStep::Stale => return false,
         };
-        let outcome = match job.rx.try_recv() {
-            Ok(o) => o,
-            Err(TryRecvError::Empty) => {
-                self.replay.progress = f32::from_bits(job.progress.load(Ordering::Relaxed));
-                return true;
-            }
-            Err(TryRecvError::Disconnected) => Err("the replay stopped unexpectedly".into()),
-        };
-        let Some(job) = self.replay.job.take() else {
-            return false;
-        };
-        if !self
-            .level
-            .as_ref()
-            .is_some_and(|l| Arc::ptr_eq(l, &job.level))
-        {
-            return false;
-        }
         match outcome {
             Ok(Some(r)) => {
                 let s = &r.summary;
@@ -314,8 +258,8 @@ impl EditorState {
                 }
                 self.replay.view = Some(ReplayView {
                     replay: Arc::new(r),
-                    settings: job.settings.clone(),
-                    path: job.path.clone(),
+                    settings: context.settings,
+                    path: context.path,
                     opened: None,
                 });
             }

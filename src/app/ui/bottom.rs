@@ -1,7 +1,8 @@
 //! The bottom panel: the stepper of the selected probe (Step, Step back,
-//! Run to end, Reset, a timeline over the iterations) and the plots.
+//! Run to end, Reset, a timeline over the iterations) and the plots, or in
+//! their place the mode comparison or a replay.
 
-use super::{CollidoscopeApp, compare, panels, plots};
+use super::{CollidoscopeApp, compare, panels, plots, replay};
 use crate::app::command::Command;
 use crate::app::state::PanelSizes;
 use crate::app::stepper::{Stepper, phase_words};
@@ -22,6 +23,8 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.separator();
             if app.state.compare.open {
                 compare::show(ui, app);
+            } else if app.state.replay.is_open() {
+                replay::show(ui, app);
             } else {
                 plots::show(ui, app);
             }

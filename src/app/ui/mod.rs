@@ -420,7 +420,6 @@ impl eframe::App for CollidoscopeApp {
         left::show(ui, self);
         inspector::show(ui, self);
         viewport::show(ui, self);
-        replay::show(&ctx, self);
         file_window::show_prompt(&ctx, self);
         file_window::show_carry_prompt(&ctx, self);
         self.flush(&ctx);

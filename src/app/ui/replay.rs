@@ -1,7 +1,8 @@
-//! The Replay window: the imported recording's divergence per frame
+//! The replay in the bottom panel (in place of the plots, as the mode
+//! comparison is): the imported recording's divergence per frame
 //! (egui_plot; the tolerance as a line, the first divergent frame marked),
-//! the numbers, progress and Cancel while it runs, and "Open frame N in
-//! stepper".
+//! the numbers, progress and Cancel while it runs, "Open frame N in
+//! stepper", and Close.
 
 use super::CollidoscopeApp;
 use crate::analysis::replay::Replay;
@@ -30,29 +31,42 @@ pub fn frame_to_open(r: &Replay) -> Option<u32> {
     r.summary.first_divergent_frame.or(r.summary.max_at_frame)
 }
 
-/// Shows the window while a replay runs, has a result or failed.
-pub fn show(ctx: &egui::Context, app: &mut CollidoscopeApp) {
-    if !app.state.replay.is_open() {
-        return;
-    }
-    let mut open = true;
-    egui::Window::new("Replay")
-        .id(egui::Id::unique("replay_window"))
-        .open(&mut open)
-        .default_size([480.0, 320.0])
-        // Over the view's lower edge and the plots below it: the middle of
-        // the view (where the path is framed), its legend and the Measure
-        // button stay in sight.
-        .default_pos(ctx.content_rect().left_bottom() + egui::vec2(266.0, -372.0))
-        .show(ctx, |ui| body(ui, app));
-    if !open {
-        app.queue.push(Command::CloseReplay);
-    }
+/// Shows the replay in the bottom panel, in place of the plots, while it
+/// runs, has a result or failed: its summary on the left, the divergence
+/// plot on the right, and Close to go back to the plots.
+pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    ui.horizontal_top(|ui| {
+        ui.vertical(|ui| {
+            ui.set_width(SUMMARY_WIDTH.min(ui.available_width() * 0.5));
+            ui.horizontal(|ui| {
+                ui.strong("Replay");
+                if ui
+                    .button("Close")
+                    .on_hover_text("Back to the plots (the replay's result is dropped)")
+                    .clicked()
+                {
+                    app.queue.push(Command::CloseReplay);
+                }
+            });
+            summary(ui, app);
+        });
+        let st = &app.state.replay;
+        if st.job.is_none()
+            && let Some(view) = &st.view
+        {
+            let replay = view.replay.clone();
+            ui.vertical(|ui| plot(ui, &replay));
+        }
+    });
 }
 
-fn body(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+/// Width of the summary column beside the plot, points.
+const SUMMARY_WIDTH: f32 = 420.0;
+
+fn summary(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let st = &app.state.replay;
     if st.job.is_some() {
+        ui.label("Re-running the recording …");
         ui.horizontal(|ui| {
             ui.add(egui::ProgressBar::new(st.progress).show_percentage());
             if ui.button("Cancel").clicked() {
@@ -75,10 +89,13 @@ fn body(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         |n| n.to_string_lossy().into(),
     );
     let [rx, ry, rz] = view.settings.radii;
-    ui.label(format!(
-        "{name}: {} frames re-run (radii {rx:.2} × {ry:.2} × {rz:.2} m, {} m/s)",
-        s.frames, view.settings.character.walk_speed_m_s
-    ));
+    ui.add(
+        egui::Label::new(format!(
+            "{name}: {} frames re-run (radii {rx:.2} × {ry:.2} × {rz:.2} m, {} m/s)",
+            s.frames, view.settings.character.walk_speed_m_s
+        ))
+        .wrap(),
+    );
     let (verdict, color) = match s.first_divergent_frame {
         None => (
             format!("Reproduces: every frame within {} m", s.tolerance_m),
@@ -94,14 +111,17 @@ fn body(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             Color32::from_rgb(230, 70, 60),
         ),
     };
-    ui.label(RichText::new(verdict).color(color).strong());
-    ui.label(format!(
-        "Largest {:.4} m (frame {}), mean {:.4} m; free run ends {:.4} m away",
-        s.max_divergence_m,
-        s.max_at_frame.unwrap_or(0),
-        s.mean_divergence_m,
-        s.free_run_final_m
-    ));
+    ui.add(egui::Label::new(RichText::new(verdict).color(color).strong()).wrap());
+    ui.add(
+        egui::Label::new(format!(
+            "Largest {:.4} m (frame {}), mean {:.4} m; free run ends {:.4} m away",
+            s.max_divergence_m,
+            s.max_at_frame.unwrap_or(0),
+            s.mean_divergence_m,
+            s.free_run_final_m
+        ))
+        .wrap(),
+    );
     if let Some(k) = frame_to_open(r) {
         let opened = view.opened == Some(k);
         let label = format!("Open frame {k} in stepper");
@@ -114,7 +134,6 @@ fn body(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             app.queue.push(Command::OpenReplayFrame(k));
         }
     }
-    plot(ui, r);
 }
 
 fn plot(ui: &mut egui::Ui, r: &Replay) {
@@ -132,7 +151,7 @@ fn plot(ui: &mut egui::Ui, r: &Replay) {
                 .max(s.free_run_final_m)
                 * 1.9,
         )
-        .height(ui.available_height().max(160.0))
+        .height(ui.available_height().max(80.0))
         .show(ui, |p| {
             p.line(
                 Line::new(
