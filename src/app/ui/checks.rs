@@ -3,7 +3,7 @@
 //! counts per verdict, filters by kind and verdict, the opened finding's
 //! reason, and the findings list (virtualised: thousands of rows stay quick).
 
-use super::CollidoscopeApp;
+use super::{CollidoscopeApp, widgets};
 use crate::analysis::checks::{Finding, Verdict, measurements};
 use crate::analysis::features::FeatureKind;
 use crate::app::checks::{KINDS, VERDICTS};
@@ -86,37 +86,16 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 }
 
 fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
-    let checks = &app.state.checks;
-    if checks.running() {
-        ui.horizontal(|ui| {
-            ui.add(
-                egui::ProgressBar::new(checks.progress)
-                    .show_percentage()
-                    .desired_width(ui.available_width() - 70.0),
-            );
-            if ui.button("Cancel").clicked() {
-                app.queue.push(Command::CancelChecks);
-            }
-        });
-        return;
-    }
-    let whose = app
-        .state
-        .selected_probe()
-        .map_or("the default settings".to_string(), |p| {
-            format!("{}'s settings", p.name)
-        });
-    ui.horizontal(|ui| {
-        let enabled = app.state.level.is_some();
-        if ui
-            .add_enabled(enabled, egui::Button::new("Run checks"))
-            .on_hover_text("Check the level in the background (Cancel stops it)")
-            .clicked()
-        {
-            app.queue.push(Command::RunChecks);
-        }
-        ui.weak(format!("with {whose}"));
-    });
+    let bar = widgets::RunBar {
+        running: app.state.checks.running(),
+        progress: app.state.checks.progress,
+        run: (
+            "Run checks",
+            "Check the level in the background (Cancel stops it)",
+        ),
+        commands: (Command::RunChecks, Command::CancelChecks),
+    };
+    widgets::run_bar(ui, app, bar);
 }
 
 fn filters(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {

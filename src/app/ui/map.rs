@@ -97,37 +97,16 @@ fn options(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 }
 
 fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
-    let map = &app.state.map;
-    if map.running() {
-        ui.horizontal(|ui| {
-            ui.add(
-                egui::ProgressBar::new(map.progress)
-                    .show_percentage()
-                    .desired_width(ui.available_width() - 70.0),
-            );
-            if ui.button("Cancel").clicked() {
-                app.queue.push(Command::CancelMap);
-            }
-        });
-        return;
-    }
-    let whose = app
-        .state
-        .selected_probe()
-        .map_or("the default settings".to_string(), |p| {
-            format!("{}'s settings", p.name)
-        });
-    ui.horizontal(|ui| {
-        let enabled = app.state.level.is_some();
-        if ui
-            .add_enabled(enabled, egui::Button::new("Run map"))
-            .on_hover_text("Map the level in the background (Cancel stops it)")
-            .clicked()
-        {
-            app.queue.push(Command::RunMap);
-        }
-        ui.weak(format!("with {whose}"));
-    });
+    let bar = widgets::RunBar {
+        running: app.state.map.running(),
+        progress: app.state.map.progress,
+        run: (
+            "Run map",
+            "Map the level in the background (Cancel stops it)",
+        ),
+        commands: (Command::RunMap, Command::CancelMap),
+    };
+    widgets::run_bar(ui, app, bar);
 }
 
 /// The heat map's legend: each class with its swatch and count; a click

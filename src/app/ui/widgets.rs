@@ -1,8 +1,58 @@
-//! Small shared widgets: vector editors with units, colour swatches and
-//! number formatting for the inspector.
+//! Small shared widgets: vector editors with units, colour swatches,
+//! number formatting for the inspector, and the run bar of background work.
 
+use super::CollidoscopeApp;
+use crate::app::command::Command;
 use eframe::egui;
 use glam::DVec3;
+
+/// What a page's run bar starts and stops (the checks, the map).
+pub struct RunBar {
+    /// Whether the work is running.
+    pub running: bool,
+    /// Its progress in `[0, 1]`.
+    pub progress: f32,
+    /// The button that starts it, and its tooltip.
+    pub run: (&'static str, &'static str),
+    /// The commands that start and cancel it.
+    pub commands: (Command, Command),
+}
+
+/// A progress bar and Cancel while the work runs; else the button that
+/// starts it, with whose settings it will run.
+pub fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp, bar: RunBar) {
+    let (run, cancel) = bar.commands;
+    if bar.running {
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::ProgressBar::new(bar.progress)
+                    .show_percentage()
+                    .desired_width(ui.available_width() - 70.0),
+            );
+            if ui.button("Cancel").clicked() {
+                app.queue.push(cancel);
+            }
+        });
+        return;
+    }
+    let whose = app
+        .state
+        .selected_probe()
+        .map_or("the default settings".to_string(), |p| {
+            format!("{}'s settings", p.name)
+        });
+    ui.horizontal(|ui| {
+        let enabled = app.state.level.is_some();
+        if ui
+            .add_enabled(enabled, egui::Button::new(bar.run.0))
+            .on_hover_text(bar.run.1)
+            .clicked()
+        {
+            app.queue.push(run);
+        }
+        ui.weak(format!("with {whose}"));
+    });
+}
 
 /// Converts an sRGB float colour with alpha to egui's, rounding each
 /// channel to a byte exactly as the 3D view does (`render::convert::srgba`),
