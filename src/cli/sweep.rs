@@ -396,6 +396,9 @@ pub(super) fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
             line.push(')');
         }
     }
+    for e in &rec.trigger_events {
+        let _ = write!(line, "  trigger {} {} t={:.4}", e.kind.name(), e.name, e.t);
+    }
     line.push_str("  ");
     line.push_str(&clearance(level, rec));
     line.push_str("  ");

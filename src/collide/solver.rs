@@ -225,7 +225,7 @@ impl<'w> SlideSolver<'w> {
         self.pass_vel_e = self.es.espace_from_world(velocity_w);
         self.finished = None;
         if let Some(t) = &mut self.triggers {
-            t.reset();
+            t.reset(&self.world, self.es, start);
         }
         self.has_move
     }
@@ -256,7 +256,11 @@ impl<'w> SlideSolver<'w> {
     /// non-colliding objects). Code that only needs where moves end (maps,
     /// benchmarks) may turn it off; the motion is the same either way.
     pub fn set_trigger_events(&mut self, on: bool) {
-        self.triggers = (on && has_triggers(&self.world)).then(Box::default);
+        self.triggers = (on && has_triggers(&self.world)).then(|| {
+            let mut t = Box::<TriggerTracker>::default();
+            t.reset(&self.world, self.es, self.position_w);
+            t
+        });
     }
 
     /// Where the probe is now, world space.

@@ -18,7 +18,10 @@
 //! solver's own test, both sides counting) or its centre enters the box;
 //! the exit time is the last such time, found by sweeping the segment
 //! backwards from its end. A trigger passed through within one iteration
-//! gets both events.
+//! gets both events. The triggers a move starts in are not entered by it
+//! (unlike the discrete mode, whose first step enters them): events are
+//! the changes along the path, so a walk made of many short moves records
+//! each change once.
 
 use crate::bvh::{BvhScratch, QueryStats};
 use crate::collide::CollisionWorld;
@@ -131,10 +134,11 @@ pub(crate) struct TriggerTracker {
 }
 
 impl TriggerTracker {
-    /// A new move: the probe is in no trigger yet (one it starts in is
-    /// entered at `t = 0` of the first iteration, as in the discrete mode).
-    pub fn reset(&mut self) {
-        self.inside.clear();
+    /// A new move from `start` (world space): the triggers the probe is
+    /// in there are not entered by the move, so moves chained end to start
+    /// (a walk's phases and frames) record each change once.
+    pub fn reset(&mut self, world: &CollisionWorld<'_>, es: EllipsoidSpace, start: DVec3) {
+        self.inside = self.overlap.at(world, es, start, DVec3::ZERO).triggers;
     }
 
     /// The enter / exit events of the segment `from..to` (world space),

@@ -90,7 +90,7 @@ fn the_ellipsoid_radius_along_the_move_sets_the_time() {
 }
 
 #[test]
-fn a_probe_starting_inside_enters_at_zero_and_deep_inside_stays_in() {
+fn a_move_starting_inside_does_not_enter_and_deep_inside_stays_in() {
     // A 10 m room as trigger: deep inside, the probe touches none of its
     // faces but its centre is in the room's box, so it stays in.
     let mut b = MeshBuilder::new();
@@ -107,9 +107,11 @@ fn a_probe_starting_inside_enters_at_zero_and_deep_inside_stays_in() {
         TraceDetail::Full,
     )
     .unwrap();
-    let ev = events(&r.iterations);
-    assert_eq!(ev.len(), 1, "{ev:?}");
-    assert_eq!((ev[0].1, ev[0].3), (TriggerKind::Enter, 0.0));
+    assert_eq!(
+        events(&r.iterations),
+        vec![],
+        "it was in the room all along"
+    );
     // Out through the +x face: the exit is the last touch of that face,
     // the centre 0.5 m beyond it.
     let r = slide(
@@ -121,9 +123,22 @@ fn a_probe_starting_inside_enters_at_zero_and_deep_inside_stays_in() {
     )
     .unwrap();
     let ev = events(&r.iterations);
-    assert_eq!(ev.len(), 2, "{ev:?}");
-    assert_eq!(ev[1].1, TriggerKind::Exit);
-    assert!((ev[1].3 - 5.5 / 10.0).abs() < 1e-12, "{ev:?}");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].1, TriggerKind::Exit);
+    assert!((ev[0].3 - 5.5 / 10.0).abs() < 1e-12, "{ev:?}");
+    // Into the room from outside: entered when the surface meets x = 5.
+    let r = slide(
+        world,
+        &probe(),
+        DVec3::X * 8.0,
+        DVec3::X * -4.0,
+        TraceDetail::Full,
+    )
+    .unwrap();
+    let ev = events(&r.iterations);
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].1, TriggerKind::Enter);
+    assert!((ev[0].3 - 2.5 / 4.0).abs() < 1e-12, "{ev:?}");
 }
 
 #[test]
@@ -257,4 +272,109 @@ fn segment_box_overlap_is_the_slab_interval() {
     assert!((t0 - 0.25).abs() < 1e-12 && (t1 - 0.5).abs() < 1e-12);
     assert!(segment_in_box(DVec3::new(-1.0, 2.0, 0.5), DVec3::new(3.0, 2.0, 0.5), &aabb).is_none());
     assert!(segment_in_box(DVec3::splat(0.5), DVec3::splat(0.5), &aabb) == Some((0.0, 1.0)));
+}
+
+#[test]
+fn a_walk_through_a_trigger_enters_and_leaves_it_once() {
+    // A floor and a zone standing on it: the character walks through in
+    // many frames of several phases each, and each change is one event.
+    use crate::character::{WalkSpec, WalkTrace, walk};
+    let mut b = MeshBuilder::new();
+    b.object("floor")
+        .cuboid(Vec3::new(-5.0, -1.0, -5.0), Vec3::new(15.0, 0.0, 5.0));
+    b.object("zone")
+        .cuboid(Vec3::new(2.0, 0.0, -2.0), Vec3::new(3.0, 3.0, 2.0));
+    let level = Level::from_mesh("zone on a floor", b.build());
+    let flags = [true, false];
+    let settings = SlideSettings::default();
+    let spec = WalkSpec {
+        from: DVec3::new(0.0, settings.radii[1] + 0.01, 0.0),
+        direction: DVec3::X,
+        seconds: 2.0,
+        jump: false,
+    };
+    let w = walk(
+        level.world_with(&flags),
+        &settings,
+        &spec,
+        WalkTrace::Summary,
+    )
+    .unwrap();
+    assert!(
+        w.summary.final_position.x > 4.0,
+        "walked past the zone: {:?}",
+        w.summary
+    );
+    let ev: Vec<(u32, TriggerKind, String, DVec3)> = w
+        .frames
+        .iter()
+        .flat_map(|f| &f.iterations)
+        .flat_map(|it| {
+            it.record
+                .trigger_events
+                .iter()
+                .map(move |e| (it.frame, e.kind, e.name.clone(), e.center))
+        })
+        .collect();
+    assert_eq!(ev.len(), 2, "{ev:?}");
+    assert_eq!((ev[0].1, ev[0].2.as_str()), (TriggerKind::Enter, "zone"));
+    assert_eq!(ev[1].1, TriggerKind::Exit);
+    assert!(ev[0].0 < ev[1].0, "{ev:?}");
+    let rx = settings.radii[0];
+    assert!((ev[0].3.x - (2.0 - rx)).abs() < 1e-9, "{ev:?}");
+    assert!((ev[1].3.x - (3.0 + rx)).abs() < 1e-9, "{ev:?}");
+}
+
+#[test]
+fn the_overlay_draws_the_current_iterations_events() {
+    use crate::collide::debug_draw::{
+        OverlayKind, OverlayOptions, OverlayToggles, Shape, primitives_for_trace,
+    };
+    let level = zone_level(false);
+    let flags = [false];
+    let start = DVec3::new(0.0, 1.5, 0.0);
+    let r = slide(
+        level.world_with(&flags),
+        &probe(),
+        start,
+        DVec3::X * 6.0,
+        TraceDetail::Full,
+    )
+    .unwrap();
+    let options = OverlayOptions::new(OverlayToggles::default(), 0);
+    let set = primitives_for_trace(
+        &r.iterations,
+        0,
+        probe().radii_vec(),
+        level.mesh(),
+        level.bvh(),
+        &options,
+    );
+    let drawn: Vec<(String, DVec3)> = set
+        .primitives
+        .iter()
+        .filter(|p| p.kind == OverlayKind::Triggers)
+        .map(|p| match p.shape {
+            Shape::Ellipsoid { center, .. } => (p.label.clone().unwrap_or_default(), center),
+            _ => panic!("a trigger event is drawn as the probe: {:?}", p.shape),
+        })
+        .collect();
+    assert_eq!(drawn.len(), 2, "{drawn:?}");
+    assert_eq!(drawn[0].0, "enter zone t=0.250");
+    assert!((drawn[1].1.x - 3.5).abs() < 1e-12, "{drawn:?}");
+    let mut off = options.clone();
+    off.toggles.set(OverlayKind::Triggers, false);
+    let set = primitives_for_trace(
+        &r.iterations,
+        0,
+        probe().radii_vec(),
+        level.mesh(),
+        level.bvh(),
+        &off,
+    );
+    assert!(
+        set.primitives
+            .iter()
+            .all(|p| p.kind != OverlayKind::Triggers)
+    );
 }
