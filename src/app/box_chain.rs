@@ -94,9 +94,10 @@ pub fn run_on_walk(state: &mut EditorState) {
         Ok(chain) => {
             let summary = BoxChainSummary::of(&chain);
             p.stepper.show_box_chain(chain_trace(&chain), summary);
+            // Short: the status line shares its row with the frame timings.
             state.info(format!(
-                "{}; step through the segments, Back to probe returns to its own move",
-                summary.sentence()
+                "Box chain on the walk: {} segments, {} triangles crossed in {} (totals in the inspector)",
+                summary.segments, summary.colliding_triangles, summary.colliding_segments
             ));
         }
         Err(e) => state.error(format!("Box chain on the walk: {e}")),
