@@ -32,7 +32,9 @@ use serde::{Deserialize, Serialize};
 
 #[path = "boxcam_chain.rs"]
 mod chain;
-pub use chain::{ChainError, ChainReport, ChainSegment, MAX_CHAIN_SEGMENTS, test_chain};
+pub use chain::{
+    ChainError, ChainReport, ChainSegment, MAX_CHAIN_SEGMENTS, test_chain, test_chain_colliding,
+};
 
 /// An axis-aligned box, `f64`, world space.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 //! and the report says how many triangles one whole-path box would have
 //! passed to level 3 against how many the per-segment boxes pass.
 
-use super::{BoxCamReport, BoxCamera, test_box};
+use super::{BoxCamReport, BoxCamera, test_box_colliding};
 use crate::mesh::TriMesh;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -72,6 +72,18 @@ pub fn test_chain(
     path: &[DVec3],
     half_extents: DVec3,
 ) -> Result<ChainReport, ChainError> {
+    test_chain_colliding(mesh, path, half_extents, None)
+}
+
+/// [`test_chain`] where only the objects flagged `true` in
+/// `object_colliding` (one flag per object; `None`: all) take part, as
+/// the box method's steps do.
+pub fn test_chain_colliding(
+    mesh: &TriMesh,
+    path: &[DVec3],
+    half_extents: DVec3,
+    object_colliding: Option<&[bool]>,
+) -> Result<ChainReport, ChainError> {
     if path.len() < 2 {
         return Err(ChainError::TooShort(path.len()));
     }
@@ -103,7 +115,7 @@ pub fn test_chain(
             index: i,
             from: path[i],
             to: path[i + 1],
-            report: test_box(mesh, b),
+            report: test_box_colliding(mesh, b, object_colliding),
         })
         .collect();
     let mut candidates = BTreeSet::new();

@@ -146,6 +146,9 @@ pub enum Command {
     SetWalk(bool),
     /// Open recorded walk frame `i` in the stepper (full detail).
     OpenWalkFrame(usize),
+    /// Test the box camera along the selected probe's recorded walk, one
+    /// box per segment, and open the result in its stepper.
+    BoxChainOnWalk,
     /// Check the level with the selected probe's settings (the defaults
     /// when none is selected), in the background.
     RunChecks,
@@ -314,6 +317,10 @@ impl EditorState {
             Command::OpenWalkFrame(i) => {
                 self.highlight = None;
                 self.open_walk_frame(i)
+            }
+            Command::BoxChainOnWalk => {
+                self.highlight = None;
+                crate::app::box_chain::run_on_walk(self)
             }
             Command::RunChecks => self.run_checks(),
             Command::CancelChecks => self.cancel_checks(),

@@ -280,12 +280,14 @@ impl EditorState {
             Ok(Some(report)) => {
                 let c = report.counts;
                 self.info(format!(
-                    "Map: {} start points, {} stuck, {} jitter, {} fell through, {} embedded",
+                    "Map: {} start points, {} stuck, {} jitter, {} fell through, {} embedded, \
+                     {} walked off the edge",
                     report.spots.len(),
                     c.stuck,
                     c.jitter,
                     c.fell_through,
-                    c.embedded
+                    c.embedded,
+                    c.walked_off_edge
                 ));
                 self.map.progress = 1.0;
                 self.map.report = Some(Arc::new(report));

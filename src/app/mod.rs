@@ -5,6 +5,7 @@
 //! Stepping drives the core `SlideSolver` itself (`stepper`): the overlays
 //! show exactly what the solver computed. All positions are world space.
 
+pub mod box_chain;
 pub mod bundle;
 pub mod camera_ctl;
 pub mod carry;

@@ -13,6 +13,7 @@
 //! level it borrows (an `Arc<Level>` plus the collision flags) with
 //! `self_cell`, so a step costs one iteration and not a replay of the move.
 
+use crate::app::box_chain::BoxChainSummary;
 use crate::character::{CharacterInput, CharacterState, FrameRecord, FrameSolver, Phase};
 use crate::collide::{
     CollisionWorld, EndReason, IterationRecord, SlideSettings, SlideSolver, TraceDetail,
@@ -115,6 +116,8 @@ pub struct Stepper {
     method_trace: Option<MethodTrace>,
     /// The discrete mode's rule of thumb for the level and the probe.
     tunnel_rule: Option<TunnelRule>,
+    /// The box chain on a recorded walk, when `method_trace` is one.
+    box_chain: Option<BoxChainSummary>,
 }
 
 impl Clone for Stepper {
@@ -134,6 +137,7 @@ impl Clone for Stepper {
             invalid: self.invalid,
             method_trace: self.method_trace.clone(),
             tunnel_rule: self.tunnel_rule,
+            box_chain: self.box_chain,
         }
     }
 }
@@ -210,6 +214,23 @@ impl Stepper {
                 false
             }
         }
+    }
+
+    /// Shows a box chain's trace (one step per segment of a recorded walk,
+    /// [`crate::app::box_chain`]) in place of the probe's move, before its
+    /// first step.
+    pub fn show_box_chain(&mut self, trace: MethodTrace, summary: BoxChainSummary) {
+        *self = Stepper {
+            start: trace.iterations.first().map(|s| s.start),
+            method_trace: Some(trace),
+            box_chain: Some(summary),
+            ..Stepper::default()
+        };
+    }
+
+    /// The box chain shown, when the stepper holds one.
+    pub fn box_chain(&self) -> Option<&BoxChainSummary> {
+        self.box_chain.as_ref()
     }
 
     /// Starts stepping one character frame with `settings` (Reset of a

@@ -226,7 +226,7 @@ fn text_report(r: &MapReport, triangles: Option<usize>, png: bool) -> String {
         let d = spot.direction;
         let _ = writeln!(
             s,
-            "  {:<13} from {}  direction ({:.3}, {:.3})  frame {}  ended {}",
+            "  {:<15} from {}  direction ({:.3}, {:.3})  frame {}  ended {}",
             spot.class.name(),
             format::vec(spot.start),
             d.x,

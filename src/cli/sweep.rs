@@ -209,9 +209,21 @@ pub(crate) fn run(a: &SweepArgs) -> Result<i32, CliError> {
     // Settings first: a bad settings file is reported before a long import.
     let settings = a.settings()?;
     if let Some(m) = a.method.filter(|&m| m != Method::Ellipsoid) {
+        if a.batch.is_some() {
+            return Err(CliError::Usage(format!(
+                "--method {m} is not supported with --batch: a batch runs the ellipsoid slide only; \
+                 run {m} moves one at a time with --from and --velocity"
+            )));
+        }
+        if a.mode == Some(ModeChoice::All) {
+            return Err(CliError::Usage(format!(
+                "--method {m} is not supported with --mode all: it compares the ellipsoid slide's \
+                 modes (robust, fauerby2003, nettle2000); drop --mode all to run {m}"
+            )));
+        }
         let (Some(from), Some(velocity)) = (a.from, a.velocity) else {
             return Err(CliError::Usage(format!(
-                "--method {m} runs one move: give --from and --velocity (it does not take --batch)"
+                "--method {m} runs one move: give --from and --velocity"
             )));
         };
         return super::sweep_method::run(a, m, &settings, from, velocity);
@@ -395,6 +407,9 @@ pub(super) fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
             }
             line.push(')');
         }
+    }
+    for e in &rec.trigger_events {
+        let _ = write!(line, "  trigger {} {} t={:.4}", e.kind.name(), e.name, e.t);
     }
     line.push_str("  ");
     line.push_str(&clearance(level, rec));

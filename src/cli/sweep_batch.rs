@@ -3,7 +3,8 @@
 //! Each input line is one move, world space, metres:
 //! `{"from": [x, y, z], "velocity": [x, y, z]}`, optionally with `radii`,
 //! `gravity` and `mode`, which override the command's settings for that
-//! line. Each output line is the move's `sweep --json` object (one line,
+//! line, and `method`, which must be `ellipsoid` (the other methods run one
+//! move at a time). Each output line is the move's `sweep --json` object (one line,
 //! with `line`, the input line number, first), or with `--summary` only its
 //! final state.
 
@@ -12,6 +13,7 @@ use super::batch::{self, check_radii, check_vec3, parse_line};
 use super::sweep::{ModeChoice, SweepArgs, SweepJson, embedded_iterations, object_flags};
 use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
 use crate::level::Level;
+use crate::methods::Method;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -29,6 +31,7 @@ struct SweepLine {
     radii: Option<Vec<f64>>,
     gravity: Option<Vec<f64>>,
     mode: Option<SlideMode>,
+    method: Option<Method>,
 }
 
 /// A move ready to run: its checked inputs and settings.
@@ -77,9 +80,23 @@ pub(super) fn run(a: &SweepArgs, base: &SlideSettings, path: &Path) -> Result<i3
     Ok(outcome.report())
 }
 
+/// A batch line's `method`: batches run the ellipsoid slide (`"ellipsoid"`
+/// or no method); the other methods run one move at a time.
+pub(super) fn ellipsoid_only(method: Option<Method>, runs: &str) -> Result<(), String> {
+    match method {
+        None | Some(Method::Ellipsoid) => Ok(()),
+        Some(m) => Err(format!(
+            "method \"{m}\" is not supported here: {runs} runs the ellipsoid slide only \
+             (method \"ellipsoid\" or none); run {m} moves one at a time with \
+             sweep --method {m} --from X,Y,Z --velocity X,Y,Z"
+        )),
+    }
+}
+
 /// Parses and checks one line against the command's settings `base`.
 fn read_move(text: &str, base: &SlideSettings) -> Result<SweepMove, String> {
     let l: SweepLine = parse_line(text)?;
+    ellipsoid_only(l.method, "a batch of moves")?;
     let from = check_vec3("from", &l.from)?;
     let velocity = check_vec3("velocity", &l.velocity)?;
     let mut settings = base.clone();

@@ -37,11 +37,6 @@ pub(super) fn run(
     from: DVec3,
     velocity: DVec3,
 ) -> Result<i32, CliError> {
-    if a.mode == Some(super::sweep::ModeChoice::All) {
-        return Err(CliError::Usage(format!(
-            "--method {method} runs one move: it does not take --mode all"
-        )));
-    }
     let ms = a.method_settings();
     ms.validate().map_err(CliError::Usage)?;
     let level = Level::load(&a.level, &a.import.options())?;

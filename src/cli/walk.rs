@@ -41,6 +41,10 @@ pub(crate) struct WalkArgs {
     /// Name of an object that does not collide; repeatable.
     #[arg(long, value_name = "OBJECT")]
     pub(super) non_colliding: Vec<String>,
+    /// The collision method: a character walks by the ellipsoid slide
+    /// only (`ellipsoid`, the default); other methods are refused.
+    #[arg(long, value_parser = super::sweep::parse_method)]
+    method: Option<crate::methods::Method>,
     #[command(flatten)]
     pub(super) import: ImportArgs,
     /// Print every frame and its iterations as JSON.
@@ -81,6 +85,12 @@ pub(super) struct WalkJson<'a> {
 
 /// Runs `walk`; the exit code (a batch with refused lines has its own).
 pub(crate) fn run(a: &WalkArgs) -> Result<i32, CliError> {
+    if let Some(m) = a.method.filter(|&m| m != crate::methods::Method::Ellipsoid) {
+        return Err(CliError::Usage(format!(
+            "--method {m} is not supported by walk: a character walks by the ellipsoid slide only; \
+             run {m} moves with sweep --method {m} --from X,Y,Z --velocity X,Y,Z"
+        )));
+    }
     let settings = a.character.settings()?;
     // Refuse a walk too long before a long import.
     let frames = (a.seconds * settings.character.frame_rate_hz).ceil();

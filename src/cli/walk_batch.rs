@@ -31,6 +31,7 @@ struct WalkLine {
     jump: Option<bool>,
     radii: Option<Vec<f64>>,
     mode: Option<SlideMode>,
+    method: Option<crate::methods::Method>,
 }
 
 /// `--summary`: how one walk ended.
@@ -73,6 +74,7 @@ fn read_walk(
     defaults: (f64, bool),
 ) -> Result<(WalkSpec, SlideSettings), String> {
     let l: WalkLine = parse_line(text)?;
+    super::sweep_batch::ellipsoid_only(l.method, "a walk")?;
     let from = check_vec3("from", &l.from)?;
     let [dx, dz] = check_numbers("direction", &l.direction, ["x", "z"])?;
     let direction = glam::DVec3::new(dx, 0.0, dz);

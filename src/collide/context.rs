@@ -44,6 +44,7 @@ pub(super) fn empty_record(mode: SlideMode) -> IterationRecord {
         end: DVec3::ZERO,
         end_espace: DVec3::ZERO,
         clearance: None,
+        trigger_events: Vec::new(),
         outcome: IterationOutcome::Continue,
     }
 }
@@ -303,6 +304,7 @@ impl StepContext<'_, '_> {
             end,
             end_espace,
             clearance,
+            trigger_events,
             outcome,
         } = rec;
         *index = 0;
@@ -332,6 +334,7 @@ impl StepContext<'_, '_> {
         *end = start_w;
         *end_espace = *start_espace;
         *clearance = None;
+        trigger_events.clear();
         *outcome = IterationOutcome::Continue;
     }
 

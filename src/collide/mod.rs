@@ -45,6 +45,7 @@ mod robust;
 pub mod settings;
 mod solver;
 pub mod trace;
+pub mod triggers;
 mod world;
 
 pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};

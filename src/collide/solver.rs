@@ -13,6 +13,7 @@
 //! record between them (see [`SlideSolver`], "Many moves with one solver").
 
 use super::context::{ContactPlane, StepContext, StepDecision, empty_record};
+use super::triggers::{TriggerTracker, has_triggers};
 use crate::bvh::BvhScratch;
 use crate::collide::{
     CollisionWorld, EndReason, InvalidSettings, IterationOutcome, IterationRecord, Pass, SlideMode,
@@ -135,6 +136,8 @@ pub struct SlideSolver<'w> {
     visited: Vec<u32>,
     /// The current iteration's record, filled in place.
     record: IterationRecord,
+    /// Which triggers the probe is in (`None` on a level without any).
+    triggers: Option<Box<TriggerTracker>>,
 }
 
 impl<'w> SlideSolver<'w> {
@@ -193,6 +196,7 @@ impl<'w> SlideSolver<'w> {
             tris: Vec::new(),
             visited: Vec::new(),
             record: empty_record(settings.mode),
+            triggers: has_triggers(&world).then(Box::default),
         })
     }
 
@@ -220,6 +224,9 @@ impl<'w> SlideSolver<'w> {
         self.planes_e.clear();
         self.pass_vel_e = self.es.espace_from_world(velocity_w);
         self.finished = None;
+        if let Some(t) = &mut self.triggers {
+            t.reset(&self.world, self.es, start);
+        }
         self.has_move
     }
 
@@ -242,6 +249,18 @@ impl<'w> SlideSolver<'w> {
     /// no walls rule), for the moves started after it.
     pub fn set_walls(&mut self, rule: Option<WallRule>) {
         self.walls = rule;
+    }
+
+    /// Whether iterations record the triggers they enter and leave
+    /// ([`IterationRecord::trigger_events`]; on by default on a level with
+    /// non-colliding objects). Code that only needs where moves end (maps,
+    /// benchmarks) may turn it off; the motion is the same either way.
+    pub fn set_trigger_events(&mut self, on: bool) {
+        self.triggers = (on && has_triggers(&self.world)).then(|| {
+            let mut t = Box::<TriggerTracker>::default();
+            t.reset(&self.world, self.es, self.position_w);
+            t
+        });
     }
 
     /// Where the probe is now, world space.
@@ -284,6 +303,11 @@ impl<'w> SlideSolver<'w> {
         rec.end_espace = self.es.espace_from_world(decision.end_w);
         if self.settings.self_checks {
             self.check_iteration();
+        }
+        // After the motion is decided: triggers only watch it.
+        if let Some(t) = &mut self.triggers {
+            let rec = &mut self.record;
+            rec.trigger_events = t.crossings(&self.world, self.es, rec.start, rec.end);
         }
         self.position_w = decision.end_w;
         self.index += 1;

@@ -8,6 +8,7 @@
 
 pub use super::clearance::Clearance;
 pub use super::ghost::GhostHit;
+pub use super::triggers::TriggerCrossing;
 use crate::bvh::QueryStats;
 use crate::collide::SlideMode;
 use crate::geometry::sweep::{Feature, MissReason};
@@ -234,6 +235,11 @@ pub struct IterationRecord {
     /// radii. Its `embedded` flag says the iteration ended inside geometry.
     #[serde(default)]
     pub clearance: Option<Clearance>,
+    /// Non-colliding objects (triggers) entered or left on the segment the
+    /// iteration travelled (`start` to `end`), in time order; absent from
+    /// the JSON when there are none. They never change the motion.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trigger_events: Vec<TriggerCrossing>,
     /// Whether the recursion goes on.
     pub outcome: IterationOutcome,
 }

@@ -7,7 +7,7 @@
 //! that collide carry the triangles and the intersection points.
 
 use super::{Method, MethodEnd, MethodSettings, MethodStep, MethodTrace, StepDetail};
-use crate::analysis::boxcam::{BoxCamera, test_box_colliding};
+use crate::analysis::boxcam::{BoxCamera, ChainReport, test_box_colliding};
 use crate::collide::{CollisionWorld, SlideSettings};
 use glam::DVec3;
 
@@ -44,6 +44,34 @@ pub fn run(
         method: Method::Box,
         final_position: at(n),
         end_reason: if contacts {
+            MethodEnd::ArrivedAfterContacts
+        } else {
+            MethodEnd::Arrived
+        },
+        iterations,
+    }
+}
+
+/// A chain tested one box per segment ([`crate::analysis::boxcam::test_chain`],
+/// e.g. on the path a walk recorded) as a box method trace: one step per
+/// segment, so the window steps, inspects and draws it as it does the
+/// method's own moves.
+pub fn chain_trace(chain: &ChainReport) -> MethodTrace {
+    let iterations: Vec<MethodStep> = chain
+        .segments
+        .iter()
+        .map(|s| MethodStep {
+            index: s.index as u32,
+            start: s.from,
+            velocity: s.to - s.from,
+            end: s.to,
+            detail: StepDetail::Box(s.report.clone()),
+        })
+        .collect();
+    MethodTrace {
+        method: Method::Box,
+        final_position: iterations.last().map_or(DVec3::ZERO, |s| s.end),
+        end_reason: if chain.colliding_segments > 0 {
             MethodEnd::ArrivedAfterContacts
         } else {
             MethodEnd::Arrived
@@ -184,5 +212,50 @@ mod tests {
             let r = s.detail.as_box().unwrap();
             assert_eq!((r.rejected[0], r.colliding), (12, 0));
         }
+    }
+
+    #[test]
+    fn a_chain_becomes_one_step_per_segment_with_the_flags_applied() {
+        use crate::analysis::boxcam::test_chain_colliding;
+        // A bent path: along x to the wall's face, then along z beside it.
+        let level = wall();
+        let path = [
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(1.8, 1.0, 0.0),
+            DVec3::new(1.8, 1.0, 3.0),
+            DVec3::new(1.0, 1.0, 3.0),
+        ];
+        let half = cube_probe().radii_vec();
+        let chain = test_chain_colliding(level.mesh(), &path, half, None).unwrap();
+        let trace = chain_trace(&chain);
+        assert_eq!(trace.method, Method::Box);
+        assert_eq!(trace.iterations.len(), 3);
+        assert_eq!(trace.final_position, path[3]);
+        assert_eq!(trace.end_reason, MethodEnd::ArrivedAfterContacts);
+        for (k, s) in trace.iterations.iter().enumerate() {
+            assert_eq!((s.start, s.end), (path[k], path[k + 1]));
+            assert_eq!(s.detail.as_box(), Some(&chain.segments[k].report));
+        }
+        // Segments 0 and 1 reach the face at x = 2, segment 2 (x 0.6 to 2.2
+        // at z = 3) too; the points all lie on it.
+        let colliding: Vec<usize> = trace
+            .iterations
+            .iter()
+            .map(|s| s.detail.as_box().unwrap().colliding)
+            .collect();
+        assert!(colliding.iter().all(|&c| c > 0), "{colliding:?}");
+        assert!(trace.iterations.iter().all(|s| {
+            s.detail
+                .as_box()
+                .unwrap()
+                .points()
+                .all(|p| (p.x - 2.0).abs() < 1e-9)
+        }));
+        // The wall made non-colliding: rejected at level 1, no contact.
+        let flags = [false];
+        let chain = test_chain_colliding(level.mesh(), &path, half, Some(&flags)).unwrap();
+        let trace = chain_trace(&chain);
+        assert_eq!(trace.end_reason, MethodEnd::Arrived);
+        assert_eq!(chain.colliding_triangles, 0);
     }
 }

@@ -25,9 +25,10 @@
 //! with the triangle the centre passed through ([`DiscreteStep::crossed_triangle`])
 //! and [`super::tunnel`] gives the speed above which the level tunnels.
 
+use super::Method;
 use super::overlap::{OverlapQuery, Penetration};
-use super::{Method, TriggerKind};
-use super::{MethodEnd, MethodSettings, MethodStep, MethodTrace, StepDetail, TriggerEvent};
+use super::{MethodEnd, MethodSettings, MethodStep, MethodTrace, StepDetail};
+use crate::collide::triggers::{TriggerEvent, events_between};
 use crate::collide::{CollisionWorld, SlideSettings};
 use crate::geometry::espace::EllipsoidSpace;
 use glam::DVec3;
@@ -121,7 +122,7 @@ pub(super) fn run(
             None => query.centre_crossing(&world, pos, sample),
             Some(_) => None,
         };
-        let trigger_events = trigger_events(&world, &inside, &triggers_now);
+        let trigger_events = events_between(&world, &inside, &triggers_now);
         if let Some(c) = &contact {
             any_contact = true;
             stuck = !c.resolved;
@@ -221,32 +222,4 @@ fn resolve(
         resolved: pen.is_none(),
     };
     (contact, end)
-}
-
-/// Enter events for triggers in `now` and not in `before`, exit events for
-/// the reverse (both lists ascending).
-fn trigger_events(world: &CollisionWorld<'_>, before: &[u32], now: &[u32]) -> Vec<TriggerEvent> {
-    let name = |o: u32| {
-        world
-            .mesh
-            .objects()
-            .get(o as usize)
-            .map_or_else(String::new, |m| m.name.clone())
-    };
-    let entered = now
-        .iter()
-        .filter(|o| !before.contains(o))
-        .map(|&o| (o, TriggerKind::Enter));
-    let left = before
-        .iter()
-        .filter(|o| !now.contains(o))
-        .map(|&o| (o, TriggerKind::Exit));
-    entered
-        .chain(left)
-        .map(|(object, kind)| TriggerEvent {
-            object,
-            name: name(object),
-            kind,
-        })
-        .collect()
 }

@@ -160,26 +160,8 @@ impl MethodSettings {
     }
 }
 
-/// A trigger event: the probe entered or left a non-colliding object.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TriggerEvent {
-    /// Object index in the level's mesh.
-    pub object: u32,
-    /// The object's name.
-    pub name: String,
-    /// Entered or left.
-    pub kind: TriggerKind,
-}
-
-/// Which way a trigger event goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TriggerKind {
-    /// The probe started to overlap the object in this step.
-    Enter,
-    /// The probe stopped overlapping it in this step.
-    Exit,
-}
+// The trigger events live with the slide's (one definition for both).
+pub use crate::collide::triggers::{TriggerEvent, TriggerKind};
 
 /// What a step of a method found, per method.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

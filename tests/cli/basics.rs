@@ -722,7 +722,7 @@ fn sweep_method_refuses_unknown_methods_batches_and_bad_rates() {
         "step rate 0 Hz",
     );
     let batch = ["sweep", &level, "--method", "discrete", "--batch", "-"];
-    assert_fails(&run(&batch), 2, "it does not take --batch");
+    assert_fails(&run(&batch), 2, "not supported with --batch");
 }
 
 #[test]

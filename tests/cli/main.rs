@@ -11,5 +11,6 @@ mod hostile;
 mod hygiene;
 mod map;
 mod readme;
+mod refusals;
 mod replay;
 mod repro;

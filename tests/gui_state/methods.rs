@@ -85,3 +85,78 @@ fn a_discrete_probe_records_trigger_events_and_bad_rates_are_refused() {
             .contains("step rate")
     );
 }
+
+#[test]
+fn the_box_chain_runs_on_a_walk_recorded_on_the_built_in_level() {
+    use collidoscope::analysis::boxcam::test_chain_colliding;
+    use collidoscope::app::box_chain::walk_path;
+    let mut s = EditorState::default();
+    s.apply(Command::OpenBuiltinLevel);
+    let level = s.level.clone().unwrap();
+    // In front of the 0.15 m stairs (x 0 to 2, z 0 to 3.3).
+    let i = place(&mut s, 1.0, -1.5, DVec3::ZERO);
+    s.apply(Command::BoxChainOnWalk);
+    assert!(s.probes[i].stepper.box_chain().is_none(), "no walk yet");
+    assert!(s.status.as_ref().unwrap().text.contains("Record a walk"));
+    s.apply(Command::SetWalk(true));
+    for _ in 0..90 {
+        let input = WalkInput {
+            wish_dir: DVec3::Z,
+            jump: false,
+            dt: 1.0 / 60.0,
+        };
+        assert!(walk_frame(&mut s, input));
+    }
+    s.apply(Command::BoxChainOnWalk);
+    assert!(!s.walk.active, "the chain stops walking");
+    let path = walk_path(&s);
+    assert_eq!(path[0], s.walk.frames[0].start());
+    assert!(path.len() > 60, "{} points", path.len());
+    let p = &s.probes[i];
+    let chain = *p.stepper.box_chain().expect("the chain is shown");
+    assert_eq!(chain.segments, path.len() - 1);
+    assert_eq!(p.stepper.step_count(), chain.segments);
+    assert!(
+        s.status
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("Box chain on the walk")
+    );
+    // The same four levels as `boxcam --path` on the walk's points.
+    let expected = test_chain_colliding(level.mesh(), &path, p.radii(), None).unwrap();
+    let trace = p.stepper.method_trace().unwrap().clone();
+    assert_eq!(trace.method, Method::Box);
+    let triangles = level.mesh().triangle_count();
+    for (step, seg) in trace.iterations.iter().zip(&expected.segments) {
+        let r = step.detail.as_box().unwrap();
+        assert_eq!(r, &seg.report);
+        assert_eq!((step.start, step.end), (seg.from, seg.to));
+        // Every triangle is settled by exactly one level, or crossed.
+        assert_eq!(r.rejected.iter().sum::<usize>() + r.colliding, triangles);
+    }
+    // Climbing the stairs, the box's corners cut the steps.
+    assert!(
+        chain.colliding_segments > 0 && chain.colliding_triangles > 0,
+        "{chain:?}"
+    );
+    // A straight walk: its per-segment boxes pass what one whole box does.
+    assert!(
+        chain.whole_box_candidates >= chain.segment_candidates,
+        "{chain:?}"
+    );
+    // Stepped like a move: the cursor shows a crossing segment.
+    let k = trace
+        .iterations
+        .iter()
+        .position(|s| s.detail.as_box().unwrap().colliding > 0)
+        .unwrap();
+    s.apply(Command::Seek(Some(k)));
+    let p = &s.probes[i];
+    assert_eq!(p.stepper.current_method_step().unwrap().index as usize, k);
+    assert_eq!(p.shown_center(), trace.iterations[k].end);
+    // Back to the probe's own move.
+    s.apply(Command::CloseFrame);
+    let p = &s.probes[i];
+    assert!(p.stepper.box_chain().is_none() && p.stepper.method_trace().is_none());
+}

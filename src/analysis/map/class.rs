@@ -17,6 +17,11 @@ pub enum MapClass {
     /// Dropped more than the step height, and walking straight back does
     /// not bring it back up to where it started.
     CantGetBack,
+    /// Left the level through a side: its centre went past the level's
+    /// horizontal bounds while still above its bottom (and it then fell or
+    /// ended outside), off the open edge of a floor with no wall around it. Not a fault of the level's
+    /// surfaces (a game would fence it or kill the player), so not a finding.
+    WalkedOffEdge,
     /// Kept moving without getting anywhere: in the second half of the
     /// walk the path is at least [`JITTER_PATH_SHARE`] of the walk asked
     /// for and more than [`JITTER_PATH_OVER_NET`] times the distance
@@ -28,7 +33,8 @@ pub enum MapClass {
     /// its width), or caught on an edge with no wall at all.
     Stuck,
     /// Ended with nothing under it, below the level, or outside its
-    /// bounds (plus [`OUTSIDE_MARGIN_M`]).
+    /// bounds (plus [`OUTSIDE_MARGIN_M`]), having gone down through the
+    /// level rather than off its side: a hole, a missing floor triangle.
     FellThrough,
     /// A solver iteration ended inside geometry (the solver's own
     /// clearance check). Must never happen in robust mode.
@@ -37,10 +43,11 @@ pub enum MapClass {
 
 impl MapClass {
     /// Every class, least severe first.
-    pub const ALL: [MapClass; 7] = [
+    pub const ALL: [MapClass; 8] = [
         MapClass::Free,
         MapClass::Blocked,
         MapClass::CantGetBack,
+        MapClass::WalkedOffEdge,
         MapClass::Jitter,
         MapClass::Stuck,
         MapClass::FellThrough,
@@ -53,6 +60,7 @@ impl MapClass {
             MapClass::Free => "free",
             MapClass::Blocked => "blocked",
             MapClass::CantGetBack => "cant_get_back",
+            MapClass::WalkedOffEdge => "walked_off_edge",
             MapClass::Jitter => "jitter",
             MapClass::Stuck => "stuck",
             MapClass::FellThrough => "fell_through",
@@ -74,6 +82,7 @@ impl MapClass {
             MapClass::Free => [120, 200, 120],
             MapClass::Blocked => [90, 130, 220],
             MapClass::CantGetBack => [240, 200, 40],
+            MapClass::WalkedOffEdge => [90, 210, 220],
             MapClass::Jitter => [250, 130, 20],
             MapClass::Stuck => [230, 30, 30],
             MapClass::FellThrough => [170, 40, 200],
@@ -122,8 +131,8 @@ pub(super) fn classify(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) ->
     if let Some(f) = embedded_frame(frames) {
         found.push((MapClass::Embedded, Some(f)));
     }
-    if let Some(f) = fell_frame(walk, cx, nothing_below) {
-        found.push((MapClass::FellThrough, Some(f)));
+    if let Some(verdict) = fell_verdict(walk, cx, nothing_below) {
+        found.push(verdict);
     }
     // Going back and forth also leaves frames without progress: jitter first.
     if let Some(f) = jitter_frame(frames, cx).filter(|_| !walk.fixed_point) {
@@ -176,23 +185,47 @@ pub(super) fn embedded_frame(frames: &[FrameRecord]) -> Option<u32> {
         .map(|f| f.index)
 }
 
-/// Fell through: nothing under the end, or out of the level's box.
-fn fell_frame(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Option<u32> {
+/// Fell through or walked off the edge: nothing under the end, or out of
+/// the level's box; off the edge when the walk left the box through a side
+/// before it went below its bottom.
+fn fell_verdict(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Option<Verdict> {
     let m = OUTSIDE_MARGIN_M;
-    let out = |p: DVec3| {
-        p.y < cx.bounds_min.y - m
-            || p.x < cx.bounds_min.x - m
+    let beside = |p: DVec3| {
+        p.x < cx.bounds_min.x - m
             || p.z < cx.bounds_min.z - m
             || p.x > cx.bounds_max.x + m
             || p.z > cx.bounds_max.z + m
     };
+    let below = |p: DVec3| p.y < cx.bounds_min.y - m;
     let end = walk.end().position;
-    if walk.frames.is_empty() || !(nothing_below || out(end)) {
+    if walk.frames.is_empty() || !(nothing_below || below(end) || beside(end)) {
         return None;
     }
     // Where it went wrong: the frame after it last stood on ground.
     let last_grounded = walk.frames.iter().rposition(|f| f.after.grounded);
-    Some(last_grounded.map_or(0, |i| (i + 1).min(walk.frames.len() - 1)) as u32)
+    let frame = last_grounded.map_or(0, |i| (i + 1).min(walk.frames.len() - 1)) as u32;
+    // Out through a side first, still above the level's bottom: the
+    // centre went past the level's horizontal bounds (a character rolls off
+    // an open edge once its centre is past it, and may then fall straight
+    // down, within the margin) before it went below the level.
+    let past_side = |p: DVec3| {
+        p.x < cx.bounds_min.x
+            || p.z < cx.bounds_min.z
+            || p.x > cx.bounds_max.x
+            || p.z > cx.bounds_max.z
+    };
+    let off_edge = walk
+        .frames
+        .iter()
+        .map(|f| f.after.position)
+        .find(|&p| past_side(p) || below(p))
+        .is_some_and(|p| !below(p));
+    let class = if off_edge {
+        MapClass::WalkedOffEdge
+    } else {
+        MapClass::FellThrough
+    };
+    Some((class, Some(frame)))
 }
 
 /// Jitter in the second half of the walk: see [`MapClass::Jitter`].

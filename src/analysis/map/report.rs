@@ -42,6 +42,9 @@ pub struct ClassCounts {
     pub blocked: usize,
     /// Can't get back.
     pub cant_get_back: usize,
+    /// Walked off the edge (absent from maps made before the class).
+    #[serde(default)]
+    pub walked_off_edge: usize,
     /// Jitter.
     pub jitter: usize,
     /// Stuck.
@@ -73,6 +76,7 @@ impl ClassCounts {
             MapClass::Free => &mut self.free,
             MapClass::Blocked => &mut self.blocked,
             MapClass::CantGetBack => &mut self.cant_get_back,
+            MapClass::WalkedOffEdge => &mut self.walked_off_edge,
             MapClass::Jitter => &mut self.jitter,
             MapClass::Stuck => &mut self.stuck,
             MapClass::FellThrough => &mut self.fell_through,

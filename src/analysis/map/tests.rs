@@ -149,6 +149,45 @@ fn a_hole_through_the_floor_is_fallen_through() {
     }
     // The column over the hole has no start point.
     assert!(r.spots.iter().all(|s| s.cell != [5, 5]));
+    // Walks off the floor's open outer edges are their own class, which
+    // a hole's walks never are.
+    assert!(r.counts.walked_off_edge > 0, "{:?}", r.counts);
+    for s in r
+        .spots
+        .iter()
+        .filter(|s| s.class == MapClass::WalkedOffEdge)
+    {
+        assert!(off_floor(s.end), "left the floor sideways: {s:?}");
+    }
+    assert!(
+        fell.iter()
+            .all(|s| !off_floor(s.end) || s.end.y < -0.5 - 0.5)
+    );
+}
+
+#[test]
+fn walks_off_a_floor_without_walls_walk_off_the_edge_and_are_no_finding() {
+    // A 6 m floor with nothing around it and no hole.
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::ZERO, DVec2::splat(6.0), 0.0, 0.5, 2.0),
+    );
+    let level = Level::from_mesh("open floor", b.build());
+    let r = map(&level, &opts(1.0, 4, 1.0));
+    assert_eq!(r.counts.fell_through, 0, "{:?}", r.counts);
+    // 5 m/s for 1 s reaches the edge from every start in some direction.
+    assert_eq!(r.counts.walked_off_edge, r.spots.len(), "{:?}", r.counts);
+    assert!(!MapClass::WalkedOffEdge.is_finding() && r.clean());
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains("\"walked_off_edge\""), "{json}");
+    // A map saved before the class still reads (its count is zero).
+    let old = json.replace(
+        &format!("\"walked_off_edge\":{},", r.counts.walked_off_edge),
+        "",
+    );
+    let back: MapReport = serde_json::from_str(&old).unwrap();
+    assert_eq!(back.counts.walked_off_edge, 0);
 }
 
 #[test]

@@ -90,6 +90,22 @@ fn stepper_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.weak("Select a probe to step its move.");
             return;
         };
+        if probe.stepper.box_chain().is_some() {
+            // The chain on the walk is shown, not the probe's own move.
+            ui.separator();
+            ui.label(
+                egui::RichText::new("Inspecting the box chain on the walk")
+                    .color(ui.visuals().warn_fg_color)
+                    .strong(),
+            );
+            if ui
+                .button("Back to probe")
+                .on_hover_text("Close the chain and step the probe's own move")
+                .clicked()
+            {
+                q.push(Command::CloseFrame);
+            }
+        }
         if let Some(frame) = probe.stepper.frame() {
             // A recorded frame is being inspected, not the probe's own move:
             // say so, and offer the way back.

@@ -46,6 +46,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             // The solver's verdict on itself first, wrapped to the panel:
             // an end inside geometry or a ghost corner is the news.
             self_check_rows(ui, app, &rec);
+            trigger_rows(ui, &rec);
             // Wide tables scroll sideways rather than widen the panel.
             egui::ScrollArea::both().show(ui, |ui| {
                 if let Some(index) = frame {
@@ -225,6 +226,26 @@ fn nearest_table(ui: &mut egui::Ui, h: &NearestHit, object: &str) {
             ui.monospace(format!("n {}", fmt3(h.triangle_plane_normal)));
             ui.end_row();
         });
+}
+
+/// The triggers (non-colliding objects) this iteration entered or left,
+/// where along its segment.
+fn trigger_rows(ui: &mut egui::Ui, rec: &IterationRecord) {
+    for e in &rec.trigger_events {
+        let verb = match e.kind {
+            crate::collide::triggers::TriggerKind::Enter => "entered",
+            crate::collide::triggers::TriggerKind::Exit => "left",
+        };
+        let text = format!(
+            "Trigger: {verb} {} at t = {:.3} of the segment, centre {}",
+            e.name,
+            e.t,
+            widgets::fmt3(e.center)
+        );
+        ui.add(egui::Label::new(text).wrap()).on_hover_text(
+            "A non-colliding object: the move passes through it and records the event",
+        );
+    }
 }
 
 /// The solver's checks of itself: the clearance where the iteration ends

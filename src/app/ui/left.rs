@@ -404,6 +404,17 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         "WASD relative to the camera, Space jumps, P or Esc stops. The character model \
          at {rate} frames/s (the Character settings); click a frame to step it phase by phase."
     ));
+    let can_chain = !app.state.walk.active && app.state.walk.frames.len() > 1;
+    if ui
+        .add_enabled(can_chain, egui::Button::new("Box chain on this walk"))
+        .on_hover_text(
+            "The box camera along the recorded walk, one box per segment (Snok's long chains):              step the segments, see which level rejected each triangle and where the box's              edges cross the level",
+        )
+        .on_disabled_hover_text("Record a walk first, then stop walking")
+        .clicked()
+    {
+        app.queue.push(Command::BoxChainOnWalk);
+    }
     let w = &app.state.walk;
     ui.label(format!(
         "{} frames recorded · {}",

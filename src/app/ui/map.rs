@@ -22,6 +22,7 @@ pub fn class_words(c: MapClass) -> &'static str {
         MapClass::Free => "free",
         MapClass::Blocked => "blocked",
         MapClass::CantGetBack => "can't get back",
+        MapClass::WalkedOffEdge => "walked off the edge",
         MapClass::Jitter => "jitter",
         MapClass::Stuck => "stuck",
         MapClass::FellThrough => "fell through",

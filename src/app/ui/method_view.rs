@@ -51,6 +51,9 @@ pub(super) fn inspector(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         trace.method,
         trace.method.description()
     ));
+    if let Some(chain) = st.box_chain() {
+        ui.add(egui::Label::new(format!("{}.", chain.sentence())).wrap());
+    }
     if let Some(rule) = st.tunnel_rule() {
         let speed = probe.velocity.length() / probe.method_settings.move_seconds;
         let text = egui::RichText::new(format!(

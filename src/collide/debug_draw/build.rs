@@ -52,6 +52,7 @@ pub fn primitives_for_trace(
         history(&mut out, &trace[..=current], radii);
         let rec = &trace[current];
         motion(&mut out, rec, radii);
+        triggers(&mut out, rec, radii);
         contact(&mut out, rec, radii, mesh);
         self_checks(&mut out, rec, mesh);
         query(&mut out, rec, mesh, bvh);
@@ -211,6 +212,21 @@ fn motion(out: &mut Prims, rec: &IterationRecord, radii: DVec3) {
             OverlayKind::NewDestination,
             Shape::Point { p: new_dest },
             Some("new destination".into()),
+        );
+    }
+}
+
+/// The triggers entered and left on the iteration's segment: the probe
+/// where each event happened, labelled.
+fn triggers(out: &mut Prims, rec: &IterationRecord, radii: DVec3) {
+    for e in &rec.trigger_events {
+        out.push(
+            OverlayKind::Triggers,
+            Shape::Ellipsoid {
+                center: e.center,
+                radii,
+            },
+            Some(format!("{} {} t={:.3}", e.kind.name(), e.name, e.t)),
         );
     }
 }
