@@ -6,8 +6,8 @@
 //! checked while deserialising (the rules are on the type's fields), so a
 //! bad value is reported with its line and column in the file, like a
 //! syntax error. Rules that relate two fields (the skin against the
-//! smallest radius) are [`SlideSettings::validate`]'s, which callers run
-//! after loading, as for settings built in code.
+//! smallest radius) are [`SlideSettings::validate`]'s, which [`parse`] and
+//! [`load`] run last: settings read from a file are always valid.
 //!
 //! ```
 //! use collidoscope::collide::SlideSettings;
@@ -82,10 +82,36 @@ pub enum SettingsFileError {
         /// What is wrong.
         message: String,
     },
+    /// Every value parses, but together they break a rule of the settings
+    /// (the skin against the smallest radius, for one).
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The rule broken.
+        message: String,
+    },
 }
 
-/// Parses settings text in `format`; `path` only labels errors.
+/// Parses settings text in `format` and checks its rules; `path` only
+/// labels errors.
 pub fn parse(
+    text: &str,
+    format: SettingsFormat,
+    path: &Path,
+) -> Result<SlideSettings, SettingsFileError> {
+    let settings = parse_fields(text, format, path)?;
+    settings
+        .validate()
+        .map_err(|e| SettingsFileError::Invalid {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+    Ok(settings)
+}
+
+/// The settings `text` holds, each field checked as it is read.
+fn parse_fields(
     text: &str,
     format: SettingsFormat,
     path: &Path,
@@ -177,6 +203,23 @@ mod tests {
             (SettingsFormat::Toml, "s.toml")
         };
         parse(text, format, Path::new(name))
+    }
+
+    #[test]
+    fn a_file_that_loads_is_valid_whatever_it_breaks() {
+        // A field out of its range is reported where it stands (a fuzzed
+        // file once gave a ghost angle of 100 that loaded, and `settings
+        // check` said "ok").
+        let text = "format_version = 1\nradii = [0.4, 0.9, 0.4]\nghost_edge_angle_deg = 100\n";
+        let e = parse_as(text, false).unwrap_err().to_string();
+        assert!(e.starts_with("s.toml:3:"), "{e}");
+        assert!(e.contains("from 0 to 45"), "{e}");
+        // Two fields that only clash together: the file is named too.
+        let text = r#"{"format_version": 1, "radii": [0.4, 0.9, 0.4], "skin": 0.5}"#;
+        let e = parse_as(text, true).unwrap_err();
+        assert!(matches!(e, SettingsFileError::Invalid { .. }), "{e:?}");
+        assert!(e.to_string().starts_with("s.json: "), "{e}");
+        assert!(e.to_string().contains("skin"), "{e}");
     }
 
     #[test]

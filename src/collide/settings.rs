@@ -104,7 +104,10 @@ pub struct SlideSettings {
     /// A hit on an edge or vertex whose neighbours fold by at most this
     /// many degrees from the hit triangle is flagged as a ghost corner in
     /// the trace (0 to 45; it changes no motion).
-    #[serde(default = "default_ghost_edge_angle_deg")]
+    #[serde(
+        default = "default_ghost_edge_angle_deg",
+        deserialize_with = "de_ghost_angle"
+    )]
     pub ghost_edge_angle_deg: f64,
     /// After every iteration, measure the clearance (flagging an end inside
     /// geometry) and check the nearest hit for a ghost corner. On big levels
@@ -189,6 +192,16 @@ fn de_non_negative<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     if !(x.is_finite() && x >= 0.0) {
         return Err(serde::de::Error::custom(format!(
             "{x} must be a finite number, zero or more"
+        )));
+    }
+    Ok(x)
+}
+
+fn de_ghost_angle<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let x = f64::deserialize(d)?;
+    if !(0.0..=45.0).contains(&x) {
+        return Err(serde::de::Error::custom(format!(
+            "ghost_edge_angle_deg {x} must be from 0 to 45"
         )));
     }
     Ok(x)
