@@ -51,7 +51,7 @@ pub(super) fn run(
         .map_err(|e| CliError::Failed(format!("the method refused the move: {e}")))?;
     let rule = match method {
         Method::Discrete => tunnel_rule(&world, settings.radii_vec(), ms.step_hz),
-        Method::Ellipsoid | Method::Box => None,
+        Method::Ellipsoid | Method::Box | Method::Radial => None,
     };
     let text = if a.json {
         let json = MethodJson {
@@ -136,8 +136,32 @@ fn step_line(level: &Level, step: &MethodStep) -> String {
                 );
             }
         }
+        StepDetail::Radial(r) => radial_words(r, &mut line),
     }
     line
+}
+
+/// `  pushed out of pole 2 (depth 0.120 m) by (..)  PASSED THROUGH pole 3`
+fn radial_words(r: &crate::methods::radial::RadialStep, line: &mut String) {
+    for h in &r.entered {
+        let _ = write!(
+            line,
+            "  pushed out of pole {} (depth {:.4} m) by {}",
+            h.cylinder,
+            h.depth,
+            format::vec(h.push)
+        );
+    }
+    for c in &r.passed_through {
+        let _ = write!(line, "  PASSED THROUGH pole {c}");
+    }
+    for c in &r.pushed_through {
+        let _ = write!(line, "  PUSHED THROUGH to the far side of pole {c}");
+    }
+    if !r.inside_after.is_empty() {
+        let list: Vec<String> = r.inside_after.iter().map(u32::to_string).collect();
+        let _ = write!(line, "  STILL INSIDE pole {}", list.join(", "));
+    }
 }
 
 fn discrete_words(level: &Level, d: &DiscreteStep, line: &mut String) {

@@ -458,7 +458,7 @@ fn method_rows(
             }
         });
     ui.end_row();
-    if matches!(*method, Method::Discrete | Method::Box) {
+    if matches!(*method, Method::Discrete | Method::Box | Method::Radial) {
         ui.label("step rate");
         ui.add(
             egui::DragValue::new(&mut ms.step_hz)
