@@ -164,12 +164,12 @@ impl Cylinder {
     }
 }
 
-/// Objects whose names make cylinders: `cyl_*`, `pole_*` or `tree_*`
-/// (case-insensitive), or exactly `cyl`, `pole` or `tree`. OBJ objects are
+/// Objects whose names make cylinders: `cyl_*`, `pole_*`, `pillar_*` or
+/// `tree_*` (case-insensitive), or exactly `cyl`, `pole`, `pillar` or `tree`. OBJ objects are
 /// named by `o` (or `g`, depending on the import's objects-by option).
 pub fn is_cylinder_object_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["cyl", "pole", "tree"]
+    ["cyl", "pole", "pillar", "tree"]
         .iter()
         .any(|p| lower == *p || lower.starts_with(&format!("{p}_")))
 }
@@ -295,6 +295,7 @@ mod tests {
     #[test]
     fn objects_named_by_the_rule_become_their_bounding_cylinders() {
         assert!(is_cylinder_object_name("pole_3") && is_cylinder_object_name("Tree_Oak"));
+        assert!(is_cylinder_object_name("pillar_16gon_r0.50"));
         assert!(is_cylinder_object_name("cyl") && !is_cylinder_object_name("cylinder"));
         assert!(!is_cylinder_object_name("telephone_pole"));
         let mut b = crate::mesh::MeshBuilder::new();

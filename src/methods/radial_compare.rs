@@ -70,7 +70,9 @@ impl RadialComparison {
         } else if !self.inside_at_end.is_empty() {
             format!("push-out ends inside pole {}", list(&self.inside_at_end))
         } else {
-            "push-out ignores the level's triangles".to_string()
+            // The push-out's circles are not the triangles: a bounding
+            // circle round a box, or the level's walls it ignores.
+            "push-out and ellipsoid part".to_string()
         };
         format!(
             "{why}; the ellipsoid stops at {at}, {:.3} m from the push-out's end",
