@@ -79,6 +79,9 @@ pub struct MoveSpec {
     pub method: Method,
     /// Step rate and duration of the methods that step in time.
     pub method_settings: MethodSettings,
+    /// The scene's vertical cylinders, world space (the radial method's
+    /// colliders; the level passed in holds their prisms).
+    pub cylinders: Vec<crate::level::cylinder::Cylinder>,
 }
 
 /// What reopens one character frame exactly (with the probe's settings):
@@ -115,6 +118,8 @@ pub struct Stepper {
     method_trace: Option<MethodTrace>,
     /// The discrete mode's rule of thumb for the level and the probe.
     tunnel_rule: Option<TunnelRule>,
+    /// The radial method: the swept ellipsoid on the same move and cylinders.
+    radial_comparison: Option<crate::methods::radial_compare::RadialComparison>,
 }
 
 impl Clone for Stepper {
@@ -134,6 +139,7 @@ impl Clone for Stepper {
             invalid: self.invalid,
             method_trace: self.method_trace.clone(),
             tunnel_rule: self.tunnel_rule,
+            radial_comparison: self.radial_comparison.clone(),
         }
     }
 }
@@ -184,6 +190,9 @@ impl Stepper {
         } else {
             level.world()
         };
+        if spec.method == Method::Radial {
+            return self.start_radial(world, spec);
+        }
         match crate::methods::run(
             spec.method,
             world,
@@ -210,6 +219,35 @@ impl Stepper {
                 false
             }
         }
+    }
+
+    /// Runs the radial method and the swept ellipsoid beside it.
+    fn start_radial(&mut self, world: crate::collide::CollisionWorld<'_>, spec: &MoveSpec) -> bool {
+        use crate::methods::radial_compare::{DEFAULT_TOLERANCE_M, compare_radial};
+        match compare_radial(
+            world,
+            &spec.cylinders,
+            &spec.settings,
+            &spec.method_settings,
+            spec.start,
+            spec.velocity,
+            DEFAULT_TOLERANCE_M,
+        ) {
+            Ok((trace, cmp)) => {
+                self.method_trace = Some(trace);
+                self.radial_comparison = Some(cmp);
+                true
+            }
+            Err(_) => {
+                self.invalid = true;
+                false
+            }
+        }
+    }
+
+    /// The radial method's comparison with the swept ellipsoid.
+    pub fn radial_comparison(&self) -> Option<&crate::methods::radial_compare::RadialComparison> {
+        self.radial_comparison.as_ref()
     }
 
     /// Starts stepping one character frame with `settings` (Reset of a

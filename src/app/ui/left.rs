@@ -77,6 +77,9 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                             .default_open(true)
                             .show(ui, |ui| probe_editor(ui, app));
                     }
+                    egui::CollapsingHeader::new("Cylinders (radial)")
+                        .default_open(true)
+                        .show(ui, |ui| super::cylinders::show(ui, app));
                 }
                 LeftTab::Character => {
                     character::show(ui, app);
