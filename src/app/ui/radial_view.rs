@@ -2,7 +2,6 @@
 //! cylinders a step entered with their push-outs, the poles it went
 //! through, and the comparison with the swept ellipsoid. World space.
 
-use super::widgets::fmt3;
 use crate::methods::radial::RadialStep;
 use crate::methods::radial_compare::RadialComparison;
 use eframe::egui;
@@ -22,14 +21,14 @@ pub(super) fn comparison_line(ui: &mut egui::Ui, cmp: &RadialComparison) {
 /// One step's push-outs.
 pub(super) fn radial_rows(ui: &mut egui::Ui, r: &RadialStep) {
     for c in &r.passed_through {
-        ui.colored_label(
-            ui.visuals().error_fg_color,
+        red(
+            ui,
             format!("Passed through pole {c}: the step jumped past it, both ends outside"),
         );
     }
     for c in &r.pushed_through {
-        ui.colored_label(
-            ui.visuals().error_fg_color,
+        red(
+            ui,
             format!(
                 "Pushed through pole {c}: the sample landed past its axis, pushed out the far side"
             ),
@@ -49,21 +48,32 @@ pub(super) fn radial_rows(ui: &mut egui::Ui, r: &RadialStep) {
                 for h in &r.entered {
                     ui.monospace(h.cylinder.to_string());
                     ui.monospace(format!("{:.4} m", h.depth));
-                    ui.monospace(fmt3(h.push));
+                    ui.monospace(short(h.push));
                     ui.end_row();
                 }
             });
-        ui.label(format!("sample {}", fmt3(r.sample)));
-        ui.label(format!("total push (summed) {}", fmt3(r.push_total)));
+        ui.add(egui::Label::new(format!("sample {}", short(r.sample))).wrap());
+        ui.add(egui::Label::new(format!("total push (summed) {}", short(r.push_total))).wrap());
     }
     if !r.inside_after.is_empty() {
         let list: Vec<String> = r.inside_after.iter().map(u32::to_string).collect();
-        ui.colored_label(
-            ui.visuals().error_fg_color,
+        red(
+            ui,
             format!(
                 "Still inside pole {} after the push-out (the pushes of overlapping poles add up)",
                 list.join(", ")
             ),
         );
     }
+}
+
+/// A wrapped line in the error colour (the inspector is narrow).
+fn red(ui: &mut egui::Ui, text: String) {
+    let color = ui.visuals().error_fg_color;
+    ui.add(egui::Label::new(egui::RichText::new(text).color(color)).wrap());
+}
+
+/// `(x, y, z)` to the millimetre, short enough for the inspector's width.
+fn short(v: glam::DVec3) -> String {
+    format!("({:.3}, {:.3}, {:.3})", v.x, v.y, v.z)
 }
