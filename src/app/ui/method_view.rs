@@ -78,6 +78,10 @@ pub(super) fn inspector(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         ));
         return;
     };
+    if let Some(r) = step.detail.as_radial() {
+        // Outside the scroll area, where lines wrap to the panel's width.
+        super::radial_view::radial_rows(ui, r);
+    }
     egui::ScrollArea::both().show(ui, |ui| {
         step_table(ui, &step);
         if let Some(d) = step.detail.as_discrete() {
@@ -85,9 +89,6 @@ pub(super) fn inspector(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         }
         if let Some(r) = step.detail.as_box() {
             super::box_view::box_rows(ui, r);
-        }
-        if let Some(r) = step.detail.as_radial() {
-            super::radial_view::radial_rows(ui, r);
         }
     });
 }

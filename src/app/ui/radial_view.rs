@@ -36,24 +36,19 @@ pub(super) fn radial_rows(ui: &mut egui::Ui, r: &RadialStep) {
     }
     if r.entered.is_empty() {
         ui.label("Inside no cylinder at the sample.");
-    } else {
-        egui::Grid::new("radial_hits")
-            .num_columns(3)
-            .striped(true)
-            .show(ui, |ui| {
-                ui.label("pole");
-                ui.label("depth");
-                ui.label("push-out");
-                ui.end_row();
-                for h in &r.entered {
-                    ui.monospace(h.cylinder.to_string());
-                    ui.monospace(format!("{:.4} m", h.depth));
-                    ui.monospace(short(h.push));
-                    ui.end_row();
-                }
-            });
-        ui.add(egui::Label::new(format!("sample {}", short(r.sample))).wrap());
-        ui.add(egui::Label::new(format!("total push (summed) {}", short(r.push_total))).wrap());
+    }
+    for h in &r.entered {
+        let text = format!(
+            "Inside pole {} by {:.4} m: pushed {}",
+            h.cylinder,
+            h.depth,
+            short(h.push)
+        );
+        ui.add(egui::Label::new(text).wrap());
+    }
+    if r.entered.len() > 1 {
+        let text = format!("Pushes summed: {}", short(r.push_total));
+        ui.add(egui::Label::new(text).wrap());
     }
     if !r.inside_after.is_empty() {
         let list: Vec<String> = r.inside_after.iter().map(u32::to_string).collect();
