@@ -30,6 +30,12 @@ use crate::level::cylinder::Cylinder;
 use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
+/// A step's path must go this deep into a cylinder's circle, metres, to
+/// count as passing through it (see [`GRAZE_SHARE`]).
+pub const GRAZE_M: f64 = 1e-3;
+/// ... or this share of the summed radii, when larger.
+pub const GRAZE_SHARE: f64 = 0.01;
+
 /// A cylinder the probe ended a step inside, and its push-out.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CylinderHit {
@@ -134,8 +140,9 @@ pub fn push_out(
     (DVec3::new(total.x, 0.0, total.y), hits)
 }
 
-/// Cylinders the segment `a → b` crosses in x-z (with vertical overlap at
-/// `b`) while neither end is inside: what a fixed step jumped past.
+/// Cylinders the segment `a → b` crosses in x-z deeper than a graze (with
+/// vertical overlap at `b`) while neither end is inside: what a fixed step
+/// jumped past.
 fn passed_through(cylinders: &[Cylinder], probe: RadialProbe, a: DVec3, b: DVec3) -> Vec<u32> {
     let mut out = Vec::new();
     for (i, c) in cylinders.iter().enumerate() {
@@ -151,7 +158,11 @@ fn passed_through(cylinders: &[Cylinder], probe: RadialProbe, a: DVec3, b: DVec3
         } else {
             0.0
         };
-        if (da + seg * t).length() < r {
+        // A probe sliding round a pole starts its step on the circle, and
+        // its straight step cuts the curve by a hair: only a step whose
+        // path goes deeper than a graze jumped past the pole.
+        let graze = GRAZE_M.max(GRAZE_SHARE * r);
+        if (da + seg * t).length() < r - graze {
             out.push(i as u32);
         }
     }

@@ -295,3 +295,22 @@ proptest! {
         prop_assert!(t.end_reason != MethodEnd::StuckOverlapping);
     }
 }
+
+#[test]
+fn sliding_round_a_pole_is_not_passing_through_it() {
+    // Starting 0.2 m off the axis line, 0.1 m steps: every step after the
+    // first push starts on the circle and cuts its curve by a hair.
+    let cyls = [pole(0.0, 5.0, 0.5)];
+    for x in [0.05, 0.2, 0.5, 0.85] {
+        let t = radial(
+            &cyls,
+            &MethodSettings::default(),
+            DVec3::new(x, 1.0, 0.0),
+            DVec3::Z * 6.0,
+        )
+        .unwrap();
+        for s in steps(&t) {
+            assert!(s.passed_through.is_empty(), "x {x}: {s:?}");
+        }
+    }
+}
