@@ -186,3 +186,47 @@ fn bad_cylinders_are_usage_errors() {
     let r = run(&["sweep", &level, "--batch", "-", "--cylinder", "0,0,0,1,1"]);
     assert_fails(&r, 2, "--batch");
 }
+
+/// Every key of `v`, at all nesting levels.
+fn keys(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                out.insert(k.clone());
+                keys(x, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_readme_documents_every_radial_json_field() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let level = poles();
+    let v = json(&run(&[
+        "sweep",
+        &level,
+        "--json",
+        "--method",
+        "radial",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "0,0,60",
+        "--cylinder",
+        "3,0,5,0.5,3",
+    ]));
+    let mut all = std::collections::BTreeSet::new();
+    keys(&v, &mut all);
+    let missing: Vec<&String> = all
+        .iter()
+        .filter(|k| !readme.contains(&format!("`{}`", k.trim_end_matches("_espace"))))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}
