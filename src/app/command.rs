@@ -462,7 +462,7 @@ impl EditorState {
             return;
         };
         let flags = crate::app::cylinders::colliding_flags_for(self, &level);
-        let cylinders = self.cylinders.clone();
+        let cylinders = crate::app::cylinders::scene_cylinders(self);
         let Some(p) = self.probes.get_mut(i) else {
             return;
         };

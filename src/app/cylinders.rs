@@ -1,13 +1,17 @@
 //! The scene's vertical cylinders (poles, trees) in the window: placing,
 //! editing and deleting them, and the level the probes collide with when
-//! there are any (the level plus each cylinder's prism, so the swept
-//! ellipsoid meets the poles the radial method pushes out of; see
+//! there are any (the level plus each placed cylinder's prism, so the
+//! swept ellipsoid meets the poles the radial method pushes out of; the
+//! level's objects named by the cylinder rule are poles too, and keep their
+//! own triangles; see
 //! [`crate::level::cylinder`] and [`crate::methods::radial`], seed
 //! document 002). World space, metres.
 
 use crate::app::state::EditorState;
 use crate::level::Level;
-use crate::level::cylinder::{Cylinder, MAX_CYLINDERS, level_with_cylinders};
+use crate::level::cylinder::{
+    Cylinder, MAX_CYLINDERS, cylinders_from_objects, level_with_cylinders,
+};
 use glam::DVec3;
 use std::sync::Arc;
 
@@ -25,6 +29,30 @@ pub struct CylinderLevel {
     cylinders: Vec<Cylinder>,
     /// The level plus the prisms.
     level: Arc<Level>,
+}
+
+/// Every cylinder of the scene, numbered as the radial method numbers them:
+/// first the level's objects named by the rule
+/// ([`crate::level::cylinder::is_cylinder_object_name`], e.g. the built-in
+/// level's `pillar_*`), then the placed ones ([`EditorState::cylinders`]).
+pub fn scene_cylinders(st: &EditorState) -> Vec<Cylinder> {
+    let mut out: Vec<Cylinder> = st.level.as_ref().map_or_else(Vec::new, |l| {
+        cylinders_from_objects(l.mesh())
+            .into_iter()
+            .map(|(_, c)| c)
+            .collect()
+    });
+    out.extend(st.cylinders.iter().copied());
+    out.truncate(MAX_CYLINDERS);
+    out
+}
+
+/// How many of [`scene_cylinders`] come from the level's named objects
+/// (placed cylinder `i` is pole `named_count + i`).
+pub fn named_count(st: &EditorState) -> usize {
+    st.level
+        .as_ref()
+        .map_or(0, |l| cylinders_from_objects(l.mesh()).len())
 }
 
 /// The level the probes collide with: the loaded level, plus the
@@ -79,7 +107,7 @@ pub fn place(st: &mut EditorState, point: DVec3) {
     match Cylinder::new(point, NEW_RADIUS_M, NEW_HEIGHT_M) {
         Ok(c) => {
             st.cylinders.push(c);
-            let i = st.cylinders.len() - 1;
+            let i = named_count(st) + st.cylinders.len() - 1;
             st.info(format!(
                 "Placed pole {i} at ({:.2}, {:.2}, {:.2}); edit its radius and height under Cylinders (radial)",
                 point.x, point.y, point.z
@@ -96,7 +124,7 @@ pub fn update(st: &mut EditorState, i: usize, c: Cylinder) {
         return;
     }
     if let Err(e) = c.validate() {
-        st.error(format!("Pole {i}: {e}"));
+        st.error(format!("Pole {}: {e}", named_count(st) + i));
         return;
     }
     if st.cylinders[i] != c {
@@ -109,7 +137,7 @@ pub fn update(st: &mut EditorState, i: usize, c: Cylinder) {
 pub fn delete(st: &mut EditorState, i: usize) {
     if i < st.cylinders.len() {
         st.cylinders.remove(i);
-        st.info(format!("Deleted pole {i}"));
+        st.info(format!("Deleted pole {}", named_count(st) + i));
         st.restart_all();
     }
 }

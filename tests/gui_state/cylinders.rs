@@ -114,3 +114,36 @@ fn cylinders_are_edited_deleted_and_saved_with_the_session() {
     let end = s.probes[i].shown_center();
     assert!((end.z - 1.0).abs() < 1e-6, "{end:?}");
 }
+
+#[test]
+fn objects_named_by_the_rule_are_poles_too_numbered_first() {
+    let mut b = MeshBuilder::new();
+    b.object("floor").quad(
+        Vec3::new(-10.0, 0.0, -10.0),
+        Vec3::new(-10.0, 0.0, 10.0),
+        Vec3::new(10.0, 0.0, 10.0),
+        Vec3::new(10.0, 0.0, -10.0),
+    );
+    b.object("tree_oak")
+        .cuboid(Vec3::new(-0.2, 0.0, -1.2), Vec3::new(0.2, 3.0, -0.8));
+    let mut s = EditorState::default();
+    s.apply(Command::LevelLoaded(Arc::new(Level::from_mesh(
+        "trees",
+        b.build(),
+    ))));
+    let i = place(&mut s, 0.0, -3.0, DVec3::new(0.0, 0.0, 4.0));
+    let mut p = params_of(&s.probes[i]);
+    p.method = Method::Radial;
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
+    s.apply(Command::RunToEnd);
+    // The tree's bounding circle: 0.2 * sqrt(2) m, plus the 0.4 m probe.
+    let r = 0.2f64.hypot(0.2) + 0.4;
+    let end = s.probes[i].shown_center();
+    assert!((end.z - (-1.0 - r)).abs() < 1e-4, "{end:?}");
+    // A placed pole is numbered after the tree.
+    s.apply(Command::PlaceCylinder(DVec3::new(3.0, 0.0, 0.0)));
+    assert_eq!(collidoscope::app::cylinders::named_count(&s), 1);
+    assert_eq!(collidoscope::app::cylinders::scene_cylinders(&s).len(), 2);
+    let msg = &s.status.as_ref().unwrap().text;
+    assert!(msg.starts_with("Placed pole 1"), "{msg}");
+}

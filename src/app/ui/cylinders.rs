@@ -25,12 +25,22 @@ pub(super) fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             Tool::PlaceCylinder
         };
     }
+    let named = crate::app::cylinders::named_count(&app.state);
+    if named > 0 {
+        ui.add(
+            egui::Label::new(format!(
+                "Poles 0 to {}: the level's objects named pole_*, tree_*, pillar_* or cyl_* \
+                 (their bounding cylinders).",
+                named - 1
+            ))
+            .wrap(),
+        );
+    }
     if app.state.cylinders.is_empty() {
         ui.add(
             egui::Label::new(
-                "No cylinders. The radial method (probe editor, method) pushes probes out of \
-                 vertical cylinders only; place some, or name OBJ objects pole_*, tree_*, \
-                 pillar_* or cyl_* (command line).",
+                "No placed cylinders. The radial method (probe editor, method) pushes probes \
+                 out of vertical cylinders only, not the level's triangles.",
             )
             .wrap(),
         );
@@ -46,7 +56,7 @@ pub(super) fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.label("");
             ui.end_row();
             for (i, c) in app.state.cylinders.iter().enumerate().take(MAX_ROWS) {
-                row(ui, &mut app.queue, i, *c);
+                row(ui, &mut app.queue, i, named + i, *c);
             }
         });
     let n = app.state.cylinders.len();
@@ -55,8 +65,9 @@ pub(super) fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     }
 }
 
-fn row(ui: &mut egui::Ui, queue: &mut Vec<Command>, i: usize, c: Cylinder) {
-    ui.label(format!("{i}"))
+/// Placed cylinder `i`, shown as pole `pole`.
+fn row(ui: &mut egui::Ui, queue: &mut Vec<Command>, i: usize, pole: usize, c: Cylinder) {
+    ui.label(format!("{pole}"))
         .on_hover_text(format!("base centre {}", fmt3(c.base_world)));
     let mut edited = c;
     let r = ui.add(

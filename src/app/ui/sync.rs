@@ -280,7 +280,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
     overlays
         .primitives
         .extend(crate::methods::radial_draw::cylinder_primitives(
-            &st.cylinders,
+            &crate::app::cylinders::scene_cylinders(st),
             &st.overlays,
         ));
     if let Some(cmp) = probe.and_then(|p| p.stepper.radial_comparison()) {
