@@ -118,6 +118,8 @@ pub(super) fn run(
     let world = level.world_with(&colliding);
     let cylinders = scene_cylinders(&level, &a.cylinder);
     let only: Vec<Cylinder> = cylinders.iter().map(|c| c.cylinder).collect();
+    // Too many (named objects and flags together) is the command's fault.
+    crate::methods::validate_cylinders(&only).map_err(|e| CliError::Usage(e.0))?;
     let refused = |e: crate::methods::MethodError| {
         CliError::Failed(format!("the method refused the move: {e}"))
     };
