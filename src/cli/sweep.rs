@@ -49,10 +49,11 @@ pub(crate) struct SweepArgs {
     #[arg(long, value_parser = parse_mode)]
     pub(super) mode: Option<ModeChoice>,
     /// The collision method: ellipsoid (the collide-and-slide, default),
-    /// discrete (overlap in fixed time steps); see the README, "Methods".
+    /// discrete (overlap in fixed time steps), box (the box camera) or
+    /// radial (push-out of vertical cylinders); see the README, "Methods".
     #[arg(long, value_parser = parse_method)]
     pub(super) method: Option<Method>,
-    /// Fixed steps per second of the discrete method, Hz [default: 60].
+    /// Fixed steps per second of the methods that step in time, Hz [default: 60].
     #[arg(long, value_name = "HZ")]
     step_hz: Option<f64>,
     /// Seconds the move takes (its speed is |velocity| / this) for the
