@@ -147,3 +147,15 @@ fn objects_named_by_the_rule_are_poles_too_numbered_first() {
     let msg = &s.status.as_ref().unwrap().text;
     assert!(msg.starts_with("Placed pole 1"), "{msg}");
 }
+
+#[test]
+fn invalid_cylinders_of_a_hand_edited_session_are_dropped_with_a_message() {
+    let (s, _) = probe_and_pole(Method::Radial, 60.0);
+    let mut v: serde_json::Value = serde_json::to_value(&s).unwrap();
+    v["cylinders"][0]["radius"] = serde_json::json!(-2.0);
+    let mut back: EditorState = serde_json::from_value(v).unwrap();
+    collidoscope::app::cylinders::sanitize(&mut back);
+    assert!(back.cylinders.is_empty());
+    let msg = &back.status.as_ref().unwrap().text;
+    assert!(msg.contains("1 cylinder(s)"), "{msg}");
+}
