@@ -195,6 +195,13 @@ pub enum Command {
     OpenMapSpot(usize),
     /// List only this class's spots (`None`: the worst of every class).
     SetMapListed(Option<crate::analysis::map::MapClass>),
+    /// Add a vertical cylinder standing on the surface hit at `point`
+    /// (world), with the default radius and height.
+    PlaceCylinder(DVec3),
+    /// Replace cylinder `i` (radius, height or base edited).
+    UpdateCylinder(usize, crate::level::cylinder::Cylinder),
+    /// Delete cylinder `i`.
+    DeleteCylinder(usize),
 }
 
 /// Work the window must do outside the state.
@@ -350,6 +357,9 @@ impl EditorState {
             Command::CancelMap => self.cancel_map(),
             Command::OpenMapSpot(i) => self.open_map_spot(i),
             Command::SetMapListed(c) => self.map.listed = c,
+            Command::PlaceCylinder(p) => crate::app::cylinders::place(self, p),
+            Command::UpdateCylinder(i, c) => crate::app::cylinders::update(self, i, c),
+            Command::DeleteCylinder(i) => crate::app::cylinders::delete(self, i),
         }
         // The comparison follows the selected probe's move as it is now.
         crate::app::compare::refresh(self);
@@ -454,10 +464,12 @@ impl EditorState {
     /// probe's settings as they are now, or else its raw move from its
     /// parameters.
     pub fn restart_probe(&mut self, i: usize) {
-        let Some(level) = self.level.clone() else {
+        // The level with the cylinders' prisms, so the slide meets them.
+        let Some(level) = crate::app::cylinders::collision_level(self) else {
             return;
         };
-        let flags = self.colliding_flags();
+        let flags = crate::app::cylinders::colliding_flags_for(self, &level);
+        let cylinders = crate::app::cylinders::scene_cylinders(self);
         let Some(p) = self.probes.get_mut(i) else {
             return;
         };
@@ -470,6 +482,7 @@ impl EditorState {
                     settings: p.settings.clone(),
                     method: p.method,
                     method_settings: p.method_settings.clone(),
+                    cylinders,
                 };
                 p.stepper.start(level, flags, &spec)
             }

@@ -14,6 +14,7 @@ pub mod command;
 pub mod compare;
 pub mod compare_draw;
 pub mod compare_walk;
+pub mod cylinders;
 pub mod envelope_job;
 pub mod file_prompt;
 pub mod hygiene;

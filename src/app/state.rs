@@ -309,6 +309,13 @@ pub struct EditorState {
     pub objects: Vec<ObjectFlags>,
     /// Counter used to name new probes.
     pub next_probe_number: u32,
+    /// Vertical cylinders (poles, trees) placed in the window, world space:
+    /// the radial method pushes out of them, the slide meets their prisms.
+    pub cylinders: Vec<crate::level::cylinder::Cylinder>,
+    /// The level with the cylinders' prisms added, and what it was built
+    /// from ([`crate::app::cylinders::collision_level`]).
+    #[serde(skip)]
+    pub cylinder_level: Option<crate::app::cylinders::CylinderLevel>,
     /// The loaded level.
     #[serde(skip)]
     pub level: Option<Arc<Level>>,
@@ -379,6 +386,8 @@ impl Default for EditorState {
             panels: PanelSizes::default(),
             objects: Vec::new(),
             next_probe_number: 1,
+            cylinders: Vec::new(),
+            cylinder_level: None,
             level: None,
             highlight: None,
             selected_object: None,

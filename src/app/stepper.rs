@@ -80,6 +80,9 @@ pub struct MoveSpec {
     pub method: Method,
     /// Step rate and duration of the methods that step in time.
     pub method_settings: MethodSettings,
+    /// The scene's vertical cylinders, world space (the radial method's
+    /// colliders; the level passed in holds their prisms).
+    pub cylinders: Vec<crate::level::cylinder::Cylinder>,
 }
 
 /// What reopens one character frame exactly (with the probe's settings):
@@ -118,6 +121,8 @@ pub struct Stepper {
     tunnel_rule: Option<TunnelRule>,
     /// The box chain on a recorded walk, when `method_trace` is one.
     box_chain: Option<BoxChainSummary>,
+    /// The radial method: the swept ellipsoid on the same move and cylinders.
+    radial_comparison: Option<crate::methods::radial_compare::RadialComparison>,
 }
 
 impl Clone for Stepper {
@@ -138,6 +143,7 @@ impl Clone for Stepper {
             method_trace: self.method_trace.clone(),
             tunnel_rule: self.tunnel_rule,
             box_chain: self.box_chain,
+            radial_comparison: self.radial_comparison.clone(),
         }
     }
 }
@@ -188,6 +194,9 @@ impl Stepper {
         } else {
             level.world()
         };
+        if spec.method == Method::Radial {
+            return self.start_radial(world, spec);
+        }
         match crate::methods::run(
             spec.method,
             world,
@@ -231,6 +240,35 @@ impl Stepper {
     /// The box chain shown, when the stepper holds one.
     pub fn box_chain(&self) -> Option<&BoxChainSummary> {
         self.box_chain.as_ref()
+    }
+
+    /// Runs the radial method and the swept ellipsoid beside it.
+    fn start_radial(&mut self, world: crate::collide::CollisionWorld<'_>, spec: &MoveSpec) -> bool {
+        use crate::methods::radial_compare::{DEFAULT_TOLERANCE_M, compare_radial};
+        match compare_radial(
+            world,
+            &spec.cylinders,
+            &spec.settings,
+            &spec.method_settings,
+            spec.start,
+            spec.velocity,
+            DEFAULT_TOLERANCE_M,
+        ) {
+            Ok((trace, cmp)) => {
+                self.method_trace = Some(trace);
+                self.radial_comparison = Some(cmp);
+                true
+            }
+            Err(_) => {
+                self.invalid = true;
+                false
+            }
+        }
+    }
+
+    /// The radial method's comparison with the swept ellipsoid.
+    pub fn radial_comparison(&self) -> Option<&crate::methods::radial_compare::RadialComparison> {
+        self.radial_comparison.as_ref()
     }
 
     /// Starts stepping one character frame with `settings` (Reset of a

@@ -12,6 +12,7 @@ use crate::collide::{
     SlideResult, SlideSettings, TraceDetail, embedded_verdict, slide,
 };
 use crate::level::Level;
+use crate::level::cylinder::{Cylinder, level_with_cylinders};
 use crate::methods::{Method, MethodSettings};
 use clap::Args;
 use glam::DVec3;
@@ -48,10 +49,11 @@ pub(crate) struct SweepArgs {
     #[arg(long, value_parser = parse_mode)]
     pub(super) mode: Option<ModeChoice>,
     /// The collision method: ellipsoid (the collide-and-slide, default),
-    /// discrete (overlap in fixed time steps); see the README, "Methods".
+    /// discrete (overlap in fixed time steps), box (the box camera) or
+    /// radial (push-out of vertical cylinders); see the README, "Methods".
     #[arg(long, value_parser = parse_method)]
     pub(super) method: Option<Method>,
-    /// Fixed steps per second of the discrete method, Hz [default: 60].
+    /// Fixed steps per second of the methods that step in time, Hz [default: 60].
     #[arg(long, value_name = "HZ")]
     step_hz: Option<f64>,
     /// Seconds the move takes (its speed is |velocity| / this) for the
@@ -64,6 +66,12 @@ pub(crate) struct SweepArgs {
     /// Maximum iterations of the recursion per pass [default: the settings' value, else 5].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     max_iterations: Option<u32>,
+    /// A vertical cylinder (pole, tree): base centre, radius and height,
+    /// metres; repeatable. The radial method pushes out of these and of the
+    /// objects named `cyl_*`, `pole_*`, `pillar_*` or `tree_*`; the other methods
+    /// collide with each as a 16-sided prism.
+    #[arg(long, value_name = "X,Y,Z,R,H", value_parser = parse_cylinder, allow_hyphen_values = true)]
+    pub(super) cylinder: Vec<Cylinder>,
     /// Name of an object (`o` / `g` in the file) that does not collide; repeatable.
     #[arg(long, value_name = "OBJECT")]
     pub(super) non_colliding: Vec<String>,
@@ -97,6 +105,10 @@ pub(super) fn parse_mode(text: &str) -> Result<ModeChoice, String> {
     text.parse().map(ModeChoice::One).map_err(|_| {
         format!("unknown mode '{text}' (expected robust, fauerby2003, nettle2000 or all)")
     })
+}
+
+pub(super) fn parse_cylinder(text: &str) -> Result<Cylinder, String> {
+    Cylinder::parse(text).map_err(|e| e.0)
 }
 
 pub(super) fn parse_method(text: &str) -> Result<Method, String> {
@@ -229,6 +241,11 @@ pub(crate) fn run(a: &SweepArgs) -> Result<i32, CliError> {
         return super::sweep_method::run(a, m, &settings, from, velocity);
     }
     if let Some(path) = &a.batch {
+        if !a.cylinder.is_empty() {
+            return Err(CliError::Usage(
+                "--cylinder is for one move (--from and --velocity), not --batch".into(),
+            ));
+        }
         return super::sweep_batch::run(a, &settings, path);
     }
     let (Some(from), Some(velocity)) = (a.from, a.velocity) else {
@@ -241,7 +258,7 @@ pub(crate) fn run(a: &SweepArgs) -> Result<i32, CliError> {
             "--from + --velocity + gravity overflows to a non-finite position".into(),
         ));
     }
-    let level = Level::load(&a.level, &a.import.options())?;
+    let level = load_with_cylinders(a)?;
     let colliding = object_flags(&level, &a.non_colliding)?;
     let detail = if a.summary {
         TraceDetail::Summary
@@ -265,6 +282,17 @@ pub(crate) fn run(a: &SweepArgs) -> Result<i32, CliError> {
     };
     print_stdout(&text)?;
     Ok(super::EXIT_OK)
+}
+
+/// The level, with each `--cylinder` added as a prism object
+/// `cylinder_<i>` when there are any.
+pub(super) fn load_with_cylinders(a: &SweepArgs) -> Result<Level, CliError> {
+    let level = Level::load(&a.level, &a.import.options())?;
+    if a.cylinder.is_empty() {
+        return Ok(level);
+    }
+    crate::methods::validate_cylinders(&a.cylinder).map_err(|e| CliError::Usage(e.0))?;
+    Ok(level_with_cylinders(&level, &a.cylinder))
 }
 
 /// One flag per object of the level: `false` for the objects named in `names`.

@@ -1,12 +1,16 @@
 //! `collidoscope sweep --method M`: one move by a collision method other
 //! than the ellipsoid slide ([`crate::methods`]), printed as text (one line
-//! per step) or as JSON with the slide trace's top-level shape.
+//! per step) or as JSON with the slide trace's top-level shape. The radial
+//! method also lists the scene's cylinders and compares its end with the
+//! swept ellipsoid's on the same cylinders.
 
-use super::sweep::{SweepArgs, header, object_flags};
+use super::sweep::{SweepArgs, header, load_with_cylinders, object_flags};
 use super::{CliError, format, print_stdout};
 use crate::collide::SlideSettings;
 use crate::level::Level;
+use crate::level::cylinder::{Cylinder, cylinders_from_objects};
 use crate::methods::discrete::DiscreteStep;
+use crate::methods::radial_compare::{DEFAULT_TOLERANCE_M, RadialComparison, compare_radial};
 use crate::methods::tunnel::{TunnelRule, tunnel_rule};
 use crate::methods::{Method, MethodSettings, MethodStep, MethodTrace, StepDetail, TriggerKind};
 use glam::DVec3;
@@ -27,6 +31,71 @@ struct MethodJson<'a> {
     /// Discrete mode: the speed above which the level tunnels.
     #[serde(skip_serializing_if = "Option::is_none")]
     tunnel_rule: Option<TunnelRule>,
+    /// The scene's cylinders, in the order the radial method numbers them.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    cylinders: &'a [SceneCylinder],
+    /// Radial method: the swept ellipsoid on the same move and cylinders.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<&'a RadialComparison>,
+}
+
+/// A cylinder of the scene and where it came from.
+#[derive(Serialize)]
+struct SceneCylinder {
+    /// Its number (`pole i` in the output).
+    index: u32,
+    /// `object` (an OBJ object named by the rule) or `flag` (`--cylinder`).
+    source: &'static str,
+    /// The object's name, for `object`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<String>,
+    #[serde(flatten)]
+    cylinder: Cylinder,
+}
+
+/// The objects named by the rule, then the `--cylinder` flags.
+fn scene_cylinders(level: &Level, flags: &[Cylinder]) -> Vec<SceneCylinder> {
+    let named = cylinders_from_objects(level.mesh())
+        .into_iter()
+        .map(|(o, c)| {
+            let name = level.mesh().objects()[o as usize].name.clone();
+            ("object", Some(name), c)
+        });
+    let given = flags.iter().map(|&c| ("flag", None, c));
+    named
+        .chain(given)
+        .enumerate()
+        .map(|(i, (source, object, cylinder))| SceneCylinder {
+            index: i as u32,
+            source,
+            object,
+            cylinder,
+        })
+        .collect()
+}
+
+/// The cylinders and the comparison with the ellipsoid, for the text output.
+fn radial_report(cylinders: &[SceneCylinder], cmp: Option<&RadialComparison>, s: &mut String) {
+    if cylinders.is_empty() {
+        let _ = writeln!(
+            s,
+            "cylinders   none: give --cylinder X,Y,Z,R,H or name objects cyl_*, pole_*, pillar_* or tree_*"
+        );
+    }
+    for c in cylinders {
+        let from = c.object.as_deref().unwrap_or("--cylinder");
+        let _ = writeln!(
+            s,
+            "pole {:<6} base {} radius {:.3} height {:.3} ({from})",
+            c.index,
+            format::vec(c.cylinder.base_world),
+            c.cylinder.radius,
+            c.cylinder.height
+        );
+    }
+    if let Some(cmp) = cmp {
+        let _ = writeln!(s, "ellipsoid   {}", cmp.sentence());
+    }
 }
 
 /// Runs `sweep --method` for a method other than `ellipsoid`.
@@ -39,14 +108,37 @@ pub(super) fn run(
 ) -> Result<i32, CliError> {
     let ms = a.method_settings();
     ms.validate().map_err(CliError::Usage)?;
-    let level = Level::load(&a.level, &a.import.options())?;
+    let level = load_with_cylinders(a)?;
     let colliding = object_flags(&level, &a.non_colliding)?;
     let world = level.world_with(&colliding);
-    let trace = crate::methods::run(method, world, settings, &ms, from, velocity)
-        .map_err(|e| CliError::Failed(format!("the method refused the move: {e}")))?;
+    let cylinders = scene_cylinders(&level, &a.cylinder);
+    let only: Vec<Cylinder> = cylinders.iter().map(|c| c.cylinder).collect();
+    // Too many (named objects and flags together) is the command's fault.
+    crate::methods::validate_cylinders(&only).map_err(|e| CliError::Usage(e.0))?;
+    let refused = |e: crate::methods::MethodError| {
+        CliError::Failed(format!("the method refused the move: {e}"))
+    };
+    let (trace, comparison) = if method == Method::Radial {
+        let (t, c) = compare_radial(
+            world,
+            &only,
+            settings,
+            &ms,
+            from,
+            velocity,
+            DEFAULT_TOLERANCE_M,
+        )
+        .map_err(refused)?;
+        (t, Some(c))
+    } else {
+        let t =
+            crate::methods::run_with_cylinders(method, world, &only, settings, &ms, from, velocity)
+                .map_err(refused)?;
+        (t, None)
+    };
     let rule = match method {
         Method::Discrete => tunnel_rule(&world, settings.radii_vec(), ms.step_hz),
-        Method::Ellipsoid | Method::Box => None,
+        Method::Ellipsoid | Method::Box | Method::Radial => None,
     };
     let text = if a.json {
         let json = MethodJson {
@@ -57,10 +149,16 @@ pub(super) fn run(
             method_settings: &ms,
             trace: &trace,
             tunnel_rule: rule,
+            cylinders: &cylinders,
+            comparison: comparison.as_ref(),
         };
         serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
-        text_report(&level, settings, &ms, from, velocity, &trace, rule)
+        let mut text = text_report(&level, settings, &ms, from, velocity, &trace, rule);
+        if method == Method::Radial {
+            radial_report(&cylinders, comparison.as_ref(), &mut text);
+        }
+        text
     };
     print_stdout(&text)?;
     Ok(super::EXIT_OK)
@@ -131,8 +229,32 @@ fn step_line(level: &Level, step: &MethodStep) -> String {
                 );
             }
         }
+        StepDetail::Radial(r) => radial_words(r, &mut line),
     }
     line
+}
+
+/// `  pushed out of pole 2 (depth 0.120 m) by (..)  PASSED THROUGH pole 3`
+fn radial_words(r: &crate::methods::radial::RadialStep, line: &mut String) {
+    for h in &r.entered {
+        let _ = write!(
+            line,
+            "  pushed out of pole {} (depth {:.4} m) by {}",
+            h.cylinder,
+            h.depth,
+            format::vec(h.push)
+        );
+    }
+    for c in &r.passed_through {
+        let _ = write!(line, "  PASSED THROUGH pole {c}");
+    }
+    for c in &r.pushed_through {
+        let _ = write!(line, "  PUSHED THROUGH to the far side of pole {c}");
+    }
+    if !r.inside_after.is_empty() {
+        let list: Vec<String> = r.inside_after.iter().map(u32::to_string).collect();
+        let _ = write!(line, "  STILL INSIDE pole {}", list.join(", "));
+    }
 }
 
 fn discrete_words(level: &Level, d: &DiscreteStep, line: &mut String) {

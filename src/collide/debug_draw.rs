@@ -125,11 +125,16 @@ pub enum OverlayKind {
     Tunnelling,
     /// Non-colliding objects the probe entered or left (trigger events).
     Triggers,
+    /// The scene's vertical cylinders (poles, trees) the radial method pushes out of.
+    Cylinders,
+    /// Radial vs ellipsoid: where the swept ellipsoid ends on the same
+    /// move, and the line to the push-out's end.
+    RadialDisagreement,
 }
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 42] = [
+    pub const ALL: [OverlayKind; 44] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -172,6 +177,8 @@ impl OverlayKind {
         OverlayKind::PushOut,
         OverlayKind::Tunnelling,
         OverlayKind::Triggers,
+        OverlayKind::Cylinders,
+        OverlayKind::RadialDisagreement,
     ];
 
     /// Short human-readable name, for the legend and the toggles.
@@ -219,6 +226,8 @@ impl OverlayKind {
             OverlayKind::PushOut => "Penetration normal / push-out",
             OverlayKind::Tunnelling => "Tunnelled step",
             OverlayKind::Triggers => "Trigger enter / exit",
+            OverlayKind::Cylinders => "Cylinders (radial)",
+            OverlayKind::RadialDisagreement => "Radial vs ellipsoid: ellipsoid's end",
         }
     }
 
@@ -269,6 +278,8 @@ impl OverlayKind {
             OverlayKind::PushOut => [0.95, 0.2, 0.45, 1.0],
             OverlayKind::Tunnelling => [1.0, 0.0, 0.0, 1.0],
             OverlayKind::Triggers => [0.3, 1.0, 0.6, 1.0],
+            OverlayKind::Cylinders => [0.55, 0.85, 0.35, 1.0],
+            OverlayKind::RadialDisagreement => [0.35, 0.75, 1.0, 0.3],
         }
     }
 

@@ -1,5 +1,6 @@
 //! A level: the collision mesh, its BVH, and how it was imported.
 
+pub mod cylinder;
 pub mod import;
 
 use crate::bvh::Bvh;

@@ -55,14 +55,13 @@ pub fn primitives_for_method(
         Some(format!("step {}", current.index)),
     );
     let first_sample = done.len().saturating_sub(MAX_SAMPLES_DRAWN);
-    for d in done[first_sample..]
-        .iter()
-        .filter_map(|s| s.detail.as_discrete())
-    {
+    for sample in done[first_sample..].iter().filter_map(|s| {
+        (s.detail.as_discrete().map(|d| d.sample)).or(s.detail.as_radial().map(|r| r.sample))
+    }) {
         push(
             OverlayKind::MethodSamples,
             Shape::Ellipsoid {
-                center: d.sample,
+                center: sample,
                 radii,
             },
             None,
@@ -78,6 +77,9 @@ pub fn primitives_for_method(
     }
     if let Some(r) = current.detail.as_box() {
         box_primitives(r, &mut push);
+    }
+    if let Some(r) = current.detail.as_radial() {
+        super::radial_draw::radial_step_primitives(done, r, &mut push);
     }
     out
 }

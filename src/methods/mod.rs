@@ -23,6 +23,14 @@
 //!   along each fixed step, from the "Snok" collision algorithm (Torbjørn
 //!   Vik, 2000) ([`box_camera`]).
 //!
+//! - [`Method::Radial`]: fixed steps, then the cumulative push-out of every
+//!   vertical cylinder (tree, pole) the probe ends inside, from "Simple but
+//!   Effective Collisions Part 1: Radial Collision Handling" (GameDev.net,
+//!   seed document 002) ([`radial`]). It uses the scene's cylinders
+//!   ([`crate::level::cylinder`]), not the level's triangles;
+//!   [`radial_compare`] runs the swept ellipsoid against the same cylinders'
+//!   triangles and says where the two disagree.
+//!
 //! Positions and vectors are world space (metres) unless named `_espace`
 //! (the probe's ellipsoid space, where it is a unit sphere).
 
@@ -30,11 +38,15 @@ pub mod box_camera;
 pub mod discrete;
 mod draw;
 pub mod overlap;
+pub mod radial;
+pub mod radial_compare;
+pub mod radial_draw;
 pub mod tunnel;
 
 pub use draw::primitives_for_method;
 
 use crate::collide::{CollisionWorld, MAX_MAGNITUDE_M, SlideSettings};
+use crate::level::cylinder::Cylinder;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -53,11 +65,19 @@ pub enum Method {
     Discrete,
     /// The box camera in four levels, detection only (Vik, "Snok").
     Box,
+    /// Fixed steps and cumulative push-out of vertical cylinders only (the
+    /// level's triangles are not used; seed document 002).
+    Radial,
 }
 
 impl Method {
     /// Every method, in menu order.
-    pub const ALL: [Method; 3] = [Method::Ellipsoid, Method::Discrete, Method::Box];
+    pub const ALL: [Method; 4] = [
+        Method::Ellipsoid,
+        Method::Discrete,
+        Method::Box,
+        Method::Radial,
+    ];
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
@@ -65,6 +85,7 @@ impl Method {
             Method::Ellipsoid => "ellipsoid",
             Method::Discrete => "discrete",
             Method::Box => "box",
+            Method::Radial => "radial",
         }
     }
 
@@ -74,6 +95,7 @@ impl Method {
             Method::Ellipsoid => "swept ellipsoid, collide and slide",
             Method::Discrete => "overlap in fixed time steps, bisection, push-out",
             Method::Box => "box camera, four levels per step, detection only",
+            Method::Radial => "push-out of vertical cylinders (poles, trees) only, no triangles",
         }
     }
 }
@@ -174,6 +196,8 @@ pub enum StepDetail {
     Discrete(discrete::DiscreteStep),
     /// A fixed step of the box camera: the four levels on the step's box.
     Box(crate::analysis::boxcam::BoxCamReport),
+    /// A fixed step of the radial method: the cylinders entered and pushed out of.
+    Radial(radial::RadialStep),
 }
 
 impl StepDetail {
@@ -181,7 +205,7 @@ impl StepDetail {
     pub fn as_discrete(&self) -> Option<&discrete::DiscreteStep> {
         match self {
             StepDetail::Discrete(d) => Some(d),
-            StepDetail::Box(_) => None,
+            StepDetail::Box(_) | StepDetail::Radial(_) => None,
         }
     }
 
@@ -189,7 +213,15 @@ impl StepDetail {
     pub fn as_box(&self) -> Option<&crate::analysis::boxcam::BoxCamReport> {
         match self {
             StepDetail::Box(r) => Some(r),
-            StepDetail::Discrete(_) => None,
+            StepDetail::Discrete(_) | StepDetail::Radial(_) => None,
+        }
+    }
+
+    /// The radial method's push-outs, when this is a radial step.
+    pub fn as_radial(&self) -> Option<&radial::RadialStep> {
+        match self {
+            StepDetail::Radial(r) => Some(r),
+            StepDetail::Discrete(_) | StepDetail::Box(_) => None,
         }
     }
 }
@@ -248,7 +280,8 @@ impl fmt::Display for MethodError {
 impl std::error::Error for MethodError {}
 
 /// Runs one move of the probe centred at `start` by `velocity` (world
-/// space) with `method`. [`Method::Ellipsoid`] is not run here (it has its
+/// space) with `method`, in a scene without cylinders (see
+/// [`run_with_cylinders`]). [`Method::Ellipsoid`] is not run here (it has its
 /// own trace, [`crate::collide::slide`]) and is refused, as are non-finite
 /// or huge input and invalid settings.
 pub fn run(
@@ -259,6 +292,32 @@ pub fn run(
     start: DVec3,
     velocity: DVec3,
 ) -> Result<MethodTrace, MethodError> {
+    run_with_cylinders(
+        method,
+        world,
+        &[],
+        settings,
+        method_settings,
+        start,
+        velocity,
+    )
+}
+
+/// As [`run`], in a scene with vertical `cylinders` (world space): the
+/// radial method collides with them alone; the other methods see only
+/// `world` (add the cylinders' triangles to it with
+/// [`crate::level::cylinder::level_with_cylinders`]). Invalid cylinders or
+/// more than [`crate::level::cylinder::MAX_CYLINDERS`] are refused.
+pub fn run_with_cylinders(
+    method: Method,
+    world: CollisionWorld<'_>,
+    cylinders: &[Cylinder],
+    settings: &SlideSettings,
+    method_settings: &MethodSettings,
+    start: DVec3,
+    velocity: DVec3,
+) -> Result<MethodTrace, MethodError> {
+    validate_cylinders(cylinders)?;
     settings
         .validate()
         .map_err(|e| MethodError(e.to_string()))?;
@@ -287,7 +346,31 @@ pub fn run(
             start,
             velocity,
         )),
+        Method::Radial => Ok(radial::run(
+            cylinders,
+            settings,
+            method_settings,
+            start,
+            velocity,
+        )),
     }
+}
+
+/// Why these cylinders cannot be used: the first invalid one (by index) or
+/// too many.
+pub fn validate_cylinders(cylinders: &[Cylinder]) -> Result<(), MethodError> {
+    use crate::level::cylinder::MAX_CYLINDERS;
+    if cylinders.len() > MAX_CYLINDERS {
+        return Err(MethodError(format!(
+            "{} cylinders is more than the limit of {MAX_CYLINDERS}",
+            cylinders.len()
+        )));
+    }
+    for (i, c) in cylinders.iter().enumerate() {
+        c.validate()
+            .map_err(|e| MethodError(format!("cylinder {i}: {e}")))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

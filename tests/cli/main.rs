@@ -10,6 +10,7 @@ mod errors;
 mod hostile;
 mod hygiene;
 mod map;
+mod radial;
 mod readme;
 mod refusals;
 mod replay;

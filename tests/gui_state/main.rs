@@ -400,6 +400,7 @@ fn the_session_round_trips_without_runtime_data() {
 /// One window frame of walk mode at 60 Hz towards `dir`.
 mod character;
 mod compare;
+mod cylinders;
 mod engines;
 mod files;
 mod finding;

@@ -77,6 +77,9 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                             .default_open(true)
                             .show(ui, |ui| probe_editor(ui, app));
                     }
+                    egui::CollapsingHeader::new("Cylinders (radial)")
+                        .default_open(true)
+                        .show(ui, |ui| super::cylinders::show(ui, app));
                 }
                 LeftTab::Character => {
                     character::show(ui, app);
@@ -469,7 +472,7 @@ fn method_rows(
             }
         });
     ui.end_row();
-    if matches!(*method, Method::Discrete | Method::Box) {
+    if matches!(*method, Method::Discrete | Method::Box | Method::Radial) {
         ui.label("step rate");
         ui.add(
             egui::DragValue::new(&mut ms.step_hz)

@@ -1,5 +1,5 @@
 //! The overlay legend in the viewport's bottom-right corner. It starts
-//! folded to one line ("Legend · 36 of 42 on") so that it hides nothing on
+//! folded to one line ("Legend · 38 of 44 on") so that it hides nothing on
 //! a first look; unfolded, it lists every overlay, and a click on an entry
 //! turns that overlay on or off. Each entry's swatches are the colours its
 //! primitives are drawn in right now (BVH boxes take one colour per depth,

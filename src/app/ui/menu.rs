@@ -231,6 +231,15 @@ fn probe_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     if ui.button("Place probe (click a surface)").clicked() {
         app.tool = Tool::PlaceProbe;
     }
+    if ui
+        .button("Place cylinder (click a surface)")
+        .on_hover_text(
+            "A vertical pole for the radial method; edit it in the Scene tab, Cylinders (radial)",
+        )
+        .clicked()
+    {
+        app.tool = Tool::PlaceCylinder;
+    }
     let sel = app.state.selected;
     if ui
         .add_enabled(

@@ -33,6 +33,9 @@ fn end_words(method: crate::methods::Method, end: MethodEnd) -> &'static str {
             "arrived; the box met the geometry on its way (detected, not resolved)"
         }
         (_, MethodEnd::ArrivedAfterContacts) => "arrived after resolving contacts",
+        (crate::methods::Method::Radial, MethodEnd::StuckOverlapping) => {
+            "ended inside a cylinder (the pushes of overlapping poles cancelled)"
+        }
         (_, MethodEnd::StuckOverlapping) => "ended overlapping the geometry",
     }
 }
@@ -67,6 +70,9 @@ pub(super) fn inspector(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         };
         ui.add(egui::Label::new(text).wrap());
     }
+    if let Some(cmp) = st.radial_comparison() {
+        super::radial_view::comparison_line(ui, cmp);
+    }
     let Some(step) = st.current_method_step().cloned() else {
         ui.label(format!(
             "{}: at the start of the move. Step (N / Space) to show the first of {} steps.",
@@ -75,6 +81,10 @@ pub(super) fn inspector(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         ));
         return;
     };
+    if let Some(r) = step.detail.as_radial() {
+        // Outside the scroll area, where lines wrap to the panel's width.
+        super::radial_view::radial_rows(ui, r);
+    }
     egui::ScrollArea::both().show(ui, |ui| {
         step_table(ui, &step);
         if let Some(d) = step.detail.as_discrete() {

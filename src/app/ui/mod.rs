@@ -10,6 +10,7 @@ mod character;
 mod checks;
 mod compare;
 mod compare_walk;
+mod cylinders;
 mod dialogs;
 mod file_window;
 mod hygiene;
@@ -24,6 +25,7 @@ mod method_view;
 mod pairs_panel;
 mod panels;
 mod plots;
+mod radial_view;
 mod replay;
 mod section;
 mod sync;
@@ -77,6 +79,8 @@ pub(crate) enum Tool {
     PlaceProbe,
     /// Clicks on surfaces measure between two points.
     Measure,
+    /// The next click on a surface places a vertical cylinder (pole) there.
+    PlaceCylinder,
 }
 
 /// The Collidoscope window.
@@ -162,6 +166,7 @@ impl CollidoscopeApp {
         // straight away; the default level only fills in when there is none.
         let session_level = state.level_path.clone();
         app.state = state;
+        crate::app::cylinders::sanitize(&mut app.state);
         let session_options = app.state.import_options;
         let path = match startup.level {
             Some(path) => Some((path, startup.import_options)),

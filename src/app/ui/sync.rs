@@ -63,6 +63,7 @@ struct OverlayKey {
     map: Option<(usize, Option<usize>)>,
     /// The "Move all probes together" run drawn.
     pairs: Option<usize>,
+    cylinders: Vec<crate::level::cylinder::Cylinder>,
 }
 
 impl SyncMemo {
@@ -146,7 +147,9 @@ fn shown_color(p: &crate::app::state::Probe) -> [f32; 4] {
 
 fn rebuild_overlays(app: &mut CollidoscopeApp) {
     let st = &app.state;
-    let Some(level) = &st.level else {
+    // With cylinders, the traces ran on the level plus their prisms: their
+    // triangle numbers go past the level's own.
+    let Some(level) = crate::app::cylinders::drawn_level(st) else {
         return;
     };
     let probe = st.selected_probe();
@@ -189,6 +192,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             )
         }),
         pairs: st.pairs.as_ref().map(|p| Arc::as_ptr(p) as usize),
+        cylinders: st.cylinders.clone(),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -272,6 +276,21 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
     }
     if st.overlays.get(OverlayKind::StuckMap) {
         overlays.primitives.extend(map_primitives(&st.map));
+    }
+    overlays
+        .primitives
+        .extend(crate::methods::radial_draw::cylinder_primitives(
+            &crate::app::cylinders::scene_cylinders(st),
+            &st.overlays,
+        ));
+    if let Some(cmp) = probe.and_then(|p| p.stepper.radial_comparison()) {
+        overlays
+            .primitives
+            .extend(crate::methods::radial_draw::disagreement_primitives(
+                cmp,
+                key.radii,
+                &st.overlays,
+            ));
     }
     let volume_kinds = [
         OverlayKind::BoundingSpheres,

@@ -131,6 +131,18 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
         }
         return;
     }
+    if app.tool == Tool::PlaceCylinder {
+        match &app.hover {
+            Some(h) => {
+                app.queue.push(Command::PlaceCylinder(h.point));
+                app.tool = Tool::Select;
+            }
+            None => app
+                .state
+                .error("Place cylinder: nothing of the level under the pointer; click a surface"),
+        }
+        return;
+    }
     if app.tool == Tool::PlaceProbe || double {
         match &app.hover {
             Some(h) if probes::place_refusal(h.normal).is_some() => {

@@ -222,6 +222,8 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
         OverlayKind::PushOut,
         OverlayKind::Tunnelling,
         OverlayKind::Triggers,
+        OverlayKind::Cylinders,
+        OverlayKind::RadialDisagreement,
         OverlayKind::PairPaths,
         OverlayKind::PairContact,
         OverlayKind::PairClosest,

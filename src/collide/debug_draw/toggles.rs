@@ -93,6 +93,10 @@ pub struct OverlayToggles {
     pub tunnelling: bool,
     /// [`OverlayKind::Triggers`].
     pub triggers: bool,
+    /// [`OverlayKind::Cylinders`].
+    pub cylinders: bool,
+    /// [`OverlayKind::RadialDisagreement`].
+    pub radial_disagreement: bool,
 }
 
 impl Default for OverlayToggles {
@@ -140,6 +144,8 @@ impl Default for OverlayToggles {
             push_out: OverlayKind::PushOut.on_by_default(),
             tunnelling: OverlayKind::Tunnelling.on_by_default(),
             triggers: OverlayKind::Triggers.on_by_default(),
+            cylinders: OverlayKind::Cylinders.on_by_default(),
+            radial_disagreement: OverlayKind::RadialDisagreement.on_by_default(),
         }
     }
 }
@@ -190,6 +196,8 @@ impl OverlayToggles {
             push_out: on,
             tunnelling: on,
             triggers: on,
+            cylinders: on,
+            radial_disagreement: on,
         }
     }
 
@@ -238,6 +246,8 @@ impl OverlayToggles {
             OverlayKind::PushOut => &mut self.push_out,
             OverlayKind::Tunnelling => &mut self.tunnelling,
             OverlayKind::Triggers => &mut self.triggers,
+            OverlayKind::Cylinders => &mut self.cylinders,
+            OverlayKind::RadialDisagreement => &mut self.radial_disagreement,
         }
     }
 
@@ -286,6 +296,8 @@ impl OverlayToggles {
             OverlayKind::PushOut => self.push_out,
             OverlayKind::Tunnelling => self.tunnelling,
             OverlayKind::Triggers => self.triggers,
+            OverlayKind::Cylinders => self.cylinders,
+            OverlayKind::RadialDisagreement => self.radial_disagreement,
         }
     }
 

@@ -1,0 +1,96 @@
+//! The Scene tab's "Cylinders (radial)" section: the scene's vertical
+//! cylinders (poles, trees) with their base, radius and height editable
+//! and a delete button each, and the button that arms placing one.
+
+use super::widgets::fmt3;
+use super::{CollidoscopeApp, Tool};
+use crate::app::command::Command;
+use crate::level::cylinder::Cylinder;
+use eframe::egui;
+
+/// At most this many rows are listed (the rest are counted).
+const MAX_ROWS: usize = 64;
+
+/// The section's content.
+pub(super) fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let placing = app.tool == Tool::PlaceCylinder;
+    if ui
+        .selectable_label(placing, "+ Place cylinder")
+        .on_hover_text("Then click a surface in the view: a pole stands there")
+        .clicked()
+    {
+        app.tool = if placing {
+            Tool::Select
+        } else {
+            Tool::PlaceCylinder
+        };
+    }
+    let named = crate::app::cylinders::named_count(&app.state);
+    if named > 0 {
+        ui.add(
+            egui::Label::new(format!(
+                "Poles 0 to {}: the level's objects named pole_*, tree_*, pillar_* or cyl_* \
+                 (their bounding cylinders).",
+                named - 1
+            ))
+            .wrap(),
+        );
+    }
+    if app.state.cylinders.is_empty() {
+        ui.add(
+            egui::Label::new(
+                "No placed cylinders. The radial method (probe editor, method) pushes probes \
+                 out of vertical cylinders only, not the level's triangles.",
+            )
+            .wrap(),
+        );
+        return;
+    }
+    egui::Grid::new("cylinders")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("pole");
+            ui.label("radius");
+            ui.label("height");
+            ui.label("");
+            ui.end_row();
+            for (i, c) in app.state.cylinders.iter().enumerate().take(MAX_ROWS) {
+                row(ui, &mut app.queue, i, named + i, *c);
+            }
+        });
+    let n = app.state.cylinders.len();
+    if n > MAX_ROWS {
+        ui.label(format!("… and {} more", n - MAX_ROWS));
+    }
+}
+
+/// Placed cylinder `i`, shown as pole `pole`.
+fn row(ui: &mut egui::Ui, queue: &mut Vec<Command>, i: usize, pole: usize, c: Cylinder) {
+    ui.label(format!("{pole}"))
+        .on_hover_text(format!("base centre {}", fmt3(c.base_world)));
+    let mut edited = c;
+    let r = ui.add(
+        egui::DragValue::new(&mut edited.radius)
+            .speed(0.01)
+            .range(0.01..=100.0)
+            .suffix(" m"),
+    );
+    let h = ui.add(
+        egui::DragValue::new(&mut edited.height)
+            .speed(0.05)
+            .range(0.05..=1000.0)
+            .suffix(" m"),
+    );
+    if (r.changed() || h.changed()) && edited != c {
+        queue.push(Command::UpdateCylinder(i, edited));
+    }
+    if ui
+        .small_button("Delete")
+        .on_hover_text("Remove this pole (later poles are renumbered)")
+        .clicked()
+    {
+        queue.push(Command::DeleteCylinder(i));
+    }
+    ui.end_row();
+}

@@ -1,0 +1,232 @@
+//! `collidoscope sweep --method radial`: push-out of cylinders from named
+//! objects and `--cylinder` flags, the comparison with the swept ellipsoid,
+//! the ellipsoid against `--cylinder` prisms, and bad cylinders.
+
+use crate::support::*;
+
+fn poles() -> String {
+    fixture("poles.obj")
+}
+
+#[test]
+fn radial_json_has_the_trace_shape_the_cylinders_and_the_comparison() {
+    // 30 m/s at 60 Hz: 0.5 m steps, held in front of pole_a (0.42 m
+    // bounding radius + 0.4 m probe), where the ellipsoid stops too.
+    let level = poles();
+    let v = json(&run(&[
+        "sweep",
+        &level,
+        "--json",
+        "--method",
+        "radial",
+        "--radii",
+        "0.4,0.9,0.4",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "0,0,30",
+    ]));
+    for key in [
+        "level",
+        "from",
+        "velocity",
+        "settings",
+        "method_settings",
+        "final_position",
+        "end_reason",
+        "iterations",
+    ] {
+        assert!(v.get(key).is_some(), "{key} missing");
+    }
+    assert_eq!(v["method"], "radial");
+    assert_eq!(v["end_reason"], "arrived_after_contacts");
+    let cyl = &v["cylinders"][0];
+    assert_eq!(cyl["source"], "object");
+    assert_eq!(cyl["object"], "pole_a");
+    assert!(near(cyl["radius"].as_f64().unwrap(), 0.18f64.sqrt(), 1e-6));
+    let end = vec3(&v["final_position"]);
+    let stop = 5.0 - 0.18f64.sqrt() - 0.4;
+    assert!(near(end[2], stop, 1e-6), "{end:?}");
+    let steps = v["iterations"].as_array().unwrap();
+    assert_eq!(steps.len(), 60);
+    let hit = steps
+        .iter()
+        .find(|s| !s["detail"]["entered"].as_array().unwrap().is_empty())
+        .unwrap();
+    assert_eq!(hit["detail"]["kind"], "radial");
+    assert_eq!(hit["detail"]["entered"][0]["cylinder"], 0);
+    assert!(hit["detail"]["entered"][0]["depth"].as_f64().unwrap() > 0.0);
+    // The ellipsoid meets the box itself (0.3 m from the axis), not its
+    // bounding circle (0.42 m): they part by 0.12 m, over the 0.1 m tolerance.
+    let cmp = &v["comparison"];
+    assert_eq!(cmp["disagree"], true, "{cmp}");
+    assert!(
+        near(
+            vec3(&cmp["ellipsoid_end"])[2],
+            5.0 - 0.3 - 0.4 - 0.005,
+            1e-3
+        ),
+        "{cmp}"
+    );
+    assert!(near(cmp["apart_m"].as_f64().unwrap(), 0.119, 1e-3), "{cmp}");
+    // A true cylinder from the flag: both stop at it, within the tolerance.
+    let v = json(&run(&[
+        "sweep",
+        &level,
+        "--json",
+        "--method",
+        "radial",
+        "--radii",
+        "0.4,0.9,0.4",
+        "--from",
+        "3,1,0",
+        "--velocity",
+        "0,0,30",
+        "--cylinder",
+        "3,0,5,0.5,3",
+    ]));
+    assert_eq!(v["cylinders"][1]["source"], "flag");
+    assert_eq!(v["comparison"]["disagree"], false, "{}", v["comparison"]);
+    assert!(near(vec3(&v["final_position"])[2], 4.1, 1e-9));
+}
+
+#[test]
+fn a_fast_move_passes_through_a_flag_pole_that_stops_the_ellipsoid() {
+    let level = poles();
+    // Pole 1 (after pole_a) from the flag, on the path at x = 3.
+    let args = [
+        "sweep",
+        &level,
+        "--method",
+        "radial",
+        "--radii",
+        "0.4,0.9,0.4",
+        "--from",
+        "3,1,0",
+        "--velocity",
+        "0,0,120",
+        "--cylinder",
+        "3,0,5,0.5,3",
+    ];
+    let r = run(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "pole 1      base (3.0000, 0.0000, 5.0000) radius 0.500 height 3.000 (--cylinder)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("PASSED THROUGH pole 1"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "push-out passed through pole 1; the ellipsoid stops at (3.000, 1.000, 4.095)"
+        ),
+        "{}",
+        r.stdout
+    );
+    // The ellipsoid slide itself meets the flag's prism.
+    let v = json(&run(&[
+        "sweep",
+        &level,
+        "--json",
+        "--radii",
+        "0.4,0.9,0.4",
+        "--from",
+        "3,1,0",
+        "--velocity",
+        "0,0,120",
+        "--cylinder",
+        "3,0,5,0.5,3",
+    ]));
+    assert!(
+        near(vec3(&v["final_position"])[2], 4.095, 1e-3),
+        "{}",
+        v["final_position"]
+    );
+    // Without the flag it goes on.
+    let v = json(&run(&[
+        "sweep",
+        &level,
+        "--json",
+        "--radii",
+        "0.4,0.9,0.4",
+        "--from",
+        "3,1,0",
+        "--velocity",
+        "0,0,5",
+    ]));
+    assert!(near(vec3(&v["final_position"])[2], 5.0, 1e-6));
+}
+
+#[test]
+fn bad_cylinders_are_usage_errors() {
+    let level = poles();
+    for (flag, needle) in [
+        ("1,2,3", "X,Y,Z,R,H"),
+        ("0,0,0,-1,3", "radius"),
+        ("0,0,0,1,0", "height"),
+        ("0,0,nan,1,1", "base"),
+        ("0,0,0,1,abc", "'abc'"),
+    ] {
+        let r = run(&[
+            "sweep",
+            &level,
+            "--method",
+            "radial",
+            "--from",
+            "0,1,0",
+            "--velocity",
+            "0,0,1",
+            "--cylinder",
+            flag,
+        ]);
+        assert_fails(&r, 2, needle);
+    }
+    let r = run(&["sweep", &level, "--batch", "-", "--cylinder", "0,0,0,1,1"]);
+    assert_fails(&r, 2, "--batch");
+}
+
+/// Every key of `v`, at all nesting levels.
+fn keys(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                out.insert(k.clone());
+                keys(x, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_readme_documents_every_radial_json_field() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let level = poles();
+    let v = json(&run(&[
+        "sweep",
+        &level,
+        "--json",
+        "--method",
+        "radial",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "0,0,60",
+        "--cylinder",
+        "3,0,5,0.5,3",
+    ]));
+    let mut all = std::collections::BTreeSet::new();
+    keys(&v, &mut all);
+    let missing: Vec<&String> = all
+        .iter()
+        .filter(|k| !readme.contains(&format!("`{}`", k.trim_end_matches("_espace"))))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+}

@@ -1,0 +1,161 @@
+//! Vertical cylinders in the window: placed by a click, edited, deleted,
+//! saved with the session; the radial method pushes out of them, the slide
+//! meets their prisms, and the two are compared.
+
+use super::*;
+use collidoscope::level::cylinder::Cylinder;
+use collidoscope::methods::{Method, MethodSettings};
+
+/// A probe at (0, _, -3) moving 4 m along +z by `method`, and a pole
+/// placed at (0, 0, -1) (0.3 m radius, 3 m high).
+fn probe_and_pole(method: Method, step_hz: f64) -> (EditorState, usize) {
+    let mut s = state_with_room();
+    let i = place(&mut s, 0.0, -3.0, DVec3::new(0.0, 0.0, 4.0));
+    let mut p = params_of(&s.probes[i]);
+    p.method = method;
+    p.method_settings = MethodSettings {
+        step_hz,
+        ..MethodSettings::default()
+    };
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
+    s.apply(Command::PlaceCylinder(DVec3::new(0.0, 0.0, -1.0)));
+    assert_eq!(s.cylinders.len(), 1);
+    s.apply(Command::RunToEnd);
+    (s, i)
+}
+
+#[test]
+fn the_slide_meets_a_placed_pole_and_the_radial_method_pushes_out_of_it() {
+    let (s, i) = probe_and_pole(Method::Ellipsoid, 60.0);
+    let end = s.probes[i].shown_center();
+    // Stopped at the prism's face: 0.3 m pole + 0.4 m probe + skin.
+    assert!((end.z - (-1.0 - 0.7 - 0.005)).abs() < 2e-3, "{end:?}");
+    let (s, i) = probe_and_pole(Method::Radial, 60.0);
+    let st = &s.probes[i].stepper;
+    let trace = st.method_trace().expect("the radial trace");
+    assert_eq!(trace.method, Method::Radial);
+    assert!(
+        (trace.final_position.z + 1.7).abs() < 1e-9,
+        "{:?}",
+        trace.final_position
+    );
+    let pushed = trace
+        .iterations
+        .iter()
+        .filter_map(|r| r.detail.as_radial())
+        .filter(|d| !d.entered.is_empty())
+        .count();
+    assert!(pushed > 10, "held in front of the pole, step after step");
+    let cmp = st.radial_comparison().expect("compared with the slide");
+    assert!(!cmp.disagree, "{}", cmp.sentence());
+}
+
+#[test]
+fn a_one_step_move_passes_through_the_pole_and_the_window_says_so() {
+    let (s, i) = probe_and_pole(Method::Radial, 1.0);
+    let st = &s.probes[i].stepper;
+    assert_eq!(st.step_count(), 1);
+    let d = st
+        .current_method_step()
+        .unwrap()
+        .detail
+        .as_radial()
+        .unwrap();
+    assert_eq!(d.passed_through, vec![0]);
+    let cmp = st.radial_comparison().unwrap();
+    assert!(cmp.disagree);
+    let sentence = cmp.sentence();
+    assert!(
+        sentence.starts_with("push-out passed through pole 0; the ellipsoid stops at"),
+        "{sentence}"
+    );
+    // Drawn: the pole, the push-out path through it, the ellipsoid's end.
+    let toggles = &s.overlays;
+    let poles = collidoscope::methods::radial_draw::cylinder_primitives(&s.cylinders, toggles);
+    assert!(poles.iter().any(|p| p.label.as_deref() == Some("pole 0")));
+    let ghost =
+        collidoscope::methods::radial_draw::disagreement_primitives(cmp, DVec3::ONE, toggles);
+    assert_eq!(ghost.len(), 2);
+}
+
+#[test]
+fn cylinders_are_edited_deleted_and_saved_with_the_session() {
+    let (mut s, i) = probe_and_pole(Method::Radial, 60.0);
+    let mut c = s.cylinders[0];
+    c.radius = 0.5;
+    s.apply(Command::UpdateCylinder(0, c));
+    s.apply(Command::RunToEnd);
+    let end = s.probes[i].shown_center();
+    assert!(
+        (end.z + 1.9).abs() < 1e-9,
+        "the wider pole holds it earlier: {end:?}"
+    );
+    // An invalid edit is refused with the reason; the pole stays.
+    let bad = Cylinder { radius: -1.0, ..c };
+    s.apply(Command::UpdateCylinder(0, bad));
+    assert_eq!(s.cylinders[0].radius, 0.5);
+    let msg = &s.status.as_ref().expect("an error").text;
+    assert!(msg.contains("radius"), "{msg}");
+    // Saved with the session; a session from before cylinders loads empty.
+    let text = serde_json::to_string(&s).unwrap();
+    let back: EditorState = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.cylinders, s.cylinders);
+    let mut old: serde_json::Value = serde_json::from_str(&text).unwrap();
+    old.as_object_mut().unwrap().remove("cylinders");
+    let back: EditorState = serde_json::from_value(old).unwrap();
+    assert!(back.cylinders.is_empty());
+    // Deleted: the slide goes its whole way again.
+    s.apply(Command::DeleteCylinder(0));
+    assert!(s.cylinders.is_empty());
+    let mut p = params_of(&s.probes[i]);
+    p.method = Method::Ellipsoid;
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
+    s.apply(Command::RunToEnd);
+    let end = s.probes[i].shown_center();
+    assert!((end.z - 1.0).abs() < 1e-6, "{end:?}");
+}
+
+#[test]
+fn objects_named_by_the_rule_are_poles_too_numbered_first() {
+    let mut b = MeshBuilder::new();
+    b.object("floor").quad(
+        Vec3::new(-10.0, 0.0, -10.0),
+        Vec3::new(-10.0, 0.0, 10.0),
+        Vec3::new(10.0, 0.0, 10.0),
+        Vec3::new(10.0, 0.0, -10.0),
+    );
+    b.object("tree_oak")
+        .cuboid(Vec3::new(-0.2, 0.0, -1.2), Vec3::new(0.2, 3.0, -0.8));
+    let mut s = EditorState::default();
+    s.apply(Command::LevelLoaded(Arc::new(Level::from_mesh(
+        "trees",
+        b.build(),
+    ))));
+    let i = place(&mut s, 0.0, -3.0, DVec3::new(0.0, 0.0, 4.0));
+    let mut p = params_of(&s.probes[i]);
+    p.method = Method::Radial;
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
+    s.apply(Command::RunToEnd);
+    // The tree's bounding circle: 0.2 * sqrt(2) m, plus the 0.4 m probe.
+    let r = 0.2f64.hypot(0.2) + 0.4;
+    let end = s.probes[i].shown_center();
+    assert!((end.z - (-1.0 - r)).abs() < 1e-4, "{end:?}");
+    // A placed pole is numbered after the tree.
+    s.apply(Command::PlaceCylinder(DVec3::new(3.0, 0.0, 0.0)));
+    assert_eq!(collidoscope::app::cylinders::named_count(&s), 1);
+    assert_eq!(collidoscope::app::cylinders::scene_cylinders(&s).len(), 2);
+    let msg = &s.status.as_ref().unwrap().text;
+    assert!(msg.starts_with("Placed pole 1"), "{msg}");
+}
+
+#[test]
+fn invalid_cylinders_of_a_hand_edited_session_are_dropped_with_a_message() {
+    let (s, _) = probe_and_pole(Method::Radial, 60.0);
+    let mut v: serde_json::Value = serde_json::to_value(&s).unwrap();
+    v["cylinders"][0]["radius"] = serde_json::json!(-2.0);
+    let mut back: EditorState = serde_json::from_value(v).unwrap();
+    collidoscope::app::cylinders::sanitize(&mut back);
+    assert!(back.cylinders.is_empty());
+    let msg = &back.status.as_ref().unwrap().text;
+    assert!(msg.contains("1 cylinder(s)"), "{msg}");
+}
