@@ -31,6 +31,17 @@ pub struct CylinderLevel {
     level: Arc<Level>,
 }
 
+/// Whether the view draws the cylinders: when the radial method is in
+/// play (some were placed, or the selected probe moves by it). Otherwise a
+/// level's pillars are plain geometry, and a "pole i" label on each would
+/// only crowd the view.
+pub fn cylinders_drawn(st: &EditorState) -> bool {
+    !st.cylinders.is_empty()
+        || st
+            .selected_probe()
+            .is_some_and(|p| p.method == crate::methods::Method::Radial)
+}
+
 /// Every cylinder of the scene, numbered as the radial method numbers them:
 /// first the level's objects named by the rule
 /// ([`crate::level::cylinder::is_cylinder_object_name`], e.g. the built-in

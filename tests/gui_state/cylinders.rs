@@ -159,3 +159,21 @@ fn invalid_cylinders_of_a_hand_edited_session_are_dropped_with_a_message() {
     let msg = &back.status.as_ref().unwrap().text;
     assert!(msg.contains("1 cylinder(s)"), "{msg}");
 }
+
+#[test]
+fn cylinders_are_drawn_only_when_the_radial_method_is_in_play() {
+    use collidoscope::app::cylinders::cylinders_drawn;
+    let mut s = state_with_room();
+    let i = place(&mut s, 0.0, -3.0, DVec3::new(0.0, 0.0, 4.0));
+    assert!(!cylinders_drawn(&s), "a slide probe and no placed pole");
+    let mut p = params_of(&s.probes[i]);
+    p.method = Method::Radial;
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
+    assert!(cylinders_drawn(&s), "the selected probe moves by radial");
+    let mut p = params_of(&s.probes[i]);
+    p.method = Method::Ellipsoid;
+    s.apply(Command::UpdateProbe(i, Box::new(p)));
+    assert!(!cylinders_drawn(&s));
+    s.apply(Command::PlaceCylinder(DVec3::new(0.0, 0.0, -1.0)));
+    assert!(cylinders_drawn(&s), "a placed pole");
+}

@@ -64,6 +64,8 @@ struct OverlayKey {
     /// The "Move all probes together" run drawn.
     pairs: Option<usize>,
     cylinders: Vec<crate::level::cylinder::Cylinder>,
+    /// Whether the cylinders are drawn ([`crate::app::cylinders::cylinders_drawn`]).
+    radial_in_use: bool,
 }
 
 impl SyncMemo {
@@ -193,6 +195,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
         }),
         pairs: st.pairs.as_ref().map(|p| Arc::as_ptr(p) as usize),
         cylinders: st.cylinders.clone(),
+        radial_in_use: crate::app::cylinders::cylinders_drawn(st),
     };
     if app.sync.overlay_key.as_ref() == Some(&key) {
         return;
@@ -277,12 +280,14 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
     if st.overlays.get(OverlayKind::StuckMap) {
         overlays.primitives.extend(map_primitives(&st.map));
     }
-    overlays
-        .primitives
-        .extend(crate::methods::radial_draw::cylinder_primitives(
-            &crate::app::cylinders::scene_cylinders(st),
-            &st.overlays,
-        ));
+    if crate::app::cylinders::cylinders_drawn(st) {
+        overlays
+            .primitives
+            .extend(crate::methods::radial_draw::cylinder_primitives(
+                &crate::app::cylinders::scene_cylinders(st),
+                &st.overlays,
+            ));
+    }
     if let Some(cmp) = probe.and_then(|p| p.stepper.radial_comparison()) {
         overlays
             .primitives
