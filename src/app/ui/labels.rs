@@ -28,6 +28,18 @@ pub(crate) struct Callout {
     pub lines: Vec<(String, Color32)>,
 }
 
+/// The labels whose points are inside `view`: one pinned to the view's
+/// edge would name nothing in sight (a pole behind the left panel).
+pub(crate) fn in_view(
+    labels: Vec<(Pos2, String, Color32)>,
+    view: Rect,
+) -> Vec<(Pos2, String, Color32)> {
+    labels
+        .into_iter()
+        .filter(|(pos, _, _)| view.contains(*pos))
+        .collect()
+}
+
 /// Groups labels by point: a label within [`MERGE_PX`] of a callout's
 /// point joins it (the first label's point stays the callout's).
 pub(crate) fn merge_callouts(labels: Vec<(Pos2, String, Color32)>) -> Vec<Callout> {
@@ -156,6 +168,22 @@ pub(crate) fn paint(painter: &egui::Painter, callouts: &[Callout], size_pt: f32)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_of_points_outside_the_view_are_dropped() {
+        let view = Rect::from_min_size(pos2(260.0, 25.0), vec2(780.0, 520.0));
+        let label = |x: f32, y: f32, t: &str| (pos2(x, y), t.to_string(), Color32::WHITE);
+        let kept = in_view(
+            vec![
+                label(500.0, 300.0, "pole 0"),
+                label(120.0, 300.0, "pole 4"),
+                label(500.0, 700.0, "pole 3"),
+            ],
+            view,
+        );
+        let names: Vec<&str> = kept.iter().map(|(_, t, _)| t.as_str()).collect();
+        assert_eq!(names, ["pole 0"]);
+    }
 
     fn disjoint(cards: &[Rect]) -> bool {
         cards.iter().enumerate().all(|(i, a)| {

@@ -256,7 +256,9 @@ fn draw_velocity_handle(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
 }
 
 /// The overlay labels and the probes' names, as non-overlapping callouts
-/// (see [`labels`]); their cards are kept for the tests.
+/// (see [`labels`]); their cards are kept for the tests. A point outside
+/// the view gets no label: pinned to the view's edge, it would name
+/// nothing in sight.
 fn draw_labels(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
     let mut raw = Vec::new();
     for prim in app.sync.primitives() {
@@ -277,7 +279,7 @@ fn draw_labels(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
         }
     }
     measurement_line(ui, app, rect, &mut raw);
-    let callouts = labels::merge_callouts(raw);
+    let callouts = labels::merge_callouts(labels::in_view(raw, rect));
     let painter = ui.painter_at(rect);
     app.label_cards = labels::paint(&painter, &callouts, app.state.view.label_size());
 }
