@@ -46,12 +46,13 @@ struct MovingBox {
 }
 
 impl MovingBox {
-    /// The box `start` moving by `delta`, among boxes inside `scene`.
+    /// The box `start` moving by `delta`, among boxes no coordinate of
+    /// which is larger than `largest` in magnitude (the root's
+    /// [`BvhNode::largest_coordinate`]).
     #[inline]
-    fn new(start: &Aabb, delta: Vec3, scene: &Aabb) -> Self {
+    fn new(start: &Aabb, delta: Vec3, largest: f32) -> Self {
         let center = Vec3A::from(start.center());
         let half = Vec3A::from(start.extent() * 0.5);
-        let largest = Vec3A::from(scene.min.abs().max(scene.max.abs())).max_element();
         let grow = half + (Vec3A::splat(largest) + center.abs() + half) * PAD;
         let delta = Vec3A::from(delta);
         let magnitude = delta.abs().recip().min(Vec3A::splat(MAX_INV_DELTA));
@@ -166,7 +167,7 @@ pub(super) fn sweep_front_to_back(
     let Some(root) = bvh.nodes.first() else {
         return;
     };
-    let mover = MovingBox::new(start, delta, &root.aabb());
+    let mover = MovingBox::new(start, delta, root.largest_coordinate());
     let mut cutoff = f32::INFINITY;
     // Slot ids with the time the moving box enters their box, nearest on top.
     let stack = &mut scratch.ordered;
@@ -246,7 +247,7 @@ pub(super) fn query_swept_aabb(
     let Some(root) = bvh.nodes.first() else {
         return;
     };
-    let mover = MovingBox::new(start, delta, &root.aabb());
+    let mover = MovingBox::new(start, delta, root.largest_coordinate());
     Walk::new(scratch, out, visited, stats).collect(
         bvh,
         |node| mover.slot_entries(node, f32::INFINITY).0,

@@ -65,6 +65,8 @@ pub struct FrameSolver<'w> {
     slide: SlideSettings,
     ch: CharacterSettings,
     detail: TraceDetail,
+    /// Whether the phases' iterations record trigger events.
+    trigger_events: bool,
     index: u32,
     before: CharacterState,
     walk: DVec3,
@@ -100,6 +102,22 @@ impl<'w> FrameSolver<'w> {
         index: u32,
         detail: TraceDetail,
     ) -> Option<Self> {
+        Self::with_trigger_events(world, settings, state, input, index, detail, true)
+    }
+
+    /// [`FrameSolver::new`], with the iterations' trigger events recorded
+    /// or not ([`SlideSolver::set_trigger_events`]). Batch work that reads
+    /// only where frames end (maps, level checks) turns them off: the
+    /// motion is the same, and each iteration saves the trigger search.
+    pub fn with_trigger_events(
+        world: CollisionWorld<'w>,
+        settings: &SlideSettings,
+        state: &CharacterState,
+        input: CharacterInput,
+        index: u32,
+        detail: TraceDetail,
+        trigger_events: bool,
+    ) -> Option<Self> {
         settings.validate().ok()?;
         if !(state.position.is_finite()
             && state.vertical_speed_m_s.is_finite()
@@ -123,6 +141,7 @@ impl<'w> FrameSolver<'w> {
             world,
             slide,
             detail,
+            trigger_events,
             index,
             before: *state,
             walk,
@@ -188,12 +207,15 @@ impl<'w> FrameSolver<'w> {
         let walls = matches!(phase, Phase::Velocity | Phase::StepForward).then_some(WallRule {
             floor_min_up: self.ch.floor_min_up(),
         });
-        self.solver =
-            SlideSolver::new(self.world, &self.slide, from, velocity, self.detail).map(|s| {
-                match walls {
-                    Some(rule) => s.with_walls(rule),
-                    None => s,
+        self.solver = SlideSolver::reusable(self.world, &self.slide, self.detail)
+            .ok()
+            .and_then(|mut s| {
+                s.set_walls(walls);
+                if !self.trigger_events {
+                    // Before the move starts, so no trigger search runs for it.
+                    s.set_trigger_events(false);
                 }
+                s.start_move(from, velocity).then_some(s)
             });
         if self.solver.is_none() {
             // Only a non-finite sum can refuse here: end the frame in place.

@@ -315,3 +315,58 @@ fn a_walk_too_long_or_with_bad_numbers_is_refused() {
     spec.from.x = f64::INFINITY;
     assert!(walk(level.world(), &s, &spec, WalkTrace::FramesOnly).is_err());
 }
+
+#[test]
+fn frames_only_walks_record_no_trigger_events_and_move_the_same() {
+    // A trigger zone (non-colliding) across the walk.
+    let mut b = LevelBuilder::new();
+    flat_floor(&mut b);
+    b.add(
+        "zone",
+        &crate::analysis::generate::solid::cuboid(
+            DVec3::new(2.0, 0.0, -2.0),
+            DVec3::new(3.0, 2.0, 2.0),
+        ),
+    );
+    let level = Level::from_mesh("zone", b.build());
+    let flags = [true, false];
+    let spec = WalkSpec {
+        from: standing_at(0.0),
+        direction: DVec3::X,
+        seconds: 1.5,
+        jump: false,
+    };
+    let s = SlideSettings::default();
+    let world = level.world_with(&flags);
+    let summary = walk(world, &s, &spec, WalkTrace::Summary).unwrap();
+    let events: usize = summary
+        .frames
+        .iter()
+        .flat_map(|f| &f.iterations)
+        .map(|it| it.record.trigger_events.len())
+        .sum();
+    assert!(events >= 2, "walked into and out of the zone: {events}");
+    let frames_only = walk(world, &s, &spec, WalkTrace::FramesOnly).unwrap();
+    assert_eq!(frames_only.summary, summary.summary);
+    for (a, b) in frames_only.frames.iter().zip(&summary.frames) {
+        assert_eq!((a.before, a.after), (b.before, b.after));
+    }
+    // One frame solver, events off: the same frame with no events.
+    let state = CharacterState::at(standing_at(2.4));
+    let input = CharacterInput {
+        wish_dir: DVec3::X,
+        jump: false,
+    };
+    let frame = |events: bool| {
+        FrameSolver::with_trigger_events(world, &s, &state, input, 0, TraceDetail::Summary, events)
+            .unwrap()
+            .finish()
+    };
+    let (on, off) = (frame(true), frame(false));
+    assert_eq!(on.after, off.after);
+    assert!(
+        off.iterations
+            .iter()
+            .all(|it| it.record.trigger_events.is_empty())
+    );
+}

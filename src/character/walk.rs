@@ -163,7 +163,11 @@ pub fn walk(
             wish_dir: dir,
             jump: jump_pending && state.grounded,
         };
-        let Some(solver) = FrameSolver::new(world, settings, &state, input, index, detail) else {
+        // Frames-only walks drop their iterations: nothing could read the events.
+        let triggers = trace != WalkTrace::FramesOnly;
+        let Some(solver) = FrameSolver::with_trigger_events(
+            world, settings, &state, input, index, detail, triggers,
+        ) else {
             return Err(WalkError::InvalidInput(format!(
                 "frame {index}: the character's position overflowed"
             )));

@@ -31,6 +31,21 @@ pub fn map_level(
     progress: &(dyn Fn(f32) + Sync),
     cancel: &AtomicBool,
 ) -> Result<Option<MapReport>, MapError> {
+    // The map reads where frames end, never the trigger events.
+    map_level_recording(level_name, world, settings, opts, progress, cancel, false)
+}
+
+/// [`map_level`], with the walks' trigger events recorded or not (the
+/// tests check that the map is the same either way).
+pub(super) fn map_level_recording(
+    level_name: &str,
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    opts: &MapOptions,
+    progress: &(dyn Fn(f32) + Sync),
+    cancel: &AtomicBool,
+    trigger_events: bool,
+) -> Result<Option<MapReport>, MapError> {
     let t = Instant::now();
     settings
         .validate()
@@ -79,7 +94,17 @@ pub fn map_level(
     let spots: Option<Vec<Option<(MapSpot, u64, u64)>>> = mine
         .par_iter()
         .map(|&(index, floor)| {
-            let spot = walk_from(world, &settings, &grid, opts, &cx, index, floor, cancel)?;
+            let at = (index, floor);
+            let spot = walk_from(
+                world,
+                &settings,
+                &grid,
+                opts,
+                &cx,
+                at,
+                cancel,
+                trigger_events,
+            )?;
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(0.05 + 0.95 * n as f32 / total as f32);
             Some(spot)
@@ -154,9 +179,9 @@ fn walk_from(
     grid: &MapGrid,
     opts: &MapOptions,
     cx: &WalkContext,
-    index: usize,
-    floor: StartFloor,
+    (index, floor): (usize, StartFloor),
     cancel: &AtomicBool,
+    trigger_events: bool,
 ) -> Option<Option<(MapSpot, u64, u64)>> {
     if cancel.load(Ordering::Relaxed) {
         return None;
@@ -167,10 +192,10 @@ fn walk_from(
     let Some(settle) = MapWalk::run(
         world,
         settings,
-        lifted,
-        DVec3::ZERO,
+        (lifted, DVec3::ZERO),
         frames_of(SETTLE_S),
         &|_| false,
+        trigger_events,
     ) else {
         return Some(None);
     };
@@ -191,10 +216,10 @@ fn walk_from(
         let Some(w) = MapWalk::run(
             world,
             settings,
-            start,
-            dir,
+            (start, dir),
             frames_of(opts.seconds),
             &|_| false,
+            trigger_events,
         ) else {
             return Some(None);
         };
@@ -209,7 +234,9 @@ fn walk_from(
             let back_len = (2 * frames_of(opts.seconds)).min(MAX_WALK_FRAMES);
             let up_y = start.y - class::BACK_TOLERANCE_M;
             let up = |f: &crate::character::FrameRecord| f.after.position.y >= up_y;
-            let Some(back) = MapWalk::run(world, settings, end, -dir, back_len, &up) else {
+            let Some(back) =
+                MapWalk::run(world, settings, (end, -dir), back_len, &up, trigger_events)
+            else {
                 return Some(None);
             };
             walks += 1;

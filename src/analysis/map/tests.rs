@@ -411,3 +411,49 @@ fn the_image_greys_floors_and_colours_findings() {
     let p = pixel(free.cell);
     assert!(p[0] == p[1] && p[1] == p[2], "grey: {p:?}");
 }
+
+#[test]
+fn the_map_is_the_same_with_and_without_trigger_events() {
+    // A room with a solid block and a trigger zone (a non-colliding box)
+    // that many walks cross.
+    let level = room(
+        8.0,
+        &[
+            (
+                "block",
+                cuboid(DVec3::new(5.0, 0.0, 5.0), DVec3::new(6.0, 1.0, 6.0)),
+            ),
+            (
+                "zone",
+                cuboid(DVec3::new(2.0, 0.0, 1.0), DVec3::new(4.0, 2.0, 7.0)),
+            ),
+        ],
+    );
+    let flags = [true, true, true, false];
+    let world = level.world_with(&flags);
+    let settings = SlideSettings::default();
+    let o = opts(1.0, 4, 1.0);
+    let run = |events: bool| {
+        let never = AtomicBool::new(false);
+        run::map_level_recording("room", world, &settings, &o, &|_| {}, &never, events)
+            .expect("valid options")
+            .expect("not cancelled")
+    };
+    let (mut on, mut off) = (run(true), run(false));
+    assert!(on.walks > 50, "{on:?}");
+    (on.elapsed_ms, off.elapsed_ms) = (0.0, 0.0);
+    assert_eq!(on, off);
+    // The walks did cross the zone: recorded when on, not when off.
+    let from = DVec3::new(0.8, 0.9 + 0.02, 4.0);
+    let walk = |events: bool| {
+        let w = MapWalk::run(world, &settings, (from, DVec3::X), 60, &|_| false, events)
+            .expect("finite");
+        w.frames
+            .iter()
+            .flat_map(|f| &f.iterations)
+            .map(|it| it.record.trigger_events.len())
+            .sum::<usize>()
+    };
+    assert!(walk(true) >= 2, "entered and left the zone");
+    assert_eq!(walk(false), 0);
+}

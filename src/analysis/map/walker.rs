@@ -35,14 +35,15 @@ pub(super) struct MapWalk {
 
 impl MapWalk {
     /// Walks `frames` frames from rest at `from` along `dir`, stopping early
-    /// at a fixed point or when `done` says so.
+    /// at a fixed point or when `done` says so; `trigger_events` says
+    /// whether the iterations record them (the map reads none).
     pub fn run(
         world: CollisionWorld<'_>,
         settings: &SlideSettings,
-        from: DVec3,
-        dir: DVec3,
+        (from, dir): (DVec3, DVec3),
         length: u32,
         done: &dyn Fn(&FrameRecord) -> bool,
+        trigger_events: bool,
     ) -> Option<MapWalk> {
         let mut state = CharacterState::at(from);
         let input = CharacterInput {
@@ -52,8 +53,15 @@ impl MapWalk {
         let mut frames = Vec::with_capacity(length as usize);
         let mut fixed_point = false;
         for index in 0..length {
-            let solver =
-                FrameSolver::new(world, settings, &state, input, index, TraceDetail::Summary)?;
+            let solver = FrameSolver::with_trigger_events(
+                world,
+                settings,
+                &state,
+                input,
+                index,
+                TraceDetail::Summary,
+                trigger_events,
+            )?;
             let frame = solver.finish();
             state = frame.after;
             fixed_point = frame.after == frame.before && index + 1 < length;
