@@ -11,6 +11,7 @@ pub mod camera_ctl;
 pub mod carry;
 pub mod checks;
 pub mod command;
+mod command_step;
 pub mod compare;
 pub mod compare_draw;
 pub mod compare_walk;

@@ -94,6 +94,52 @@ fn pretty<T: Serialize>(value: &T) -> Result<String, CliError> {
         .map_err(|e| CliError::Failed(e.to_string()))
 }
 
+/// One element of a path file: a point `[x, y, z]`, or anything else
+/// (reported by its index). Only this element is held while it is read.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum MaybePoint {
+    Point([f64; 3]),
+    Other(serde::de::IgnoredAny),
+}
+
+impl MaybePoint {
+    fn point(&self) -> Option<DVec3> {
+        match self {
+            MaybePoint::Point(a) => Some(DVec3::from(*a)),
+            MaybePoint::Other(_) => None,
+        }
+    }
+}
+
+/// The parts of a `walk --json` output a path needs: every other field is
+/// skipped while reading, so a large walk file is not held as a JSON tree.
+#[derive(serde::Deserialize)]
+struct WalkFile {
+    frames: Option<Vec<WalkFrame>>,
+    walk: Option<WalkFrames>,
+}
+
+#[derive(serde::Deserialize)]
+struct WalkFrames {
+    frames: Vec<WalkFrame>,
+}
+
+#[derive(serde::Deserialize)]
+struct WalkFrame {
+    before: Option<FrameEnd>,
+    after: Option<FrameEnd>,
+}
+
+#[derive(serde::Deserialize)]
+struct FrameEnd {
+    position: Option<MaybePoint>,
+}
+
+fn frame_point(end: &Option<FrameEnd>) -> Option<DVec3> {
+    end.as_ref()?.position.as_ref()?.point()
+}
+
 /// Reads a path: an array of points, or a `walk --json` object (the first
 /// frame's start, then every frame's end).
 fn read_path(path: &Path) -> Result<Vec<DVec3>, CliError> {
@@ -105,37 +151,38 @@ fn read_path(path: &Path) -> Result<Vec<DVec3>, CliError> {
         return Err(fail(format!("{len} bytes; at most {MAX_PATH_FILE_BYTES}")));
     }
     let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| fail(super::batch::lines::shorten_quotes(&e.to_string())))?;
-    let point = |v: &serde_json::Value| -> Option<DVec3> {
-        let a: [f64; 3] = serde_json::from_value(v.clone()).ok()?;
-        Some(DVec3::from(a))
-    };
-    if let Some(items) = value.as_array() {
+    let bad_json = |e: serde_json::Error| fail(super::batch::lines::shorten_quotes(&e.to_string()));
+    if text.trim_start().starts_with('[') {
+        let items: Vec<MaybePoint> = serde_json::from_str(&text).map_err(bad_json)?;
         return items
             .iter()
             .enumerate()
-            .map(|(i, v)| point(v).ok_or_else(|| fail(format!("point {i} is not [x, y, z]"))))
+            .map(|(i, v)| {
+                v.point()
+                    .ok_or_else(|| fail(format!("point {i} is not [x, y, z]")))
+            })
             .collect();
     }
-    let frames = value
-        .pointer("/frames")
-        .or_else(|| value.pointer("/walk/frames"))
-        .and_then(|f| f.as_array())
-        .ok_or_else(|| {
-            fail("neither an array of [x, y, z] points nor a `walk --json` output".into())
-        })?;
+    let not_a_path =
+        || fail("neither an array of [x, y, z] points nor a `walk --json` output".into());
+    let file: WalkFile = match serde_json::from_str(&text) {
+        Ok(f) => f,
+        Err(e) if e.is_syntax() || e.is_eof() => return Err(bad_json(e)),
+        Err(_) => return Err(not_a_path()),
+    };
+    let frames = file
+        .frames
+        .or(file.walk.map(|w| w.frames))
+        .ok_or_else(not_a_path)?;
     let mut points = Vec::with_capacity(frames.len() + 1);
-    let at = |f: &serde_json::Value, key: &str| f.pointer(key).and_then(point);
     if let Some(first) = frames.first() {
         points.push(
-            at(first, "/before/position").ok_or_else(|| fail("frame 0 has no position".into()))?,
+            frame_point(&first.before).ok_or_else(|| fail("frame 0 has no position".into()))?,
         );
     }
     for (i, f) in frames.iter().enumerate() {
-        points.push(
-            at(f, "/after/position").ok_or_else(|| fail(format!("frame {i} has no position")))?,
-        );
+        points
+            .push(frame_point(&f.after).ok_or_else(|| fail(format!("frame {i} has no position")))?);
     }
     Ok(points)
 }

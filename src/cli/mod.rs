@@ -29,6 +29,7 @@ mod sweep;
 mod sweep_batch;
 mod sweep_method;
 mod sweep_modes;
+mod sweep_text;
 mod walk;
 mod walk_batch;
 

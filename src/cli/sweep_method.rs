@@ -4,7 +4,8 @@
 //! method also lists the scene's cylinders and compares its end with the
 //! swept ellipsoid's on the same cylinders.
 
-use super::sweep::{SweepArgs, header, load_with_cylinders, object_flags};
+use super::sweep::{SweepArgs, load_with_cylinders, object_flags};
+use super::sweep_text::header;
 use super::{CliError, format, print_stdout};
 use crate::collide::SlideSettings;
 use crate::level::Level;

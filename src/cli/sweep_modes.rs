@@ -4,7 +4,8 @@
 //! divergent iteration of each; JSON: each mode's `sweep --json` object
 //! keyed by mode, and the divergence.
 
-use super::sweep::{SweepArgs, SweepJson, embedded_iterations, header, iteration_line};
+use super::sweep::{SweepArgs, SweepJson, embedded_iterations};
+use super::sweep_text::{header, iteration_line};
 use super::{CliError, format};
 use crate::analysis::compare::{
     Aspect, DIVERGENCE_TOLERANCE_M, Divergence, ModeAtIteration, compare_modes,

@@ -77,20 +77,23 @@ impl Cylinder {
         if !b.is_finite() || b.abs().max_element() > MAX_MAGNITUDE_M {
             return Err(CylinderError(format!(
                 "cylinder base ({}, {}, {}) must be finite and within ±{MAX_MAGNITUDE_M} m",
-                b.x, b.y, b.z
+                readable(b.x),
+                readable(b.y),
+                readable(b.z)
             )));
         }
         for (what, v) in [("radius", self.radius), ("height", self.height)] {
             if !(v.is_finite() && v > 0.0 && v <= MAX_MAGNITUDE_M) {
                 return Err(CylinderError(format!(
-                    "cylinder {what} {v} must be above 0 and at most {MAX_MAGNITUDE_M} m"
+                    "cylinder {what} {} must be above 0 and at most {MAX_MAGNITUDE_M} m",
+                    readable(v)
                 )));
             }
         }
         if (b.y + self.height).abs() > MAX_MAGNITUDE_M {
             return Err(CylinderError(format!(
                 "cylinder top {} is beyond ±{MAX_MAGNITUDE_M} m",
-                b.y + self.height
+                readable(b.y + self.height)
             )));
         }
         Ok(())
@@ -228,8 +231,27 @@ pub fn level_with_cylinders(level: &Level, cylinders: &[Cylinder]) -> Level {
     out
 }
 
+/// A number for an error message: plain for everyday sizes, scientific for
+/// huge or tiny ones, so `1e308` is not printed as 309 digits.
+pub(crate) fn readable(x: f64) -> String {
+    if x.is_finite() && x != 0.0 && !(1e-4..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn huge_numbers_in_errors_are_short() {
+        let e = Cylinder::new(DVec3::new(1e308, 0.0, 0.0), 1.0, 1.0).unwrap_err();
+        assert!(e.0.contains("(1e308, 0, 0)"), "{}", e.0);
+        let e = Cylinder::new(DVec3::ZERO, 1.0, 1e308).unwrap_err();
+        assert!(e.0.starts_with("cylinder height 1e308 must"), "{}", e.0);
+        assert!(e.0.len() < 120, "{}", e.0);
+    }
+
     use super::*;
 
     #[test]

@@ -168,9 +168,12 @@ impl MethodSettings {
         }
         let n = (self.move_seconds * self.step_hz).ceil();
         if n > f64::from(MAX_STEPS) {
+            use crate::level::cylinder::readable;
             return Err(format!(
-                "{n} steps ({} s at {} Hz) is more than the limit of {MAX_STEPS}",
-                self.move_seconds, self.step_hz
+                "{} steps ({} s at {} Hz) is more than the limit of {MAX_STEPS}",
+                readable(n),
+                readable(self.move_seconds),
+                readable(self.step_hz)
             ));
         }
         Ok(())

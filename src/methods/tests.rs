@@ -436,3 +436,15 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_huge_step_count_is_refused_in_a_short_message() {
+    let ms = MethodSettings {
+        step_hz: 1e300,
+        move_seconds: 1e300,
+        ..MethodSettings::default()
+    };
+    let e = ms.validate().unwrap_err();
+    assert!(e.starts_with("inf steps (1e300 s at 1e300 Hz)"), "{e}");
+    assert!(e.len() < 100, "{e}");
+}

@@ -10,6 +10,7 @@ mod errors;
 mod hostile;
 mod hygiene;
 mod map;
+mod methods;
 mod radial;
 mod readme;
 mod refusals;

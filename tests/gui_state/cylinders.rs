@@ -3,7 +3,7 @@
 //! meets their prisms, and the two are compared.
 
 use super::*;
-use collidoscope::level::cylinder::Cylinder;
+use collidoscope::level::cylinder::{Cylinder, MAX_CYLINDERS};
 use collidoscope::methods::{Method, MethodSettings};
 
 /// A probe at (0, _, -3) moving 4 m along +z by `method`, and a pole
@@ -176,4 +176,82 @@ fn cylinders_are_drawn_only_when_the_radial_method_is_in_play() {
     assert!(!cylinders_drawn(&s));
     s.apply(Command::PlaceCylinder(DVec3::new(0.0, 0.0, -1.0)));
     assert!(cylinders_drawn(&s), "a placed pole");
+}
+
+#[test]
+fn hostile_cylinder_edits_and_sessions_are_refused_and_the_move_stays_finite() {
+    let (mut s, i) = probe_and_pole(Method::Radial, 60.0);
+    let good = s.cylinders[0];
+    let huge = 1e308;
+    let edits = [
+        (
+            "radius",
+            Cylinder {
+                radius: 0.0,
+                ..good
+            },
+        ),
+        (
+            "radius",
+            Cylinder {
+                radius: f64::NAN,
+                ..good
+            },
+        ),
+        (
+            "radius",
+            Cylinder {
+                radius: huge,
+                ..good
+            },
+        ),
+        (
+            "height",
+            Cylinder {
+                height: 0.0,
+                ..good
+            },
+        ),
+        (
+            "height",
+            Cylinder {
+                height: f64::INFINITY,
+                ..good
+            },
+        ),
+        (
+            "height",
+            Cylinder {
+                height: huge,
+                ..good
+            },
+        ),
+        (
+            "base",
+            Cylinder {
+                base_world: glam::DVec3::new(huge, 0.0, 0.0),
+                ..good
+            },
+        ),
+    ];
+    for (what, bad) in edits {
+        s.status = None;
+        s.apply(Command::UpdateCylinder(0, bad));
+        assert_eq!(s.cylinders[0], good, "{what} edit was taken");
+        let msg = &s.status.as_ref().expect("an error").text;
+        assert!(msg.contains(what) && msg.len() < 160, "{msg}");
+        s.apply(Command::RunToEnd);
+        assert!(s.probes[i].shown_center().is_finite());
+    }
+    // A hand-edited session: too many cylinders are cut to the limit with a
+    // message; a list that is not a list fails to load (no panic).
+    let mut v: serde_json::Value = serde_json::to_value(&s).unwrap();
+    let many = vec![v["cylinders"][0].clone(); MAX_CYLINDERS + 5];
+    v["cylinders"] = serde_json::Value::Array(many);
+    let mut back: EditorState = serde_json::from_value(v.clone()).unwrap();
+    collidoscope::app::cylinders::sanitize(&mut back);
+    assert_eq!(back.cylinders.len(), MAX_CYLINDERS);
+    assert!(back.status.is_some());
+    v["cylinders"] = serde_json::json!("poles");
+    assert!(serde_json::from_value::<EditorState>(v).is_err());
 }

@@ -1,0 +1,214 @@
+//! Opening levels: a failed load, a dropped file, a cancelled long load
+//! and the in-app path field.
+
+use crate::*;
+
+#[test]
+fn a_failed_load_is_shown_and_keeps_the_level() {
+    let mut h = harness();
+    h.run_steps(2);
+    let before = h.state().state().level.clone().unwrap();
+    h.state_mut().push(Command::OpenLevel(PathBuf::from(
+        "/nowhere/missing_level.obj",
+    )));
+    for _ in 0..200 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+    assert!(std::sync::Arc::ptr_eq(
+        h.state().state().level.as_ref().unwrap(),
+        &before
+    ));
+    h.get_by_label_contains("missing_level.obj");
+    h.get_by_label_contains("Could not open level");
+}
+
+/// A file dropped on the window, as the windowing layer hands it to egui.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+fn drop_file_and_wait(h: &mut Harness<'static, CollidoscopeApp>, path: PathBuf) {
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(path)));
+    h.run_steps(1);
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+}
+
+#[test]
+fn dropping_an_obj_opens_it_and_a_broken_one_says_where() {
+    let dir = std::env::temp_dir().join(format!("collidoscope_drop_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("dropped_room.obj");
+    std::fs::write(
+        &good,
+        "o floor\nv 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 3 2\nf 1 4 3\n",
+    )
+    .unwrap();
+    let bad = dir.join("broken.obj");
+    std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n").unwrap();
+
+    let mut h = harness();
+    h.run_steps(2);
+    drop_file_and_wait(&mut h, good.clone());
+    let level = h.state().state().level.clone().expect("a level");
+    assert_eq!(level.path.as_deref(), Some(good.as_path()));
+    assert_eq!(level.mesh().triangle_count(), 2);
+
+    drop_file_and_wait(&mut h, bad);
+    // The dropped room stays; the banner names the file and the line.
+    let kept = h.state().state().level.clone().unwrap();
+    assert!(std::sync::Arc::ptr_eq(&kept, &level));
+    h.get_by_label_contains("broken.obj:4");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_long_load_can_be_cancelled_and_the_level_stays() {
+    // A 300k-triangle floor: long enough to still be loading when clicked.
+    let path = std::env::temp_dir().join(format!("collidoscope_big_{}.obj", std::process::id()));
+    let n = 390;
+    let mut text = String::from("o big\n");
+    for i in 0..=n {
+        for k in 0..=n {
+            text.push_str(&format!("v {i} 0 {k}\n"));
+        }
+    }
+    let at = |i: usize, k: usize| i * (n + 1) + k + 1;
+    for i in 0..n {
+        for k in 0..n {
+            text.push_str(&format!(
+                "f {} {} {} {}\n",
+                at(i, k),
+                at(i, k + 1),
+                at(i + 1, k + 1),
+                at(i + 1, k)
+            ));
+        }
+    }
+    std::fs::write(&path, text).unwrap();
+    let mut h = harness();
+    h.run_steps(2);
+    let before = h.state().state().level.clone().unwrap();
+    h.state_mut().push(Command::OpenLevel(path.clone()));
+    h.run_steps(1);
+    assert!(h.state().is_loading(), "the load is under way");
+    h.get_by_label("Cancel loading").click();
+    h.run_steps(2);
+    assert!(!h.state().is_loading());
+    assert!(std::sync::Arc::ptr_eq(
+        h.state().state().level.as_ref().unwrap(),
+        &before
+    ));
+    h.get_by_label_contains("cancelled; the level shown stays");
+    let _ = std::fs::remove_file(path);
+}
+
+/// Waits for a background load to end.
+fn wait_for_load(h: &mut Harness<'static, CollidoscopeApp>) {
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+}
+
+/// The in-app path field works with no desktop portal and no zenity (as
+/// here): File → Open level… opens it, a bad path is refused with why and
+/// the level stays, a real file loads with the options shown.
+#[test]
+fn the_path_field_opens_a_real_file_and_a_bad_path_says_why() {
+    let dir = std::env::temp_dir().join(format!("collidoscope_field_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("typed_room.obj");
+    std::fs::write(
+        &good,
+        "o floor\nv 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 3 2\nf 1 4 3\n",
+    )
+    .unwrap();
+    let mut h = harness();
+    h.run_steps(2);
+    let before = h.state().state().level.clone().unwrap();
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open level").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open level: type a path");
+    // A new window is laid out invisibly on its first frames.
+    h.run_steps(4);
+    h.get_by_label_contains("Will open with: Y up");
+    let bad = dir.join("nothing_here.obj").display().to_string();
+    let field = h.get_by_role(egui::accesskit::Role::TextInput);
+    field.set_text_value_accesskit(&bad);
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    h.run_steps(2);
+    h.get_by_label_contains("nothing_here.obj: no such file");
+    assert!(std::sync::Arc::ptr_eq(
+        h.state().state().level.as_ref().unwrap(),
+        &before
+    ));
+    // A probe on the built-in level, carried to the typed room.
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(5.0, 0.0, -1.5),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    // The path field is the text input holding the refused path.
+    let field = h.get_by(|n| {
+        n.role() == egui::accesskit::Role::TextInput && n.value().as_deref() == Some(bad.as_str())
+    });
+    field.set_text_value_accesskit(&good.display().to_string());
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    wait_for_load(&mut h);
+    let level = h.state().state().level.clone().unwrap();
+    assert_eq!(level.path.as_deref(), Some(good.as_path()));
+    assert!(h.state().state().file_prompt.is_none());
+    // Off the room's 4 m floor: named, then re-seated onto it.
+    h.run_steps(4);
+    h.get_by_label_contains("Probe 1 lies outside the level's box");
+    h.get_by_label("Re-seat on the floor").click();
+    h.run_steps(2);
+    let p = &h.state().state().probes[0];
+    assert!(
+        (0.0..=4.0).contains(&p.position.x) && (0.0..=4.0).contains(&p.position.z),
+        "moved onto the room: {:?}",
+        p.position
+    );
+    let gap = p.position.y - p.settings.radii[1];
+    assert!((0.0..0.05).contains(&gap), "resting on its floor: {gap}");
+
+    // And back to the built-in level from the File menu.
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open built-in level").click();
+    h.run_steps(2);
+    let level = h.state().state().level.clone().unwrap();
+    assert_eq!(level.name, "default_level.obj");
+    let _ = std::fs::remove_dir_all(&dir);
+}

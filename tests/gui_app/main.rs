@@ -1,0 +1,46 @@
+//! The real eframe App driven through egui_kittest (AccessKit), with no
+//! display: place a probe on the default level, click Step, and read the
+//! inspector. The 3D view needs GL; these tests run without it (the app
+//! shows a placeholder there), `gui_snapshot.rs` adds GL where EGL exists.
+#![cfg(feature = "gui")]
+
+use collidoscope::app::command::Command;
+use collidoscope::app::probes::params_of;
+use collidoscope::app::{CollidoscopeApp, Startup};
+use collidoscope::character::Phase;
+use collidoscope::collide::{TraceDetail, slide};
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::DVec3;
+use std::path::PathBuf;
+
+mod files;
+mod pages;
+mod stepping;
+
+fn harness() -> Harness<'static, CollidoscopeApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()))
+}
+
+fn fmt3(v: DVec3) -> String {
+    format!("({:.4}, {:.4}, {:.4})", v.x, v.y, v.z)
+}
+
+/// Places a probe in front of the 0.30 m staircase of the default level,
+/// walking into it.
+fn place_stair_probe(h: &mut Harness<'static, CollidoscopeApp>) {
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(5.0, 0.0, -1.5),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    let app = h.state();
+    let i = app.state().selected.expect("the placed probe is selected");
+    let mut p = params_of(&app.state().probes[i]);
+    p.velocity = DVec3::new(0.0, 0.0, 3.0);
+    h.state_mut().push(Command::UpdateProbe(i, Box::new(p)));
+    h.run_steps(2);
+}
