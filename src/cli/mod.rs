@@ -201,8 +201,45 @@ fn report_clap_error(e: &clap::Error) -> i32 {
     if !message.starts_with("error:") {
         message.insert_str(0, "error: ");
     }
-    eprintln!("{message}");
+    eprintln!("{}", shorten_quoted(&message));
     EXIT_USAGE
+}
+
+/// Longest quoted value (characters) a usage error repeats.
+const MAX_QUOTED_CHARS: usize = 40;
+/// Longest usage error line (characters), whatever it holds.
+const MAX_USAGE_CHARS: usize = 600;
+
+/// clap quotes a bad value whole (`invalid value '…' for '--cylinder …'`):
+/// a quoted span past [`MAX_QUOTED_CHARS`] keeps its start and says how
+/// long it was, and the line stops at [`MAX_USAGE_CHARS`], so that 6 KB
+/// of garbage on the command line is not echoed back.
+fn shorten_quoted(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(open) = rest.find('\'') {
+        out.push_str(&rest[..=open]);
+        let inner = &rest[open + 1..];
+        let Some(close) = inner.find('\'') else {
+            rest = inner;
+            break;
+        };
+        let quoted = &inner[..close];
+        let chars = quoted.chars().count();
+        if chars > MAX_QUOTED_CHARS {
+            let start: String = quoted.chars().take(MAX_QUOTED_CHARS).collect();
+            out.push_str(&format!("{start}… ({chars} characters)"));
+        } else {
+            out.push_str(quoted);
+        }
+        out.push('\'');
+        rest = &inner[close + 1..];
+    }
+    out.push_str(rest);
+    if out.chars().count() > MAX_USAGE_CHARS {
+        out = out.chars().take(MAX_USAGE_CHARS).collect::<String>() + "…";
+    }
+    out
 }
 
 /// Folds a message that spans lines (an OS or parser message) into one line.
@@ -230,6 +267,24 @@ fn print_stdout(text: &str) -> Result<(), CliError> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn usage_errors_quote_a_short_prefix_of_a_long_value() {
+        let long = "x".repeat(6000);
+        let m = shorten_quoted(&format!(
+            "error: invalid value '{long}' for '--cylinder <X,Y,Z,R,H>': bad"
+        ));
+        assert!(m.len() < 200, "{} bytes", m.len());
+        assert!(
+            m.contains(&format!("'{}… (6000 characters)'", "x".repeat(40))),
+            "{m}"
+        );
+        assert!(m.ends_with("for '--cylinder <X,Y,Z,R,H>': bad"), "{m}");
+        // Short values and unbalanced quotes pass unchanged; the line is capped.
+        assert_eq!(shorten_quoted("error: 'abc' isn't"), "error: 'abc' isn't");
+        let capped = shorten_quoted(&"y ".repeat(2000));
+        assert_eq!(capped.chars().count(), MAX_USAGE_CHARS + 1);
+    }
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::try_parse_from(std::iter::once("collidoscope").chain(args.iter().copied()))

@@ -192,3 +192,29 @@ fn objects_by_material_can_be_switched_off() {
         "falls through the water to the stone"
     );
 }
+
+#[test]
+fn a_huge_bad_flag_value_is_quoted_by_its_start_only() {
+    let garbage = "z".repeat(6000);
+    let r = run(&[
+        "sweep",
+        &fixture("cli_box.obj"),
+        "--method",
+        "radial",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "1,0,0",
+        "--cylinder",
+        &garbage,
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.len() < 400,
+        "{} bytes: {:.200}",
+        r.stderr.len(),
+        r.stderr
+    );
+    assert!(r.stderr.contains("(6000 characters)"), "{}", r.stderr);
+}
