@@ -207,6 +207,61 @@ pub(super) fn sweep_front_to_back(
     }
 }
 
+/// See [`Bvh::sweep_reaches_nothing`] (same arguments, plus the tree).
+///
+/// With no triangle reached, the ordered search's cutoff never drops, so
+/// it enters exactly the slots this walk enters: the counters agree.
+/// Inlined into the solver, so that the start box it was just handed stays
+/// in registers (read back from memory, it stalled every search).
+#[inline]
+pub(super) fn sweep_reaches_nothing(
+    bvh: &Bvh,
+    start: &Aabb,
+    delta: Vec3,
+    stack: &mut Vec<u32>,
+    stats: &mut QueryStats,
+) -> bool {
+    let Some(root) = bvh.nodes.first() else {
+        return true;
+    };
+    let mover = MovingBox::new(start, delta, root.largest_coordinate());
+    if mover.unbounded {
+        return false;
+    }
+    stack.clear();
+    let mut i = 0u32;
+    loop {
+        stats.nodes_visited += 1;
+        let node = &bvh.nodes[i as usize];
+        let (mask, _) = mover.slot_entries(node, f32::INFINITY);
+        for k in (0..4).filter(|k| mask & (1 << k) != 0) {
+            let slot = node.slot(k);
+            match slot {
+                Slot::Inner(child) => {
+                    prefetch_slot(bvh, slot);
+                    stack.push(child);
+                }
+                Slot::Leaf { first, count } => {
+                    let range = first as usize..first as usize + count as usize;
+                    stats.triangles_tested += count;
+                    // A tree without its leaf boxes has every triangle visited.
+                    let Some(boxes) = bvh.leaf_aabbs.get(range) else {
+                        return false;
+                    };
+                    if boxes.iter().any(|b| mover.touches(b.min, b.max)) {
+                        return false;
+                    }
+                }
+                Slot::Empty => {}
+            }
+        }
+        match stack.pop() {
+            Some(child) => i = child,
+            None => return true,
+        }
+    }
+}
+
 /// Pushes the slots of node `i` the moving box enters at or before
 /// `cutoff`, farthest first, so the nearest is searched next.
 fn push_entered_slots(
@@ -357,6 +412,35 @@ mod tests {
             prop_assert_eq!(best, brute);
             prop_assert!(tested <= tris.len());
             prop_assert!(visited.iter().all(|&id| bvh.slot_aabb(id).is_some()), "entered an empty slot");
+        }
+
+        /// The open-space shortcut says "nothing" exactly when the ordered
+        /// search visits no triangle, and then with the same counters.
+        #[test]
+        fn reaches_nothing_agrees_with_the_ordered_search(
+            tri_aabbs in boxes(),
+            c in (-60.0f32..60.0, -60.0f32..60.0, -60.0f32..60.0),
+            half in (0.1f32..3.0, 0.1f32..3.0, 0.1f32..3.0),
+            d in (-30.0f32..30.0, -30.0f32..30.0, -30.0f32..30.0),
+            leaf in 1usize..9,
+        ) {
+            let c = Vec3::new(c.0, c.1, c.2);
+            let h = Vec3::new(half.0, half.1, half.2);
+            let start = Aabb::from_corners(c - h, c + h);
+            let delta = Vec3::new(d.0, d.1, d.2);
+            let bvh = Bvh::build_with_leaf_size(&tri_aabbs, leaf);
+            let mut ordered = QueryStats::default();
+            let mut visits = 0;
+            bvh.sweep_front_to_back(&start, delta, &mut BvhScratch::default(), None, &mut ordered, &mut |_| {
+                visits += 1;
+                f64::INFINITY
+            });
+            let mut shortcut = QueryStats::default();
+            let nothing = bvh.sweep_reaches_nothing(&start, delta, &mut Vec::new(), &mut shortcut);
+            prop_assert_eq!(nothing, visits == 0);
+            if nothing {
+                prop_assert_eq!(shortcut, ordered);
+            }
         }
 
         #[test]

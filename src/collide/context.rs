@@ -211,6 +211,27 @@ impl StepContext<'_, '_> {
         (whole_move, stats)
     }
 
+    /// The move from `start_w` by `vel_w` through open space: when the
+    /// probe's moving box touches no triangle's box, the box around the
+    /// whole move and the counters [`StepContext::sweep_candidates`] would
+    /// give (it would visit nothing); otherwise `None`. Summary traces
+    /// only: a full trace lists the boxes searched in the ordered search's
+    /// order, which this walk does not follow.
+    #[inline]
+    pub fn open_move(&mut self, start_w: DVec3, vel_w: DVec3) -> Option<(Aabb, QueryStats)> {
+        if self.detail != TraceDetail::Summary {
+            return None;
+        }
+        let (start_box, whole_move) = self.move_boxes(start_w, vel_w);
+        let mut stats = QueryStats::default();
+        let stack = &mut self.scratch.stack;
+        let nothing =
+            self.world
+                .bvh
+                .sweep_reaches_nothing(&start_box, vel_w.as_vec3(), stack, &mut stats);
+        nothing.then_some((whole_move, stats))
+    }
+
     /// The same candidates as [`StepContext::gather`], searched nearest
     /// first: `visit(ctx, tri)` tests each one and returns the move fraction
     /// of the nearest blocking hit so far (`f64::INFINITY` while there is

@@ -55,8 +55,31 @@ pub(super) fn step(
     let es = ctx.es;
     ctx.reset_record(rec, start_w, vel_w);
     let vel_e = es.espace_from_world(vel_w);
-    let mut start_e = es.espace_from_world(start_w);
+    let start_e = es.espace_from_world(start_w);
 
+    // Open space: nothing the probe could touch on the way, so it arrives,
+    // with the record the search below would leave (no candidates).
+    if let Some((query, stats)) = ctx.open_move(es.world_from_espace(start_e), vel_w) {
+        ctx.record_query(rec, query, stats, 0);
+        return StepDecision::stop(es.world_from_espace(start_e + vel_e), EndReason::Arrived);
+    }
+    step_searching(ctx, rec, start_w, vel_w)
+}
+
+/// The iteration of a move that may touch something: search, push out of
+/// embedded geometry, stop short of the nearest hit and slide. Kept out of
+/// line: its working set is large, and inlined it made every open-space
+/// move set up (and spill to) a frame of a couple of kilobytes.
+#[inline(never)]
+fn step_searching(
+    ctx: &mut StepContext<'_, '_>,
+    rec: &mut IterationRecord,
+    start_w: DVec3,
+    vel_w: DVec3,
+) -> StepDecision {
+    let es = ctx.es;
+    let vel_e = es.espace_from_world(vel_w);
+    let mut start_e = es.espace_from_world(start_w);
     // Phase 1: gather and test; push out of embedded geometry and retest.
     let mut tested;
     let mut rounds = 0;

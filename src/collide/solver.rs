@@ -356,8 +356,15 @@ impl<'w> SlideSolver<'w> {
             walls: self.walls,
         };
         let rec = &mut self.record;
+        // Tested on the field itself, before the copies below: read back
+        // from those (a 24-byte vector stored in two parts, loaded in two
+        // overlapping ones) it stalled every iteration. Squared, so that no
+        // square root holds up the iteration (they differ only within a
+        // rounding of `min_move` itself).
+        let min_move = self.settings.min_move;
+        let too_short = self.velocity_w.length_squared() < min_move * min_move;
         let (start_w, vel_w) = (self.position_w, self.velocity_w);
-        if vel_w.length() < self.settings.min_move {
+        if too_short {
             ctx.reset_record(rec, start_w, vel_w);
             return StepDecision::stop(start_w, EndReason::TooShort);
         }

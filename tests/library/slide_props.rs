@@ -191,10 +191,15 @@ proptest! {
         prop_assert_eq!(full.final_position, summary.final_position);
         prop_assert_eq!(full.end_reason, summary.end_reason);
         prop_assert_eq!(full.iterations.len(), summary.iterations.len());
+        // Record for record, but for the lists only a full trace keeps.
+        // A summary also takes the open-space shortcut (no search when the
+        // probe's moving box touches no triangle's box): its records must
+        // be those of the search it spares.
         for (f, m) in full.iterations.iter().zip(&summary.iterations) {
-            prop_assert_eq!(f.end, m.end);
-            prop_assert_eq!(f.candidate_count, m.candidate_count);
-            prop_assert_eq!(f.nearest.as_ref().map(|n| (n.triangle, n.t)), m.nearest.as_ref().map(|n| (n.triangle, n.t)));
+            let mut f = f.clone();
+            f.bvh_nodes_visited.clear();
+            f.candidates.clear();
+            prop_assert_eq!(&f, m);
         }
     }
 
