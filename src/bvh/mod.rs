@@ -91,6 +91,11 @@ pub struct Bvh {
     /// `tri_indices` costs a cache miss per triangle, and it was the largest
     /// single cost of a slide (see BENCHMARKS.md).
     pub(crate) leaf_aabbs: Vec<Aabb>,
+    /// The root's [`BvhNode::largest_coordinate`] (0 with no nodes), kept
+    /// because every swept search sizes its rounding pad from it: read
+    /// from the root per search, it was a few percent of a move through
+    /// open space.
+    pub(crate) root_largest: f32,
 }
 
 /// Reusable traversal stacks, so queries do not allocate.
@@ -123,6 +128,7 @@ impl Bvh {
         tri_aabbs: &[Aabb],
     ) -> Bvh {
         Bvh {
+            root_largest: nodes.first().map_or(0.0, BvhNode::largest_coordinate),
             nodes,
             tri_indices,
             leaf_aabbs: Vec::new(),
@@ -132,8 +138,10 @@ impl Bvh {
 
     /// The 4-wide tree over a built binary one.
     fn from_binary(binary: binary::BinaryTree) -> Bvh {
+        let nodes = collapse::collapse(&binary.nodes);
         Bvh {
-            nodes: collapse::collapse(&binary.nodes),
+            root_largest: nodes.first().map_or(0.0, BvhNode::largest_coordinate),
+            nodes,
             tri_indices: binary.tri_indices,
             leaf_aabbs: binary.leaf_aabbs,
         }

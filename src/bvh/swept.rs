@@ -48,11 +48,13 @@ struct MovingBox {
 impl MovingBox {
     /// The box `start` moving by `delta`, among boxes no coordinate of
     /// which is larger than `largest` in magnitude (the root's
-    /// [`BvhNode::largest_coordinate`]).
+    /// [`BvhNode::largest_coordinate`], kept as `Bvh::root_largest`).
     #[inline]
     fn new(start: &Aabb, delta: Vec3, largest: f32) -> Self {
-        let center = Vec3A::from(start.center());
-        let half = Vec3A::from(start.extent() * 0.5);
+        // `Aabb::center` and `extent`, in SIMD lanes (the same numbers).
+        let (lo, hi) = (Vec3A::from(start.min), Vec3A::from(start.max));
+        let center = (lo + hi) * 0.5;
+        let half = (hi - lo) * 0.5;
         let grow = half + (Vec3A::splat(largest) + center.abs() + half) * PAD;
         let delta = Vec3A::from(delta);
         let magnitude = delta.abs().recip().min(Vec3A::splat(MAX_INV_DELTA));
@@ -164,10 +166,10 @@ pub(super) fn sweep_front_to_back(
     stats: &mut QueryStats,
     visit: &mut dyn FnMut(u32) -> f64,
 ) {
-    let Some(root) = bvh.nodes.first() else {
+    if bvh.nodes.is_empty() {
         return;
-    };
-    let mover = MovingBox::new(start, delta, root.largest_coordinate());
+    }
+    let mover = MovingBox::new(start, delta, bvh.root_largest);
     let mut cutoff = f32::INFINITY;
     // Slot ids with the time the moving box enters their box, nearest on top.
     let stack = &mut scratch.ordered;
@@ -221,10 +223,10 @@ pub(super) fn sweep_reaches_nothing(
     stack: &mut Vec<u32>,
     stats: &mut QueryStats,
 ) -> bool {
-    let Some(root) = bvh.nodes.first() else {
+    if bvh.nodes.is_empty() {
         return true;
-    };
-    let mover = MovingBox::new(start, delta, root.largest_coordinate());
+    }
+    let mover = MovingBox::new(start, delta, bvh.root_largest);
     if mover.unbounded {
         return false;
     }
@@ -299,10 +301,10 @@ pub(super) fn query_swept_aabb(
     visited: Option<&mut Vec<u32>>,
     stats: &mut QueryStats,
 ) {
-    let Some(root) = bvh.nodes.first() else {
+    if bvh.nodes.is_empty() {
         return;
-    };
-    let mover = MovingBox::new(start, delta, root.largest_coordinate());
+    }
+    let mover = MovingBox::new(start, delta, bvh.root_largest);
     Walk::new(scratch, out, visited, stats).collect(
         bvh,
         |node| mover.slot_entries(node, f32::INFINITY).0,

@@ -1,6 +1,6 @@
 //! Axis-aligned bounding box in world space, `f32`.
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec3, Vec3A};
 use serde::{Deserialize, Serialize};
 
 /// An axis-aligned box. An empty box has `min > max` on every axis.
@@ -68,14 +68,17 @@ impl Aabb {
         // 2^-22 of the value plus the smallest normal clears that, and the
         // rounding of this step too.
         const REL: f32 = 1.0 / 4_194_304.0;
-        let widen = |v: Vec3| v.abs() * REL + Vec3::splat(f32::MIN_POSITIVE);
+        // In SIMD lanes (`Vec3A`): the same operations per coordinate as
+        // with `Vec3`, so the same box, in a third of the instructions; the
+        // solver builds two of these for every iteration.
+        let widen = |v: Vec3A| v.abs() * REL + Vec3A::splat(f32::MIN_POSITIVE);
         // Beyond f32's range a corner rounds to an infinity: keep the ones
         // on the outer side, clamp the others (an infinity minus itself is NaN).
-        let lo = min.as_vec3().min(Vec3::splat(f32::MAX));
-        let hi = max.as_vec3().max(Vec3::splat(-f32::MAX));
+        let lo = min.as_vec3a().min(Vec3A::splat(f32::MAX));
+        let hi = max.as_vec3a().max(Vec3A::splat(-f32::MAX));
         Aabb {
-            min: lo - widen(lo),
-            max: hi + widen(hi),
+            min: (lo - widen(lo)).into(),
+            max: (hi + widen(hi)).into(),
         }
     }
 
