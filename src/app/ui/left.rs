@@ -58,38 +58,43 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 return;
             }
             // The panel's width is fixed (see `panels`): text wraps to it.
-            egui::ScrollArea::vertical().show(ui, |ui| match app.left_tab {
-                LeftTab::Scene => {
-                    egui::CollapsingHeader::new("Level")
-                        .default_open(true)
-                        .show(ui, |ui| level_section(ui, app));
-                    egui::CollapsingHeader::new("Broad phases")
-                        .default_open(false)
-                        .show(ui, |ui| super::broadphase::show(ui, app));
-                    egui::CollapsingHeader::new("Mesh hygiene")
-                        .default_open(false)
-                        .show(ui, |ui| hygiene::show(ui, app));
-                    egui::CollapsingHeader::new("Probes")
-                        .default_open(true)
-                        .show(ui, |ui| probes_section(ui, app));
-                    if app.state.selected_probe().is_some() {
-                        egui::CollapsingHeader::new("Probe settings")
+            // One scroll offset per page: the Scene page scrolled to its
+            // cylinders must not open the Character page half-way down.
+            let page = format!("left_scroll_{:?}", app.left_tab);
+            egui::ScrollArea::vertical()
+                .id_salt(page)
+                .show(ui, |ui| match app.left_tab {
+                    LeftTab::Scene => {
+                        egui::CollapsingHeader::new("Level")
                             .default_open(true)
-                            .show(ui, |ui| probe_editor(ui, app));
+                            .show(ui, |ui| level_section(ui, app));
+                        egui::CollapsingHeader::new("Broad phases")
+                            .default_open(false)
+                            .show(ui, |ui| super::broadphase::show(ui, app));
+                        egui::CollapsingHeader::new("Mesh hygiene")
+                            .default_open(false)
+                            .show(ui, |ui| hygiene::show(ui, app));
+                        egui::CollapsingHeader::new("Probes")
+                            .default_open(true)
+                            .show(ui, |ui| probes_section(ui, app));
+                        if app.state.selected_probe().is_some() {
+                            egui::CollapsingHeader::new("Probe settings")
+                                .default_open(true)
+                                .show(ui, |ui| probe_editor(ui, app));
+                        }
+                        egui::CollapsingHeader::new("Cylinders (radial)")
+                            .default_open(true)
+                            .show(ui, |ui| super::cylinders::show(ui, app));
                     }
-                    egui::CollapsingHeader::new("Cylinders (radial)")
-                        .default_open(true)
-                        .show(ui, |ui| super::cylinders::show(ui, app));
-                }
-                LeftTab::Character => {
-                    character::show(ui, app);
-                    ui.separator();
-                    egui::CollapsingHeader::new("Walk mode")
-                        .default_open(true)
-                        .show(ui, |ui| walk_section(ui, app));
-                }
-                LeftTab::Checks | LeftTab::Map => {}
-            });
+                    LeftTab::Character => {
+                        character::show(ui, app);
+                        ui.separator();
+                        egui::CollapsingHeader::new("Walk mode")
+                            .default_open(true)
+                            .show(ui, |ui| walk_section(ui, app));
+                    }
+                    LeftTab::Checks | LeftTab::Map => {}
+                });
         });
     let r = shown.response.rect;
     if let Some(dx) = panels::edge_drag(ui, "left_panel_edge", r.right(), r.y_range(), false) {
@@ -280,6 +285,9 @@ fn probes_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     }
 }
 
+/// Width of the probe's name field, points.
+const NAME_FIELD_WIDTH: f32 = 110.0;
+
 fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let Some(i) = app.state.selected else {
         return;
@@ -290,7 +298,9 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .num_columns(2)
         .show(ui, |ui| {
             ui.label("name");
-            ui.text_edit_singleline(&mut p.name);
+            // As wide as the number fields, not egui's default 280 points:
+            // a wider row widens the panel's content past its edge.
+            ui.add(egui::TextEdit::singleline(&mut p.name).desired_width(NAME_FIELD_WIDTH));
             ui.end_row();
             ui.label("colour");
             ui.color_edit_button_rgba_unmultiplied(&mut p.color);
@@ -348,9 +358,12 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.label("two-sided");
             ui.checkbox(&mut s.two_sided, "(robust mode)");
             ui.end_row();
-            ui.label("self checks")
-                .on_hover_text("Clearance and ghost corners after every iteration");
-            ui.checkbox(&mut s.self_checks, "clearance, ghost corners");
+            // Short texts: the second column starts at ~130 points, and a
+            // longer checkbox ran past the panel's edge.
+            let hint = "Checks the clearance and ghost corners after every iteration";
+            ui.label("self checks").on_hover_text(hint);
+            ui.checkbox(&mut s.self_checks, "each iteration")
+                .on_hover_text(hint);
             ui.end_row();
             ui.label("ghost corner fold");
             ui.add(
