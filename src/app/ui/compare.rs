@@ -67,8 +67,12 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 fn heading(ui: &mut egui::Ui, app: &mut CollidoscopeApp, m: &ModesComparison) {
     ui.horizontal_wrapped(|ui| {
         for run in &m.runs {
-            widgets::swatch(ui, mode_color(run.mode));
-            ui.strong(run.mode.name());
+            // Swatch and name as one piece: the wrapped line must not
+            // leave a swatch at the end of a line and its name on the next.
+            ui.horizontal(|ui| {
+                widgets::swatch(ui, mode_color(run.mode));
+                ui.strong(run.mode.name());
+            });
             ui.label(format!(
                 "{} it., {}{}",
                 run.records.len(),
