@@ -1,7 +1,8 @@
 //! What a designer sees first, at the default 1280 × 800: nothing in the
 //! left panel runs past its edge (where it would be cut off), each page of
 //! the panel opens at its own top, every overlay in View > Overlays can be
-//! reached, and the unfolded legend leaves the Measure switch uncovered.
+//! reached, the unfolded legend leaves the Measure switch uncovered, and
+//! the Open level window opens below the menu bar.
 
 use crate::*;
 use collidoscope::collide::debug_draw::OverlayKind;
@@ -168,4 +169,21 @@ fn the_unfolded_legend_leaves_the_measure_switch_uncovered() {
         "the legend's top {legend_top:.0} is over the Measure hint (to {:.0})",
         hint.max.y
     );
+}
+
+#[test]
+fn the_open_level_window_opens_below_the_menu_bar() {
+    let mut h = first_sight();
+    let menu_bottom = h.get_by_label("File").rect().max.y;
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open level…").click();
+    h.run_steps(4);
+    let title = h.get_by_label("Open level").rect();
+    assert!(
+        title.min.y > menu_bottom,
+        "the window's title at y = {:.0} covers the menu bar (to {menu_bottom:.0})",
+        title.min.y
+    );
+    assert!(h.get_by_label("File").rect().max.y <= title.min.y);
 }
