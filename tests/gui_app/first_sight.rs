@@ -82,6 +82,18 @@ fn nothing_in_the_scene_page_runs_past_the_panels_edge() {
         .scroll_to_me();
     h.run_steps(3);
     assert_left_panel_fits(&h, "the cylinders shown");
+    // A placed cylinder's row, and the level's object list with switches.
+    h.state_mut()
+        .push(Command::PlaceCylinder(DVec3::new(-3.0, 0.0, 2.0)));
+    h.run_steps(3);
+    h.get_by_label("+ Place cylinder").scroll_to_me();
+    h.run_steps(3);
+    assert_left_panel_fits(&h, "a cylinder placed");
+    h.get_by_label_contains("Objects (").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Objects (").scroll_to_me();
+    h.run_steps(3);
+    assert_left_panel_fits(&h, "the objects listed");
 }
 
 #[test]
@@ -186,4 +198,64 @@ fn the_open_level_window_opens_below_the_menu_bar() {
         title.min.y
     );
     assert!(h.get_by_label("File").rect().max.y <= title.min.y);
+}
+
+#[test]
+fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
+    let mut h = first_sight();
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(3);
+    h.get_by_label("Character").click();
+    let t = std::time::Instant::now();
+    while h.state().envelope().is_none() {
+        assert!(t.elapsed().as_secs() < 180, "no envelope");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    h.run_steps(3);
+    assert_left_panel_fits(&h, "the Character page");
+    h.get_by_label_contains("Walk with the selected probe")
+        .scroll_to_me();
+    h.run_steps(3);
+    assert_left_panel_fits(&h, "the Character page's walk mode");
+
+    h.get_by_label("Checks").click();
+    h.run_steps(2);
+    h.get_by_label("Run checks").click();
+    h.run_steps(1);
+    let t = std::time::Instant::now();
+    while h.state().state().checks.running() {
+        assert!(t.elapsed().as_secs() < 120, "the checks did not end");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    h.run_steps(3);
+    h.get_by_label_contains("#2 ").click();
+    h.run_steps(3);
+    assert_left_panel_fits(&h, "the Checks page with a finding open");
+
+    h.get_by_label("Map").click();
+    h.run_steps(2);
+    h.state_mut().push(Command::SetMapOptions(
+        collidoscope::analysis::map::MapOptions {
+            spacing_m: 2.0,
+            directions: 4,
+            seconds: 1.0,
+            shard: collidoscope::analysis::map::Shard::WHOLE,
+        },
+    ));
+    h.run_steps(1);
+    h.get_by_label("Run map").click();
+    h.run_steps(1);
+    let t = std::time::Instant::now();
+    while h.state().state().map.running() {
+        assert!(t.elapsed().as_secs() < 120, "the map did not end");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    h.run_steps(3);
+    assert_left_panel_fits(&h, "the Map page with a map");
 }
