@@ -259,3 +259,32 @@ fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
     h.run_steps(3);
     assert_left_panel_fits(&h, "the Map page with a map");
 }
+
+#[test]
+fn the_cylinders_section_names_objects_that_give_no_pole() {
+    // One usable pole and a flat decal named like a tree.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("first_sight_poles");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("poles.obj");
+    std::fs::write(
+        &path,
+        "o floor\nv -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nf 1 3 2\nf 1 4 3\n\
+         o tree_shadow\nv 1 0.01 1\nv 2 0.01 1\nv 2 0.01 2\nv 1 0.01 2\nf 5 6 7\nf 5 7 8\n\
+         o pole_a\nv 3 0 3\nv 3.5 0 3\nv 3.5 2 3\nf 9 10 11\n",
+    )
+    .unwrap();
+    let mut h = first_sight();
+    h.state_mut().push(Command::OpenLevel(path));
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(3);
+    assert_eq!(h.state().state().level.as_ref().unwrap().name, "poles.obj");
+    h.get_by_label_contains("Pole 0: the level's object named");
+    h.get_by_label_contains("Not a pole: tree_shadow: it is flat");
+    assert!(h.query_by_label_contains("Poles 0 to 0").is_none());
+}
