@@ -288,3 +288,18 @@ fn the_cylinders_section_names_objects_that_give_no_pole() {
     h.get_by_label_contains("Not a pole: tree_shadow: it is flat");
     assert!(h.query_by_label_contains("Poles 0 to 0").is_none());
 }
+
+#[test]
+fn before_any_walk_the_walk_section_does_not_say_in_the_air() {
+    let mut h = first_sight();
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(3);
+    h.get_by_label("Character").click();
+    h.run_steps(3);
+    // The probe rests on the floor; no frame has run to say otherwise.
+    h.get_by_label("No frames recorded yet");
+    assert!(h.query_by_label_contains("in the air").is_none());
+}

@@ -424,7 +424,9 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     if ui
         .add_enabled(can_chain, egui::Button::new("Box chain on this walk"))
         .on_hover_text(
-            "The box camera along the recorded walk, one box per segment (Snok's long chains):              step the segments, see which level rejected each triangle and where the box's              edges cross the level",
+            "The box camera along the recorded walk, one box per segment (Snok's long chains): \
+             step the segments, see which level rejected each triangle and where the box's \
+             edges cross the level",
         )
         .on_disabled_hover_text("Record a walk first, then stop walking")
         .clicked()
@@ -432,15 +434,21 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         app.queue.push(Command::BoxChainOnWalk);
     }
     let w = &app.state.walk;
-    ui.label(format!(
-        "{} frames recorded · {}",
-        w.frames.len(),
-        if w.grounded() {
-            "on ground"
-        } else {
-            "in the air"
-        }
-    ));
+    if w.frames.is_empty() {
+        // No frame has run: "in the air" would be said of a probe resting
+        // on the floor.
+        ui.label("No frames recorded yet");
+    } else {
+        ui.label(format!(
+            "{} frames recorded · {}",
+            w.frames.len(),
+            if w.grounded() {
+                "on ground"
+            } else {
+                "in the air"
+            }
+        ));
+    }
     egui::ScrollArea::vertical()
         .id_salt("walk_frames")
         .max_height(160.0)
