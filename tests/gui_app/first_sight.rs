@@ -274,6 +274,10 @@ fn the_cylinders_section_names_objects_that_give_no_pole() {
     )
     .unwrap();
     let mut h = first_sight();
+    h.get_by_label_contains("No placed cylinders")
+        .scroll_to_me();
+    h.run_steps(3);
+    assert!(h.get_by_label("Level").rect().min.y < h.get_by_label("Scene").rect().max.y);
     h.state_mut().push(Command::OpenLevel(path));
     for _ in 0..500 {
         h.run_steps(1);
@@ -284,6 +288,15 @@ fn the_cylinders_section_names_objects_that_give_no_pole() {
     }
     h.run_steps(3);
     assert_eq!(h.state().state().level.as_ref().unwrap().name, "poles.obj");
+    // The Scene page was scrolled down on the built-in level; the new
+    // level's page opens at its top, its name in sight.
+    let tabs = h.get_by_label("Scene").rect().max.y;
+    let name = h.get_by_label("poles.obj").rect();
+    assert!(
+        name.min.y > tabs,
+        "the level's name is at y = {:.0}, above the tabs",
+        name.min.y
+    );
     h.get_by_label_contains("Pole 0: the level's object named");
     h.get_by_label_contains("Not a pole: tree_shadow: it is flat");
     assert!(h.query_by_label_contains("Poles 0 to 0").is_none());

@@ -8,6 +8,7 @@ use crate::app::state::PanelSizes;
 use crate::app::walk::walk_frame_words;
 use crate::collide::SlideMode;
 use eframe::egui;
+use std::sync::Arc;
 
 /// The left panel's two pages.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,7 +61,17 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             // The panel's width is fixed (see `panels`): text wraps to it.
             // One scroll offset per page: the Scene page scrolled to its
             // cylinders must not open the Character page half-way down.
-            let page = format!("left_scroll_{:?}", app.left_tab);
+            // The Scene page's also per level: a level that loads opens
+            // at its name, not where the last one was scrolled to.
+            let level = app
+                .state
+                .level
+                .as_ref()
+                .map_or(0, |l| Arc::as_ptr(l) as usize);
+            let page = match app.left_tab {
+                LeftTab::Scene => format!("left_scroll_scene_{level:x}"),
+                tab => format!("left_scroll_{tab:?}"),
+            };
             egui::ScrollArea::vertical()
                 .id_salt(page)
                 .show(ui, |ui| match app.left_tab {
