@@ -9,7 +9,7 @@ use super::sweep_text::header;
 use super::{CliError, format, print_stdout};
 use crate::collide::SlideSettings;
 use crate::level::Level;
-use crate::level::cylinder::{Cylinder, cylinders_from_objects};
+use crate::level::cylinder::{Cylinder, UnusableCylinderObject, named_cylinder_objects};
 use crate::methods::discrete::DiscreteStep;
 use crate::methods::radial_compare::{DEFAULT_TOLERANCE_M, RadialComparison, compare_radial};
 use crate::methods::tunnel::{TunnelRule, tunnel_rule};
@@ -35,6 +35,9 @@ struct MethodJson<'a> {
     /// The scene's cylinders, in the order the radial method numbers them.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     cylinders: &'a [SceneCylinder],
+    /// Objects named as cylinders that give none, and why.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    unusable_cylinder_objects: &'a [UnusableCylinderObject],
     /// Radial method: the swept ellipsoid on the same move and cylinders.
     #[serde(skip_serializing_if = "Option::is_none")]
     comparison: Option<&'a RadialComparison>,
@@ -54,16 +57,21 @@ struct SceneCylinder {
     cylinder: Cylinder,
 }
 
-/// The objects named by the rule, then the `--cylinder` flags.
-fn scene_cylinders(level: &Level, flags: &[Cylinder]) -> Vec<SceneCylinder> {
-    let named = cylinders_from_objects(level.mesh())
-        .into_iter()
-        .map(|(o, c)| {
-            let name = level.mesh().objects()[o as usize].name.clone();
-            ("object", Some(name), c)
-        });
+/// The cylinders of the scene (the objects named by the rule, then the
+/// `--cylinder` flags) and the named objects that give none.
+struct SceneCylinders {
+    cylinders: Vec<SceneCylinder>,
+    unusable: Vec<UnusableCylinderObject>,
+}
+
+fn scene_cylinders(level: &Level, flags: &[Cylinder]) -> SceneCylinders {
+    let objects = named_cylinder_objects(level.mesh());
+    let named = objects.cylinders.into_iter().map(|(o, c)| {
+        let name = level.mesh().objects()[o as usize].name.clone();
+        ("object", Some(name), c)
+    });
     let given = flags.iter().map(|&c| ("flag", None, c));
-    named
+    let cylinders = named
         .chain(given)
         .enumerate()
         .map(|(i, (source, object, cylinder))| SceneCylinder {
@@ -72,18 +80,29 @@ fn scene_cylinders(level: &Level, flags: &[Cylinder]) -> Vec<SceneCylinder> {
             object,
             cylinder,
         })
-        .collect()
+        .collect();
+    SceneCylinders {
+        cylinders,
+        unusable: objects.unusable,
+    }
 }
 
-/// The cylinders and the comparison with the ellipsoid, for the text output.
-fn radial_report(cylinders: &[SceneCylinder], cmp: Option<&RadialComparison>, s: &mut String) {
-    if cylinders.is_empty() {
+/// The cylinders, the named objects that give none and the comparison
+/// with the ellipsoid, for the text output.
+fn radial_report(
+    level: &Level,
+    scene: &SceneCylinders,
+    cmp: Option<&RadialComparison>,
+    s: &mut String,
+) {
+    if scene.cylinders.is_empty() {
         let _ = writeln!(
             s,
-            "cylinders   none: give --cylinder X,Y,Z,R,H or name objects cyl_*, pole_*, pillar_* or tree_*"
+            "cylinders   {}",
+            no_cylinder_words(level, &scene.unusable)
         );
     }
-    for c in cylinders {
+    for c in &scene.cylinders {
         let from = c.object.as_deref().unwrap_or("--cylinder");
         let _ = writeln!(
             s,
@@ -94,9 +113,70 @@ fn radial_report(cylinders: &[SceneCylinder], cmp: Option<&RadialComparison>, s:
             c.cylinder.height
         );
     }
+    if !scene.cylinders.is_empty() {
+        for u in scene.unusable.iter().take(LISTED_UNUSABLE) {
+            let _ = writeln!(s, "skipped     {}: {}", short_name(&u.object), u.reason);
+        }
+        let more = scene.unusable.len().saturating_sub(LISTED_UNUSABLE);
+        if more > 0 {
+            let _ = writeln!(s, "skipped     and {more} more objects named as cylinders");
+        }
+    }
     if let Some(cmp) = cmp {
         let _ = writeln!(s, "ellipsoid   {}", cmp.sentence());
     }
+}
+
+/// Named objects that give no cylinder listed one by one in the text
+/// output; the rest are counted.
+const LISTED_UNUSABLE: usize = 5;
+
+/// Why the scene has no cylinder: the named objects found and why each
+/// gives none, or that none is named (and, when the import dropped
+/// triangles, that an object left without any is gone).
+fn no_cylinder_words(level: &Level, unusable: &[UnusableCylinderObject]) -> String {
+    const GIVE: &str = "give --cylinder X,Y,Z,R,H";
+    const RULE: &str = "cyl_*, pole_*, pillar_* or tree_*";
+    if !unusable.is_empty() {
+        let listed: Vec<String> = unusable
+            .iter()
+            .take(3)
+            .map(|u| format!("{} ({})", short_name(&u.object), u.reason))
+            .collect();
+        let more = match unusable.len().saturating_sub(3) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        let objects = if unusable.len() == 1 {
+            "object"
+        } else {
+            "objects"
+        };
+        return format!(
+            "none usable: {} {objects} named {RULE} found, none gives a cylinder: {}{more}; {GIVE}",
+            unusable.len(),
+            listed.join("; ")
+        );
+    }
+    let r = &level.report;
+    let dropped = r.degenerate_triangles_dropped + r.duplicate_triangles_dropped;
+    if dropped > 0 {
+        return format!(
+            "none: no object named {RULE} has triangles (the import dropped {} zero-area and {} \
+             duplicate triangles, and an object left without any is not kept); {GIVE}",
+            r.degenerate_triangles_dropped, r.duplicate_triangles_dropped
+        );
+    }
+    format!("none: {GIVE} or name objects {RULE}")
+}
+
+/// An object's name cut to 40 characters for a one-line message.
+fn short_name(name: &str) -> String {
+    let mut short: String = name.chars().take(40).collect();
+    if short.len() < name.len() {
+        short.push('…');
+    }
+    format!("'{short}'")
 }
 
 /// Runs `sweep --method` for a method other than `ellipsoid`.
@@ -112,8 +192,8 @@ pub(super) fn run(
     let level = load_with_cylinders(a)?;
     let colliding = object_flags(&level, &a.non_colliding)?;
     let world = level.world_with(&colliding);
-    let cylinders = scene_cylinders(&level, &a.cylinder);
-    let only: Vec<Cylinder> = cylinders.iter().map(|c| c.cylinder).collect();
+    let scene = scene_cylinders(&level, &a.cylinder);
+    let only: Vec<Cylinder> = scene.cylinders.iter().map(|c| c.cylinder).collect();
     // Too many (named objects and flags together) is the command's fault.
     crate::methods::validate_cylinders(&only).map_err(|e| CliError::Usage(e.0))?;
     let refused = |e: crate::methods::MethodError| {
@@ -150,14 +230,15 @@ pub(super) fn run(
             method_settings: &ms,
             trace: &trace,
             tunnel_rule: rule,
-            cylinders: &cylinders,
+            cylinders: &scene.cylinders,
+            unusable_cylinder_objects: &scene.unusable,
             comparison: comparison.as_ref(),
         };
         serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
         let mut text = text_report(&level, settings, &ms, from, velocity, &trace, rule);
         if method == Method::Radial {
-            radial_report(&cylinders, comparison.as_ref(), &mut text);
+            radial_report(&level, &scene, comparison.as_ref(), &mut text);
         }
         text
     };

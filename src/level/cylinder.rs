@@ -180,31 +180,87 @@ pub fn is_cylinder_object_name(name: &str) -> bool {
 /// The bounding vertical cylinder of each object named by
 /// [`is_cylinder_object_name`], with the object's index: centred on the
 /// middle of its box in x-z, radius out to its farthest vertex in x-z, from
-/// its lowest to its highest vertex. Objects flat in y are skipped.
+/// its lowest to its highest vertex. Objects that give no cylinder (flat in
+/// y, say) are left out; [`named_cylinder_objects`] says why.
 pub fn cylinders_from_objects(mesh: &TriMesh) -> Vec<(u32, Cylinder)> {
-    let mut out = Vec::new();
+    named_cylinder_objects(mesh).cylinders
+}
+
+/// An object named by the cylinder rule that gives no cylinder.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnusableCylinderObject {
+    /// The object's name (as `object` in the radial method's cylinder list).
+    pub object: String,
+    /// Its index in the mesh.
+    pub object_index: u32,
+    /// Why it gives no cylinder, in words.
+    pub reason: String,
+}
+
+/// The objects named by the cylinder rule, sorted by what they give.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NamedCylinderObjects {
+    /// The cylinders, with their objects' indices, in object order.
+    pub cylinders: Vec<(u32, Cylinder)>,
+    /// The named objects that give none, in object order.
+    pub unusable: Vec<UnusableCylinderObject>,
+}
+
+/// Every object named by [`is_cylinder_object_name`]: the cylinder that
+/// bounds it (as [`cylinders_from_objects`]), or why there is none, so a
+/// report can say that `pole_a` was found but is flat rather than that the
+/// file names no poles.
+pub fn named_cylinder_objects(mesh: &TriMesh) -> NamedCylinderObjects {
+    let mut out = NamedCylinderObjects::default();
     for (index, object) in mesh.objects().iter().enumerate() {
-        if !is_cylinder_object_name(&object.name) || object.triangle_count == 0 {
+        if !is_cylinder_object_name(&object.name) {
             continue;
         }
-        let (min, max) = (object.aabb.min.as_dvec3(), object.aabb.max.as_dvec3());
-        let centre = (min + max) * 0.5;
-        let first = object.first_triangle as usize;
-        let tris = &mesh.triangles()[first..first + object.triangle_count as usize];
-        let radius = tris
-            .iter()
-            .flatten()
-            .map(|&v| {
-                let p = mesh.positions()[v as usize].as_dvec3();
-                (p.x - centre.x).hypot(p.z - centre.z)
-            })
-            .fold(0.0, f64::max);
-        let base = DVec3::new(centre.x, min.y, centre.z);
-        if let Ok(c) = Cylinder::new(base, radius, max.y - min.y) {
-            out.push((index as u32, c));
+        match object_cylinder(mesh, object) {
+            Ok(c) => out.cylinders.push((index as u32, c)),
+            Err(reason) => out.unusable.push(UnusableCylinderObject {
+                object: object.name.clone(),
+                object_index: index as u32,
+                reason,
+            }),
         }
     }
     out
+}
+
+/// The vertical cylinder bounding one object's vertices, or why it has none.
+fn object_cylinder(mesh: &TriMesh, object: &crate::mesh::MeshObject) -> Result<Cylinder, String> {
+    if object.triangle_count == 0 {
+        return Err("it has no triangles".into());
+    }
+    let (min, max) = (object.aabb.min.as_dvec3(), object.aabb.max.as_dvec3());
+    if max.y <= min.y {
+        // Checked here, not left to `Cylinder::new`: "height 0 must be
+        // above 0" would not say that the object itself is flat.
+        return Err(format!(
+            "it is flat: every vertex is at y = {:.3}, so it has no height",
+            min.y
+        ));
+    }
+    let centre = (min + max) * 0.5;
+    let first = object.first_triangle as usize;
+    let tris = &mesh.triangles()[first..first + object.triangle_count as usize];
+    let radius = tris
+        .iter()
+        .flatten()
+        .map(|&v| {
+            let p = mesh.positions()[v as usize].as_dvec3();
+            (p.x - centre.x).hypot(p.z - centre.z)
+        })
+        .fold(0.0, f64::max);
+    if radius <= 0.0 {
+        return Err(format!(
+            "it is a vertical line at x = {:.3}, z = {:.3}: it has no width",
+            centre.x, centre.z
+        ));
+    }
+    let base = DVec3::new(centre.x, min.y, centre.z);
+    Cylinder::new(base, radius, max.y - min.y).map_err(|e| e.0)
 }
 
 /// The level with each cylinder added as an object `cylinder_<i>` (a
@@ -312,6 +368,35 @@ mod tests {
         }
         let b = mesh.bounds();
         assert!((b.min.y - 1.0).abs() < 1e-6 && (b.max.y - 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn named_objects_that_give_no_cylinder_are_listed_with_the_reason() {
+        let mut b = crate::mesh::MeshBuilder::new();
+        // A decal named like a tree: flat on the floor.
+        b.object("tree_shadow").quad(
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(1.0, 0.0, 1.0),
+            Vec3::new(1.0, 0.0, 0.0),
+        );
+        b.object("pole_ok")
+            .cuboid(Vec3::new(3.0, 0.0, 3.0), Vec3::new(4.0, 2.0, 4.0));
+        b.object("rock")
+            .cuboid(Vec3::new(6.0, 0.0, 6.0), Vec3::new(7.0, 1.0, 7.0));
+        let named = named_cylinder_objects(&b.build());
+        assert_eq!(named.cylinders.len(), 1);
+        assert_eq!(named.cylinders[0].0, 1);
+        assert_eq!(named.unusable.len(), 1, "{:?}", named.unusable);
+        let u = &named.unusable[0];
+        assert_eq!((u.object_index, u.object.as_str()), (0, "tree_shadow"));
+        assert!(
+            u.reason.contains("flat") && u.reason.contains("y = 0.000"),
+            "{}",
+            u.reason
+        );
+        // The plain list is the usable part.
+        assert_eq!(cylinders_from_objects(&b.build()), named.cylinders);
     }
 
     #[test]

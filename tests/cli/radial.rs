@@ -230,3 +230,111 @@ fn the_readme_documents_every_radial_json_field() {
         "README.md does not document {missing:?}"
     );
 }
+
+/// A floor, and the named objects `extra` (OBJ text after the floor's
+/// four vertices), written to a scratch file.
+fn level_with(test: &str, extra: &str) -> String {
+    let path = scratch(test).join("level.obj");
+    let text = format!(
+        "o floor\nv -10 0 -10\nv 10 0 -10\nv 10 0 10\nv -10 0 10\nf 1 3 2\nf 1 4 3\n{extra}"
+    );
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn radial_text(level: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "sweep",
+        level,
+        "--method",
+        "radial",
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "0,0,3",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn named_objects_that_give_no_cylinder_are_named_with_the_reason() {
+    // `tree_shadow` is a decal flat on the floor: named by the rule, but
+    // with no height it makes no cylinder. The file does name a tree, so
+    // "name objects tree_*" would be wrong advice.
+    let flat = "o tree_shadow\nv 2 0.01 2\nv 3 0.01 2\nv 3 0.01 3\nv 2 0.01 3\nf 5 6 7\nf 5 7 8\n";
+    let level = level_with("radial_flat_tree", flat);
+    let r = radial_text(&level, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("cylinders"))
+        .unwrap_or_else(|| panic!("no cylinders line: {}", r.stdout));
+    assert!(line.contains("none usable"), "{line}");
+    assert!(line.contains("1 object named"), "{line}");
+    assert!(
+        line.contains(
+            "'tree_shadow' (it is flat: every vertex is at y = 0.010, so it has no height)"
+        ),
+        "{line}"
+    );
+    assert!(line.contains("give --cylinder"), "{line}");
+    assert!(!line.contains("or name objects"), "{line}");
+    // JSON: the same object, its index and reason.
+    let v = json(&radial_text(&level, &["--json"]));
+    let u = &v["unusable_cylinder_objects"][0];
+    assert_eq!(u["object"], "tree_shadow");
+    assert_eq!(u["object_index"], 1);
+    assert!(u["reason"].as_str().unwrap().contains("flat"), "{u}");
+    assert!(v.get("cylinders").is_none(), "{v}");
+
+    // With a usable cylinder beside it, the flat one is listed as skipped.
+    let r = radial_text(&level, &["--cylinder", "0,0,2,0.5,3"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("pole 0      base"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("skipped     'tree_shadow': it is flat")),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("none usable"), "{}", r.stdout);
+}
+
+#[test]
+fn named_objects_dropped_by_the_import_are_explained() {
+    // `pole_a`'s only face has zero area: the import drops it, and an
+    // object without triangles is not kept, so no pole_ object is left.
+    let level = level_with(
+        "radial_dropped_pole",
+        "o pole_a\nv 1 0 1\nv 1 1 1\nv 1 2 1\nf 5 6 7\n",
+    );
+    let r = radial_text(&level, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("cylinders"))
+        .unwrap();
+    assert!(
+        line.contains("the import dropped 1 zero-area and 0 duplicate triangles"),
+        "{line}"
+    );
+    assert!(
+        line.contains("an object left without any is not kept"),
+        "{line}"
+    );
+    // A level with nothing named and nothing dropped gets the plain advice.
+    let r = radial_text(&level_with("radial_plain", ""), &[]);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("cylinders"))
+        .unwrap();
+    assert_eq!(
+        line,
+        "cylinders   none: give --cylinder X,Y,Z,R,H or name objects cyl_*, pole_*, pillar_* or tree_*"
+    );
+}

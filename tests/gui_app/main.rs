@@ -16,6 +16,7 @@ use glam::DVec3;
 use std::path::PathBuf;
 
 mod files;
+mod first_sight;
 mod pages;
 mod stepping;
 

@@ -64,11 +64,31 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         });
 }
 
+/// Width of a mode's colour swatch ([`widgets::swatch`]), points.
+const SWATCH_W: f32 = 12.0;
+
 fn heading(ui: &mut egui::Ui, app: &mut CollidoscopeApp, m: &ModesComparison) {
     ui.horizontal_wrapped(|ui| {
         for run in &m.runs {
+            // Swatch and name on one line: where both do not fit, start
+            // the next line, rather than leave a swatch at the end of one
+            // line and its name on the next.
+            let name = egui::RichText::new(run.mode.name()).strong();
+            let name_w = egui::WidgetText::from(name.clone())
+                .into_galley(
+                    ui,
+                    Some(egui::TextWrapMode::Extend),
+                    f32::INFINITY,
+                    egui::TextStyle::Body,
+                )
+                .size()
+                .x;
+            let room = ui.available_size_before_wrap().x;
+            if room < SWATCH_W + ui.spacing().item_spacing.x + name_w {
+                ui.end_row();
+            }
             widgets::swatch(ui, mode_color(run.mode));
-            ui.strong(run.mode.name());
+            ui.label(name);
             ui.label(format!(
                 "{} it., {}{}",
                 run.records.len(),

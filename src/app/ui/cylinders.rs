@@ -5,7 +5,7 @@
 use super::widgets::fmt3;
 use super::{CollidoscopeApp, Tool};
 use crate::app::command::Command;
-use crate::level::cylinder::Cylinder;
+use crate::level::cylinder::{Cylinder, UnusableCylinderObject, named_cylinder_objects};
 use eframe::egui;
 
 /// At most this many rows are listed (the rest are counted).
@@ -25,17 +25,27 @@ pub(super) fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             Tool::PlaceCylinder
         };
     }
-    let named = crate::app::cylinders::named_count(&app.state);
+    let objects = app
+        .state
+        .level
+        .as_ref()
+        .map(|l| named_cylinder_objects(l.mesh()))
+        .unwrap_or_default();
+    let named = objects.cylinders.len();
     if named > 0 {
+        let which = if named == 1 {
+            "Pole 0: the level's object".to_string()
+        } else {
+            format!("Poles 0 to {}: the level's objects", named - 1)
+        };
         ui.add(
             egui::Label::new(format!(
-                "Poles 0 to {}: the level's objects named pole_*, tree_*, pillar_* or cyl_* \
-                 (their bounding cylinders).",
-                named - 1
+                "{which} named pole_*, tree_*, pillar_* or cyl_* (their bounding cylinders)."
             ))
             .wrap(),
         );
     }
+    unusable_words(ui, &objects.unusable);
     if app.state.cylinders.is_empty() {
         ui.add(
             egui::Label::new(
@@ -93,4 +103,27 @@ fn row(ui: &mut egui::Ui, queue: &mut Vec<Command>, i: usize, pole: usize, c: Cy
         queue.push(Command::DeleteCylinder(i));
     }
     ui.end_row();
+}
+
+/// The level's objects named as cylinders that give none, with the reason
+/// (a few; the rest counted), so a flat `tree_shadow` is not silently
+/// missing from the poles.
+fn unusable_words(ui: &mut egui::Ui, unusable: &[UnusableCylinderObject]) {
+    const LISTED: usize = 3;
+    for u in unusable.iter().take(LISTED) {
+        let name: String = u.object.chars().take(40).collect();
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(format!("Not a pole: {name}: {}.", u.reason))
+                    .color(ui.visuals().warn_fg_color),
+            )
+            .wrap(),
+        );
+    }
+    if unusable.len() > LISTED {
+        ui.weak(format!(
+            "… and {} more objects named as poles give none.",
+            unusable.len() - LISTED
+        ));
+    }
 }

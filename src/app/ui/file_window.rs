@@ -48,6 +48,10 @@ pub fn show_prompt(ctx: &egui::Context, app: &mut CollidoscopeApp) {
         .open(&mut open)
         .collapsible(false)
         .default_width(520.0)
+        // Below the menu bar (egui's default spot covered File / View),
+        // centred over the view.
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(ctx.content_rect().center_top() + egui::vec2(0.0, 40.0))
         .show(ctx, |ui| prompt_body(ui, app, &mut prompt));
     if !open {
         app.queue.push(Command::SetFilePrompt(None));

@@ -52,7 +52,12 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             for kr in &report.kinds {
                 let [r, g, b, _] = kind_color(kr.kind).map(|c| (c * 255.0) as u8);
                 let mut drawn = st.hygiene.is_drawn(kr.kind);
-                let name = kr.kind.name().replace('_', " ");
+                let mut name = kr.kind.name().replace('_', " ");
+                if !kr.fault && kr.count > 0 {
+                    // Marked on the name, not the count: "2489 (info)"
+                    // in the second column ran past the panel's edge.
+                    name.push_str(" (info)");
+                }
                 let text = RichText::new(name).color(Color32::from_rgb(r, g, b));
                 if ui
                     .checkbox(&mut drawn, text)
@@ -64,9 +69,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 let count = if kr.fault || kr.count == 0 {
                     RichText::new(kr.count.to_string()).monospace()
                 } else {
-                    RichText::new(format!("{} (info)", kr.count))
-                        .monospace()
-                        .weak()
+                    RichText::new(kr.count.to_string()).monospace().weak()
                 };
                 // The count itself opens the list: one column less, so the
                 // row fits the panel.

@@ -8,6 +8,7 @@ use crate::app::state::PanelSizes;
 use crate::app::walk::walk_frame_words;
 use crate::collide::SlideMode;
 use eframe::egui;
+use std::sync::Arc;
 
 /// The left panel's two pages.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,38 +59,53 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 return;
             }
             // The panel's width is fixed (see `panels`): text wraps to it.
-            egui::ScrollArea::vertical().show(ui, |ui| match app.left_tab {
-                LeftTab::Scene => {
-                    egui::CollapsingHeader::new("Level")
-                        .default_open(true)
-                        .show(ui, |ui| level_section(ui, app));
-                    egui::CollapsingHeader::new("Broad phases")
-                        .default_open(false)
-                        .show(ui, |ui| super::broadphase::show(ui, app));
-                    egui::CollapsingHeader::new("Mesh hygiene")
-                        .default_open(false)
-                        .show(ui, |ui| hygiene::show(ui, app));
-                    egui::CollapsingHeader::new("Probes")
-                        .default_open(true)
-                        .show(ui, |ui| probes_section(ui, app));
-                    if app.state.selected_probe().is_some() {
-                        egui::CollapsingHeader::new("Probe settings")
+            // One scroll offset per page: the Scene page scrolled to its
+            // cylinders must not open the Character page half-way down.
+            // The Scene page's also per level: a level that loads opens
+            // at its name, not where the last one was scrolled to.
+            let level = app
+                .state
+                .level
+                .as_ref()
+                .map_or(0, |l| Arc::as_ptr(l) as usize);
+            let page = match app.left_tab {
+                LeftTab::Scene => format!("left_scroll_scene_{level:x}"),
+                tab => format!("left_scroll_{tab:?}"),
+            };
+            egui::ScrollArea::vertical()
+                .id_salt(page)
+                .show(ui, |ui| match app.left_tab {
+                    LeftTab::Scene => {
+                        egui::CollapsingHeader::new("Level")
                             .default_open(true)
-                            .show(ui, |ui| probe_editor(ui, app));
+                            .show(ui, |ui| level_section(ui, app));
+                        egui::CollapsingHeader::new("Broad phases")
+                            .default_open(false)
+                            .show(ui, |ui| super::broadphase::show(ui, app));
+                        egui::CollapsingHeader::new("Mesh hygiene")
+                            .default_open(false)
+                            .show(ui, |ui| hygiene::show(ui, app));
+                        egui::CollapsingHeader::new("Probes")
+                            .default_open(true)
+                            .show(ui, |ui| probes_section(ui, app));
+                        if app.state.selected_probe().is_some() {
+                            egui::CollapsingHeader::new("Probe settings")
+                                .default_open(true)
+                                .show(ui, |ui| probe_editor(ui, app));
+                        }
+                        egui::CollapsingHeader::new("Cylinders (radial)")
+                            .default_open(true)
+                            .show(ui, |ui| super::cylinders::show(ui, app));
                     }
-                    egui::CollapsingHeader::new("Cylinders (radial)")
-                        .default_open(true)
-                        .show(ui, |ui| super::cylinders::show(ui, app));
-                }
-                LeftTab::Character => {
-                    character::show(ui, app);
-                    ui.separator();
-                    egui::CollapsingHeader::new("Walk mode")
-                        .default_open(true)
-                        .show(ui, |ui| walk_section(ui, app));
-                }
-                LeftTab::Checks | LeftTab::Map => {}
-            });
+                    LeftTab::Character => {
+                        character::show(ui, app);
+                        ui.separator();
+                        egui::CollapsingHeader::new("Walk mode")
+                            .default_open(true)
+                            .show(ui, |ui| walk_section(ui, app));
+                    }
+                    LeftTab::Checks | LeftTab::Map => {}
+                });
         });
     let r = shown.response.rect;
     if let Some(dx) = panels::edge_drag(ui, "left_panel_edge", r.right(), r.y_range(), false) {
@@ -280,6 +296,9 @@ fn probes_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     }
 }
 
+/// Width of the probe's name field, points.
+const NAME_FIELD_WIDTH: f32 = 110.0;
+
 fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let Some(i) = app.state.selected else {
         return;
@@ -290,7 +309,9 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         .num_columns(2)
         .show(ui, |ui| {
             ui.label("name");
-            ui.text_edit_singleline(&mut p.name);
+            // As wide as the number fields, not egui's default 280 points:
+            // a wider row widens the panel's content past its edge.
+            ui.add(egui::TextEdit::singleline(&mut p.name).desired_width(NAME_FIELD_WIDTH));
             ui.end_row();
             ui.label("colour");
             ui.color_edit_button_rgba_unmultiplied(&mut p.color);
@@ -348,9 +369,12 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.label("two-sided");
             ui.checkbox(&mut s.two_sided, "(robust mode)");
             ui.end_row();
-            ui.label("self checks")
-                .on_hover_text("Clearance and ghost corners after every iteration");
-            ui.checkbox(&mut s.self_checks, "clearance, ghost corners");
+            // Short texts: the second column starts at ~130 points, and a
+            // longer checkbox ran past the panel's edge.
+            let hint = "Checks the clearance and ghost corners after every iteration";
+            ui.label("self checks").on_hover_text(hint);
+            ui.checkbox(&mut s.self_checks, "each iteration")
+                .on_hover_text(hint);
             ui.end_row();
             ui.label("ghost corner fold");
             ui.add(
@@ -411,7 +435,9 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     if ui
         .add_enabled(can_chain, egui::Button::new("Box chain on this walk"))
         .on_hover_text(
-            "The box camera along the recorded walk, one box per segment (Snok's long chains):              step the segments, see which level rejected each triangle and where the box's              edges cross the level",
+            "The box camera along the recorded walk, one box per segment (Snok's long chains): \
+             step the segments, see which level rejected each triangle and where the box's \
+             edges cross the level",
         )
         .on_disabled_hover_text("Record a walk first, then stop walking")
         .clicked()
@@ -419,15 +445,21 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         app.queue.push(Command::BoxChainOnWalk);
     }
     let w = &app.state.walk;
-    ui.label(format!(
-        "{} frames recorded · {}",
-        w.frames.len(),
-        if w.grounded() {
-            "on ground"
-        } else {
-            "in the air"
-        }
-    ));
+    if w.frames.is_empty() {
+        // No frame has run: "in the air" would be said of a probe resting
+        // on the floor.
+        ui.label("No frames recorded yet");
+    } else {
+        ui.label(format!(
+            "{} frames recorded · {}",
+            w.frames.len(),
+            if w.grounded() {
+                "on ground"
+            } else {
+                "in the air"
+            }
+        ));
+    }
     egui::ScrollArea::vertical()
         .id_salt("walk_frames")
         .max_height(160.0)

@@ -63,6 +63,10 @@ pub(crate) fn legend_entries(
         .collect()
 }
 
+/// Height of the view the unfolded legend's list leaves free, points: its
+/// header, the margins and the Measure switch (with its hint) above it.
+const LEGEND_CLEARANCE: f32 = 150.0;
+
 /// Shows the legend over the bottom-right corner of `rect` (framing puts
 /// the probe in the middle, so the corner is where it hides the least).
 pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
@@ -84,8 +88,10 @@ pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
                     .default_open(false)
                     .show(ui, |ui| {
                         ui.weak("Click an entry to show or hide it");
-                        // Never taller than the view it sits in.
-                        let max_h = (rect.height() - 80.0).max(60.0);
+                        // Never taller than the view it sits in, and clear
+                        // of the Measure switch and its hint at the top
+                        // right (the header and this line take ~50 points).
+                        let max_h = (rect.height() - LEGEND_CLEARANCE).max(60.0);
                         egui::ScrollArea::vertical()
                             .max_height(max_h)
                             .min_scrolled_height(max_h.min(24.0 * entries.len() as f32))

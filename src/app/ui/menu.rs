@@ -173,8 +173,15 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     ui.separator();
     camera_presets(ui, app);
     ui.separator();
-    // A submenu: 23 rows below the rest would run off a 800-pixel window.
-    ui.menu_button("Overlays", |ui| overlay_toggles(ui, app));
+    // A submenu: its rows below the rest would run off a 800-pixel window.
+    // It scrolls too: its 40-odd rows alone are taller than 800 pixels.
+    ui.menu_button("Overlays", |ui| {
+        let max_h = (ui.ctx().content_rect().height() - 40.0).max(120.0);
+        egui::ScrollArea::vertical()
+            .id_salt("overlay_menu")
+            .max_height(max_h)
+            .show(ui, |ui| overlay_toggles(ui, app));
+    });
 }
 
 /// Front / side / top orthographic views of the level, the perspective

@@ -55,6 +55,26 @@ pub struct SectionPlot {
     pub truncated: bool,
 }
 
+impl SectionPlot {
+    /// The lowest and highest height of everything drawn, metres
+    /// (`(0, 0)` when nothing is).
+    pub fn y_range(&self) -> (f64, f64) {
+        let ys = self
+            .segments
+            .iter()
+            .flatten()
+            .chain(self.outlines.iter().flatten())
+            .chain(&self.path)
+            .chain(&self.marker_outline)
+            .chain(self.bar.iter().flat_map(|b| [&b.foot, &b.top]))
+            .map(|p| p[1]);
+        let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+            (lo.min(y), hi.max(y))
+        });
+        if lo <= hi { (lo, hi) } else { (0.0, 0.0) }
+    }
+}
+
 /// A closed polyline of `n` points around the ellipse centred at `c` with
 /// half-axes `half` (the first point repeated at the end).
 pub fn ellipse_outline(c: DVec2, half: DVec2, n: usize) -> Vec<[f64; 2]> {
@@ -209,6 +229,25 @@ fn fallback_section(app: &mut CollidoscopeApp) -> Option<&Section> {
     app.section_cache.as_ref().map(|(_, s)| s)
 }
 
+/// Height of one legend row, points.
+const LEGEND_ROW_H: f32 = 18.0;
+
+/// Points of the plot's height taken by the x axis, its numbers and label.
+const AXES_H: f32 = 30.0;
+
+/// The height above data spanning `y_min..y_max` (metres) that leaves the
+/// top `legend_h` points of a `plot_h`-point plot to the legend: the data
+/// then fill the rest. Zero when the plot is too short for both, or the
+/// span is not finite.
+pub fn legend_headroom(y_min: f64, y_max: f64, plot_h: f32, legend_h: f32) -> f64 {
+    let span = y_max - y_min;
+    let free = f64::from(plot_h - legend_h);
+    if !(span.is_finite() && span > 0.0) || free < f64::from(plot_h) * 0.25 {
+        return 0.0;
+    }
+    span * f64::from(legend_h) / free
+}
+
 /// Shows the section plot, `w` by `h` points.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
     let current = app.state.selected_probe().map(|p| p.shown_center());
@@ -226,8 +265,21 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
     } else {
         "probe path"
     };
+    // Room above the data for the legend (top right): without it the
+    // legend covered the probe's outline at the end of a short walk.
+    let entries = [
+        !data.segments.is_empty(),
+        !data.outlines.is_empty(),
+        true,
+        data.marker.is_some(),
+        data.bar.is_some(),
+    ];
+    let legend_h = LEGEND_ROW_H * entries.iter().filter(|e| **e).count() as f32 + 12.0;
+    let (y_min, y_max) = data.y_range();
+    let headroom = legend_headroom(y_min, y_max, h - AXES_H, legend_h);
     Plot::new("section")
         .legend(Legend::default())
+        .include_y(y_max + headroom)
         .width(w)
         .height(h)
         .x_axis_label("along the walk (m)")
@@ -318,6 +370,21 @@ mod tests {
             reason: String::new(),
             walks: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_legend_gets_its_share_of_the_height_above_the_data() {
+        // 2 m of data in a 160-point plot with an 80-point legend: the
+        // data take the lower half, so 2 m more above them.
+        assert!((legend_headroom(-0.5, 1.5, 160.0, 80.0) - 2.0).abs() < 1e-12);
+        // Too short a plot, or nothing drawn: no headroom.
+        assert_eq!(legend_headroom(0.0, 2.0, 90.0, 80.0), 0.0);
+        assert_eq!(legend_headroom(1.0, 1.0, 160.0, 80.0), 0.0);
+        assert_eq!(legend_headroom(0.0, f64::INFINITY, 160.0, 80.0), 0.0);
+        let plot = section_plot(&section(), None, None);
+        let (lo, hi) = plot.y_range();
+        assert!(lo.is_finite() && hi > lo, "{lo}..{hi}");
+        assert_eq!(SectionPlot::default().y_range(), (0.0, 0.0));
     }
 
     #[test]
