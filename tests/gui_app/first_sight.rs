@@ -1,8 +1,9 @@
 //! What a designer sees first, at the default 1280 × 800: nothing in the
 //! left panel runs past its edge (where it would be cut off), each page of
 //! the panel opens at its own top, every overlay in View > Overlays can be
-//! reached, the unfolded legend leaves the Measure switch uncovered, and
-//! the Open level window opens below the menu bar.
+//! reached, the unfolded legend leaves the Measure switch uncovered, the
+//! Open level window opens below the menu bar, and the inspector's
+//! numbers fit its width.
 
 use crate::*;
 use collidoscope::collide::debug_draw::OverlayKind;
@@ -315,4 +316,39 @@ fn before_any_walk_the_walk_section_does_not_say_in_the_air() {
     // The probe rests on the floor; no frame has run to say otherwise.
     h.get_by_label("No frames recorded yet");
     assert!(h.query_by_label_contains("in the air").is_none());
+}
+
+/// The inspector at its default width shows whole vectors: after a step
+/// into the stairs (a hit, so the nearest-hit table too), every value in
+/// it ends inside the window, in either space. Side by side, world and
+/// ellipsoid space ran past the window's edge and most of each vector was
+/// cut off.
+#[test]
+fn the_inspectors_vectors_fit_its_width() {
+    let mut h = first_sight();
+    crate::place_stair_probe(&mut h);
+    h.get_by_label("Step").click();
+    h.run_steps(3);
+    let rec = h.state().state().probes[0].stepper.records()[0].clone();
+    assert!(rec.nearest.is_some(), "the first step hits the riser");
+    for space in ["world (m)", "ellipsoid space"] {
+        h.get_by_label(space).click();
+        h.run_steps(3);
+        let left = h.get_by_label("Inspector").rect().min.x;
+        let mut past = Vec::new();
+        for node in h.query_all(By::new()) {
+            let ak = node.accesskit_node();
+            let text = ak.label().or_else(|| ak.value()).unwrap_or_default();
+            if ak.bounding_box().is_none() || text.is_empty() {
+                continue;
+            }
+            let r = node.rect();
+            if r.min.x >= left - 1.0 && r.max.x > DEFAULT_WINDOW.x + 0.5 {
+                past.push(format!("{text:?} ends at x = {:.0}", r.max.x));
+            }
+        }
+        assert!(past.is_empty(), "{space}: {past:?}");
+    }
+    // The last space chosen is the one shown.
+    h.get_by_label(&crate::fmt3(rec.end_espace));
 }

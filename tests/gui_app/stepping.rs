@@ -36,17 +36,25 @@ fn clicking_step_shows_iteration_one_in_the_inspector() {
 
     let rec = &records[0];
     h.get_by_label_contains("Iteration 1 ");
-    for text in [
-        fmt3(rec.start),
-        fmt3(rec.start_espace),
-        fmt3(rec.velocity),
-        fmt3(rec.end),
-    ] {
+    let shows = |h: &Harness<'static, CollidoscopeApp>, text: &str| {
+        h.query_all_by_label(text).next().is_some()
+    };
+    for text in [fmt3(rec.start), fmt3(rec.velocity), fmt3(rec.end)] {
+        assert!(shows(&h, &text), "the inspector shows {text}");
+    }
+    // One space at a time: ellipsoid space on request.
+    assert!(!shows(&h, &fmt3(rec.start_espace)));
+    h.get_by_label("ellipsoid space").click();
+    h.run_steps(2);
+    for text in [fmt3(rec.start_espace), fmt3(rec.end_espace)] {
         assert!(
-            h.query_all_by_label(&text).next().is_some(),
-            "the inspector shows {text}"
+            shows(&h, &text),
+            "the inspector shows {text} in ellipsoid space"
         );
     }
+    assert!(!shows(&h, &fmt3(rec.start)));
+    h.get_by_label("world (m)").click();
+    h.run_steps(2);
     let hit = rec
         .nearest
         .expect("the first iteration reaches the first riser");

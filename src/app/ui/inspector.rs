@@ -102,14 +102,11 @@ fn record_table(ui: &mut egui::Ui, rec: &IterationRecord) {
     ));
     ui.add(egui::Label::new(format!("Outcome: {}", iteration_outcome_words(rec.outcome))).wrap())
         .on_hover_text(format!("{:?}", rec.outcome));
+    widgets::space_switch(ui);
     egui::Grid::new("record")
-        .num_columns(3)
+        .num_columns(1)
         .striped(true)
         .show(ui, |ui| {
-            ui.weak("");
-            ui.weak("world (m)");
-            ui.weak("ellipsoid space");
-            ui.end_row();
             pair_row(ui, "start", rec.start, rec.start_espace);
             pair_row(ui, "velocity", rec.velocity, rec.velocity_espace);
             pair_row(ui, "destination", rec.destination, rec.destination_espace);
@@ -157,25 +154,31 @@ fn record_table(ui: &mut egui::Ui, rec: &IterationRecord) {
                 "remaining",
                 format!("{:.5} m", (rec.destination - rec.end).length()),
             );
-            if let Some(c) = rec.crease_direction {
-                row("crease direction", fmt3(c));
-            }
-            if let Some(r) = rec.recovery {
-                row(
-                    "recovery",
-                    format!("tri {} depth {:.5} (espace)", r.triangle, r.depth_espace),
-                );
-            }
-            row("query box", query_box_words(&rec.query_aabb));
-            row(
-                "BVH",
-                format!(
-                    "{} nodes visited, {} triangle boxes tested",
-                    rec.bvh_stats.nodes_visited, rec.bvh_stats.triangles_tested
-                ),
-            );
             row("candidates", rec.candidate_count.to_string());
         });
+    // The long values on lines of their own, wrapped to the panel: beside
+    // a label they ran off its edge.
+    let mut long_row = |k: &str, v: String| {
+        ui.label(k);
+        ui.add(egui::Label::new(egui::RichText::new(v).monospace()).wrap());
+    };
+    if let Some(c) = rec.crease_direction {
+        long_row("crease direction", fmt3(c));
+    }
+    if let Some(r) = rec.recovery {
+        long_row(
+            "recovery",
+            format!("tri {} depth {:.5} (espace)", r.triangle, r.depth_espace),
+        );
+    }
+    long_row("query box", query_box_words(&rec.query_aabb));
+    long_row(
+        "BVH",
+        format!(
+            "{} nodes visited, {} triangle boxes tested",
+            rec.bvh_stats.nodes_visited, rec.bvh_stats.triangles_tested
+        ),
+    );
 }
 
 fn nearest_table(ui: &mut egui::Ui, h: &NearestHit, object: &str) {
@@ -187,7 +190,7 @@ fn nearest_table(ui: &mut egui::Ui, h: &NearestHit, object: &str) {
     ))
     .on_hover_text(format!("object {}", h.object));
     egui::Grid::new("nearest")
-        .num_columns(3)
+        .num_columns(1)
         .striped(true)
         .show(ui, |ui| {
             pair_row(ui, "contact point", h.contact_point, h.contact_point_espace);
@@ -221,9 +224,12 @@ fn nearest_table(ui: &mut egui::Ui, h: &NearestHit, object: &str) {
                 h.ellipsoid_intersection_point,
                 h.ellipsoid_intersection_point_espace,
             );
-            ui.label("triangle plane");
-            ui.monospace(fmt3(h.triangle_plane_origin));
-            ui.monospace(format!("n {}", fmt3(h.triangle_plane_normal)));
+            // World space only (the trace keeps it in no other).
+            ui.vertical(|ui| {
+                ui.label("triangle plane (world)");
+                ui.monospace(fmt3(h.triangle_plane_origin));
+                ui.monospace(format!("n {}", fmt3(h.triangle_plane_normal)));
+            });
             ui.end_row();
         });
 }

@@ -108,22 +108,53 @@ pub fn fmt3(v: DVec3) -> String {
     format!("({:.4}, {:.4}, {:.4})", v.x, v.y, v.z)
 }
 
-/// A world / ellipsoid-space pair row in an inspector grid.
+/// Where the inspector keeps its choice of space (egui's memory).
+fn space_choice_id() -> egui::Id {
+    egui::Id::new("inspector_space_is_espace")
+}
+
+/// Whether the inspector's vector rows show ellipsoid space (else world).
+pub fn showing_espace(ui: &egui::Ui) -> bool {
+    ui.data(|d| d.get_temp(space_choice_id()).unwrap_or(false))
+}
+
+/// The switch between world and ellipsoid space for the vector rows
+/// below it. One space at a time: a vector takes about 200 points in
+/// monospace, so two side by side (and their label) do not fit the
+/// inspector at its default width, and the second was hidden off its edge.
+pub fn space_switch(ui: &mut egui::Ui) {
+    let mut espace = showing_espace(ui);
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut espace, false, "world (m)")
+            .on_hover_text("Vectors in world space, metres");
+        ui.selectable_value(&mut espace, true, "ellipsoid space")
+            .on_hover_text(
+                "Vectors divided by the probe's radii: the probe is a unit sphere there",
+            );
+    });
+    ui.data_mut(|d| d.insert_temp(space_choice_id(), espace));
+}
+
+/// A vector row of an inspector grid (one column): its label, and below
+/// it the value in the space [`space_switch`] chose.
 pub fn pair_row(ui: &mut egui::Ui, label: &str, world: DVec3, espace: DVec3) {
-    ui.label(label);
-    ui.monospace(fmt3(world));
-    ui.monospace(fmt3(espace));
+    let value = if showing_espace(ui) { espace } else { world };
+    ui.vertical(|ui| {
+        ui.label(label);
+        ui.monospace(fmt3(value));
+    });
     ui.end_row();
 }
 
-/// An optional pair row (shows "—" when absent).
+/// An optional vector row (shows "—" when absent).
 pub fn opt_pair_row(ui: &mut egui::Ui, label: &str, world: Option<DVec3>, espace: Option<DVec3>) {
     match (world, espace) {
         (Some(w), Some(e)) => pair_row(ui, label, w, e),
         _ => {
-            ui.label(label);
-            ui.label("—");
-            ui.label("—");
+            ui.horizontal(|ui| {
+                ui.label(label);
+                ui.weak("—");
+            });
             ui.end_row();
         }
     }
