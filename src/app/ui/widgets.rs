@@ -110,7 +110,7 @@ pub fn fmt3(v: DVec3) -> String {
 
 /// Where the inspector keeps its choice of space (egui's memory).
 fn space_choice_id() -> egui::Id {
-    egui::Id::new("inspector_space_is_espace")
+    egui::Id::unique("inspector_space_is_espace")
 }
 
 /// Whether the inspector's vector rows show ellipsoid space (else world).
