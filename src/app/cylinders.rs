@@ -10,7 +10,7 @@
 use crate::app::state::EditorState;
 use crate::level::Level;
 use crate::level::cylinder::{
-    Cylinder, MAX_CYLINDERS, cylinders_from_objects, level_with_cylinders,
+    Cylinder, MAX_CYLINDERS, NamedCylinderObjects, colliding_cylinder_objects, level_with_cylinders,
 };
 use glam::DVec3;
 use std::sync::Arc;
@@ -47,12 +47,11 @@ pub fn cylinders_drawn(st: &EditorState) -> bool {
 /// ([`crate::level::cylinder::is_cylinder_object_name`], e.g. the built-in
 /// level's `pillar_*`), then the placed ones ([`EditorState::cylinders`]).
 pub fn scene_cylinders(st: &EditorState) -> Vec<Cylinder> {
-    let mut out: Vec<Cylinder> = st.level.as_ref().map_or_else(Vec::new, |l| {
-        cylinders_from_objects(l.mesh())
-            .into_iter()
-            .map(|(_, c)| c)
-            .collect()
-    });
+    let mut out: Vec<Cylinder> = named_objects(st)
+        .cylinders
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
     out.extend(st.cylinders.iter().copied());
     out.truncate(MAX_CYLINDERS);
     out
@@ -61,9 +60,18 @@ pub fn scene_cylinders(st: &EditorState) -> Vec<Cylinder> {
 /// How many of [`scene_cylinders`] come from the level's named objects
 /// (placed cylinder `i` is pole `named_count + i`).
 pub fn named_count(st: &EditorState) -> usize {
+    named_objects(st).cylinders.len()
+}
+
+/// The level's objects named by the cylinder rule, those switched off for
+/// collision (the Objects list) among the unusable: a trigger pushes
+/// nothing out.
+pub fn named_objects(st: &EditorState) -> NamedCylinderObjects {
     st.level
         .as_ref()
-        .map_or(0, |l| cylinders_from_objects(l.mesh()).len())
+        .map_or_else(NamedCylinderObjects::default, |l| {
+            colliding_cylinder_objects(l.mesh(), &st.colliding_flags())
+        })
 }
 
 /// The level the probes collide with: the loaded level, plus the

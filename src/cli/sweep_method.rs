@@ -9,7 +9,7 @@ use super::sweep_text::header;
 use super::{CliError, format, print_stdout};
 use crate::collide::SlideSettings;
 use crate::level::Level;
-use crate::level::cylinder::{Cylinder, UnusableCylinderObject, named_cylinder_objects};
+use crate::level::cylinder::{Cylinder, UnusableCylinderObject, colliding_cylinder_objects};
 use crate::methods::discrete::DiscreteStep;
 use crate::methods::radial_compare::{DEFAULT_TOLERANCE_M, RadialComparison, compare_radial};
 use crate::methods::tunnel::{TunnelRule, tunnel_rule};
@@ -64,8 +64,8 @@ struct SceneCylinders {
     unusable: Vec<UnusableCylinderObject>,
 }
 
-fn scene_cylinders(level: &Level, flags: &[Cylinder]) -> SceneCylinders {
-    let objects = named_cylinder_objects(level.mesh());
+fn scene_cylinders(level: &Level, flags: &[Cylinder], colliding: &[bool]) -> SceneCylinders {
+    let objects = colliding_cylinder_objects(level.mesh(), colliding);
     let named = objects.cylinders.into_iter().map(|(o, c)| {
         let name = level.mesh().objects()[o as usize].name.clone();
         ("object", Some(name), c)
@@ -192,7 +192,7 @@ pub(super) fn run(
     let level = load_with_cylinders(a)?;
     let colliding = object_flags(&level, &a.non_colliding)?;
     let world = level.world_with(&colliding);
-    let scene = scene_cylinders(&level, &a.cylinder);
+    let scene = scene_cylinders(&level, &a.cylinder, &colliding);
     let only: Vec<Cylinder> = scene.cylinders.iter().map(|c| c.cylinder).collect();
     // Too many (named objects and flags together) is the command's fault.
     crate::methods::validate_cylinders(&only).map_err(|e| CliError::Usage(e.0))?;

@@ -211,12 +211,37 @@ pub struct NamedCylinderObjects {
 /// report can say that `pole_a` was found but is flat rather than that the
 /// file names no poles.
 pub fn named_cylinder_objects(mesh: &TriMesh) -> NamedCylinderObjects {
+    named_cylinder_objects_in(mesh, None)
+}
+
+/// [`named_cylinder_objects`] in a scene where some objects are switched
+/// off for collision (`object_colliding[i]` false: a trigger, a decal):
+/// those give no cylinder either, and are listed as unusable with that
+/// reason. A trigger pushes nothing out, and the swept ellipsoid the
+/// radial method is compared with passes through it too.
+pub fn colliding_cylinder_objects(
+    mesh: &TriMesh,
+    object_colliding: &[bool],
+) -> NamedCylinderObjects {
+    named_cylinder_objects_in(mesh, Some(object_colliding))
+}
+
+fn named_cylinder_objects_in(
+    mesh: &TriMesh,
+    object_colliding: Option<&[bool]>,
+) -> NamedCylinderObjects {
     let mut out = NamedCylinderObjects::default();
     for (index, object) in mesh.objects().iter().enumerate() {
         if !is_cylinder_object_name(&object.name) {
             continue;
         }
-        match object_cylinder(mesh, object) {
+        let colliding = object_colliding.is_none_or(|c| c.get(index).copied().unwrap_or(true));
+        let cylinder = if colliding {
+            object_cylinder(mesh, object)
+        } else {
+            Err("it is non-colliding (a trigger), so it pushes nothing out".into())
+        };
+        match cylinder {
             Ok(c) => out.cylinders.push((index as u32, c)),
             Err(reason) => out.unusable.push(UnusableCylinderObject {
                 object: object.name.clone(),
@@ -397,6 +422,28 @@ mod tests {
         );
         // The plain list is the usable part.
         assert_eq!(cylinders_from_objects(&b.build()), named.cylinders);
+    }
+
+    #[test]
+    fn non_colliding_named_objects_give_no_cylinder() {
+        let mut b = crate::mesh::MeshBuilder::new();
+        b.object("pole_trigger")
+            .cuboid(Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 2.0, 1.0));
+        b.object("pole_solid")
+            .cuboid(Vec3::new(3.0, 0.0, 3.0), Vec3::new(4.0, 2.0, 4.0));
+        let mesh = b.build();
+        assert_eq!(named_cylinder_objects(&mesh).cylinders.len(), 2);
+        let named = colliding_cylinder_objects(&mesh, &[false, true]);
+        assert_eq!(named.cylinders.len(), 1);
+        assert_eq!(named.cylinders[0].0, 1, "pole_solid stays");
+        assert_eq!(named.unusable.len(), 1);
+        assert_eq!(named.unusable[0].object, "pole_trigger");
+        assert!(named.unusable[0].reason.contains("non-colliding"));
+        // Every object colliding: the same as the plain list.
+        assert_eq!(
+            colliding_cylinder_objects(&mesh, &[true, true]),
+            named_cylinder_objects(&mesh)
+        );
     }
 
     #[test]

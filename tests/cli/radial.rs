@@ -338,3 +338,42 @@ fn named_objects_dropped_by_the_import_are_explained() {
         "cylinders   none: give --cylinder X,Y,Z,R,H or name objects cyl_*, pole_*, pillar_* or tree_*"
     );
 }
+
+#[test]
+fn a_named_pole_made_non_colliding_gives_no_cylinder() {
+    // `pole_a`, a box 0.4 m wide across the probe's path at z = 2.
+    let pole = "o pole_a\n\
+        v -0.2 0 1.8\nv 0.2 0 1.8\nv 0.2 0 2.2\nv -0.2 0 2.2\n\
+        v -0.2 2 1.8\nv 0.2 2 1.8\nv 0.2 2 2.2\nv -0.2 2 2.2\n\
+        f 5 6 7\nf 5 7 8\nf 9 11 10\nf 9 12 11\nf 5 9 10\nf 5 10 6\n\
+        f 6 10 11\nf 6 11 7\nf 7 11 12\nf 7 12 8\nf 8 12 9\nf 8 9 5\n";
+    let level = level_with("radial_trigger_pole", pole);
+    let r = radial_text(&level, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("pole 0      base"), "{}", r.stdout);
+    // Switched off for collision, it is a trigger: it pushes nothing out,
+    // and the report says why it is not a pole rather than that the file
+    // names none.
+    let r = radial_text(&level, &["--non-colliding", "pole_a"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("pole 0      base"), "{}", r.stdout);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("cylinders"))
+        .unwrap_or_else(|| panic!("no cylinders line: {}", r.stdout));
+    assert!(line.contains("'pole_a' (it is non-colliding"), "{line}");
+    let v = json(&radial_text(
+        &level,
+        &["--non-colliding", "pole_a", "--json"],
+    ));
+    let u = &v["unusable_cylinder_objects"][0];
+    assert_eq!(u["object"], "pole_a");
+    assert!(
+        u["reason"].as_str().unwrap().contains("non-colliding"),
+        "{u}"
+    );
+    // The probe walks the whole 3 m: nothing stops it.
+    let end_z = v["final_position"][2].as_f64().unwrap();
+    assert!((end_z - 3.0).abs() < 1e-9, "{v}");
+}

@@ -146,6 +146,17 @@ fn objects_named_by_the_rule_are_poles_too_numbered_first() {
     assert_eq!(collidoscope::app::cylinders::scene_cylinders(&s).len(), 2);
     let msg = &s.status.as_ref().unwrap().text;
     assert!(msg.starts_with("Placed pole 1"), "{msg}");
+    // Switched off in the Objects list, the tree is a trigger: no pole,
+    // and it says why; the placed pole is then pole 0.
+    s.apply(Command::SetObjectColliding(1, false));
+    assert_eq!(collidoscope::app::cylinders::named_count(&s), 0);
+    assert_eq!(collidoscope::app::cylinders::scene_cylinders(&s).len(), 1);
+    let named = collidoscope::app::cylinders::named_objects(&s);
+    assert_eq!(named.unusable.len(), 1);
+    assert!(
+        named.unusable[0].reason.contains("non-colliding"),
+        "{named:?}"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use super::widgets::fmt3;
 use super::{CollidoscopeApp, Tool};
 use crate::app::command::Command;
-use crate::level::cylinder::{Cylinder, UnusableCylinderObject, named_cylinder_objects};
+use crate::level::cylinder::{Cylinder, UnusableCylinderObject};
 use eframe::egui;
 
 /// At most this many rows are listed (the rest are counted).
@@ -25,12 +25,7 @@ pub(super) fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             Tool::PlaceCylinder
         };
     }
-    let objects = app
-        .state
-        .level
-        .as_ref()
-        .map(|l| named_cylinder_objects(l.mesh()))
-        .unwrap_or_default();
+    let objects = crate::app::cylinders::named_objects(&app.state);
     let named = objects.cylinders.len();
     if named > 0 {
         let which = if named == 1 {
