@@ -68,8 +68,8 @@ pub(super) fn step(
 
 /// The iteration of a move that may touch something: search, push out of
 /// embedded geometry, stop short of the nearest hit and slide. Kept out of
-/// line: its working set is large, and inlined it made every open-space
-/// move set up (and spill to) a frame of a couple of kilobytes.
+/// line: its working set (kilobytes of locals) is large, and the
+/// open-space path above needs none of it.
 #[inline(never)]
 fn step_searching(
     ctx: &mut StepContext<'_, '_>,

@@ -242,6 +242,14 @@ fn level_with(test: &str, extra: &str) -> String {
     path.display().to_string()
 }
 
+/// The text output's `cylinders` line.
+fn cylinders_line(stdout: &str) -> &str {
+    stdout
+        .lines()
+        .find(|l| l.starts_with("cylinders"))
+        .unwrap_or_else(|| panic!("no cylinders line: {stdout}"))
+}
+
 fn radial_text(level: &str, extra: &[&str]) -> Run {
     let mut args = vec![
         "sweep",
@@ -266,11 +274,7 @@ fn named_objects_that_give_no_cylinder_are_named_with_the_reason() {
     let level = level_with("radial_flat_tree", flat);
     let r = radial_text(&level, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("cylinders"))
-        .unwrap_or_else(|| panic!("no cylinders line: {}", r.stdout));
+    let line = cylinders_line(&r.stdout);
     assert!(line.contains("none usable"), "{line}");
     assert!(line.contains("1 object named"), "{line}");
     assert!(
@@ -313,11 +317,7 @@ fn named_objects_dropped_by_the_import_are_explained() {
     );
     let r = radial_text(&level, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("cylinders"))
-        .unwrap();
+    let line = cylinders_line(&r.stdout);
     assert!(
         line.contains("the import dropped 1 zero-area and 0 duplicate triangles"),
         "{line}"
@@ -328,11 +328,7 @@ fn named_objects_dropped_by_the_import_are_explained() {
     );
     // A level with nothing named and nothing dropped gets the plain advice.
     let r = radial_text(&level_with("radial_plain", ""), &[]);
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("cylinders"))
-        .unwrap();
+    let line = cylinders_line(&r.stdout);
     assert_eq!(
         line,
         "cylinders   none: give --cylinder X,Y,Z,R,H or name objects cyl_*, pole_*, pillar_* or tree_*"
@@ -357,11 +353,7 @@ fn a_named_pole_made_non_colliding_gives_no_cylinder() {
     let r = radial_text(&level, &["--non-colliding", "pole_a"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("pole 0      base"), "{}", r.stdout);
-    let line = r
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("cylinders"))
-        .unwrap_or_else(|| panic!("no cylinders line: {}", r.stdout));
+    let line = cylinders_line(&r.stdout);
     assert!(line.contains("'pole_a' (it is non-colliding"), "{line}");
     let v = json(&radial_text(
         &level,

@@ -31,24 +31,37 @@ fn assert_left_panel_fits(h: &Harness<'static, CollidoscopeApp>, when: &str) {
         .x;
     let top = h.get_by_label("Scene").rect().max.y;
     let bottom = h.get_by_label("Reset").rect().min.y;
+    let past = widgets_past(
+        h,
+        |r| r.min.x < edge - 1.0 && r.min.y > top && r.min.y < bottom - 4.0,
+        edge,
+    );
+    assert!(
+        past.is_empty(),
+        "{when}: the left panel ends at x = {edge:.0}, but {past:?}"
+    );
+}
+
+/// The widgets (nodes with text: containers span the window) that start
+/// where `starts_in` says and end past `edge` (x), in words.
+fn widgets_past(
+    h: &Harness<'static, CollidoscopeApp>,
+    starts_in: impl Fn(egui::Rect) -> bool,
+    edge: f32,
+) -> Vec<String> {
     let mut past = Vec::new();
     for node in h.query_all(By::new()) {
-        // Widgets only: they have text (containers span the window).
         let ak = node.accesskit_node();
         let text = ak.label().or_else(|| ak.value()).unwrap_or_default();
         if ak.bounding_box().is_none() || text.is_empty() {
             continue;
         }
         let r = node.rect();
-        let inside = r.min.x < edge - 1.0 && r.min.y > top && r.min.y < bottom - 4.0;
-        if inside && r.max.x > edge + 0.5 {
+        if starts_in(r) && r.max.x > edge + 0.5 {
             past.push(format!("{text:?} ends at x = {:.0}", r.max.x));
         }
     }
-    assert!(
-        past.is_empty(),
-        "{when}: the left panel ends at x = {edge:.0}, but {past:?}"
-    );
+    past
 }
 
 #[test]
@@ -335,18 +348,7 @@ fn the_inspectors_vectors_fit_its_width() {
         h.get_by_label(space).click();
         h.run_steps(3);
         let left = h.get_by_label("Inspector").rect().min.x;
-        let mut past = Vec::new();
-        for node in h.query_all(By::new()) {
-            let ak = node.accesskit_node();
-            let text = ak.label().or_else(|| ak.value()).unwrap_or_default();
-            if ak.bounding_box().is_none() || text.is_empty() {
-                continue;
-            }
-            let r = node.rect();
-            if r.min.x >= left - 1.0 && r.max.x > DEFAULT_WINDOW.x + 0.5 {
-                past.push(format!("{text:?} ends at x = {:.0}", r.max.x));
-            }
-        }
+        let past = widgets_past(&h, |r| r.min.x >= left - 1.0, DEFAULT_WINDOW.x);
         assert!(past.is_empty(), "{space}: {past:?}");
     }
     // The last space chosen is the one shown.
