@@ -262,18 +262,19 @@ pub fn import_settings(state: &mut EditorState, path: &Path) {
 /// character is. Returns `false` when walk mode cannot run (no level, no
 /// probe, settings or position refused: then walk mode stops with a message).
 pub fn walk_frame(state: &mut EditorState, input: WalkInput) -> bool {
-    let (Some(level), Some(i)) = (state.level.clone(), state.selected) else {
+    let Some(i) = state.selected else {
         return false;
     };
-    let flags = state.colliding_flags();
+    // The level with the placed cylinders' prisms, as the stepper's: a
+    // walk meets the poles a probe's slide meets.
+    let Some(level) = crate::app::cylinders::collision_level(state) else {
+        return false;
+    };
+    let flags = crate::app::cylinders::colliding_flags_for(state, &level);
     let Some(p) = state.probes.get(i) else {
         return false;
     };
-    let world = if flags.len() == level.mesh.objects.len() {
-        level.world_with(&flags)
-    } else {
-        level.world()
-    };
+    let world = level.world_with(&flags);
     let (settings, pos) = (p.settings.clone(), p.position);
     match state.walk.update(world, &settings, pos, input) {
         Ok(0) => true,

@@ -266,3 +266,46 @@ fn hostile_cylinder_edits_and_sessions_are_refused_and_the_move_stays_finite() {
     v["cylinders"] = serde_json::json!("poles");
     assert!(serde_json::from_value::<EditorState>(v).is_err());
 }
+
+/// Walk mode runs on the level the stepper does, with the placed poles'
+/// prisms: a walk straight at a pole stops at it (or slides round it),
+/// never through it, where the same walk with no pole passes that spot.
+#[test]
+fn walk_mode_meets_a_placed_pole() {
+    let pole = DVec3::new(0.0, 0.0, -5.0);
+    let walk = |with_pole: bool| -> Vec<DVec3> {
+        let mut s = state_with_room();
+        let i = place(&mut s, 0.0, -3.0, DVec3::ZERO);
+        if with_pole {
+            s.apply(Command::PlaceCylinder(pole));
+            assert_eq!(s.cylinders.len(), 1);
+        }
+        s.selected = Some(i);
+        s.apply(Command::SetWalk(true));
+        let input = WalkInput {
+            wish_dir: -DVec3::Z,
+            jump: false,
+            dt: 1.0 / 60.0,
+        };
+        (0..60)
+            .map(|_| {
+                assert!(walk_frame(&mut s, input));
+                s.probes[i].position
+            })
+            .collect()
+    };
+    // Closest approach allowed: the probe's 0.4 m plus the prism's flat
+    // faces (16 sides round the 0.3 m circle), less a rounding hair.
+    let nearest = 0.4 + 0.3 * (std::f64::consts::PI / 16.0).cos() - 0.01;
+    let gap = |p: &DVec3| DVec3::new(p.x - pole.x, 0.0, p.z - pole.z).length();
+    let free = walk(false);
+    assert!(
+        free.iter().any(|p| gap(p) < nearest),
+        "the free walk passes the spot"
+    );
+    let blocked = walk(true);
+    for p in &blocked {
+        assert!(gap(p) >= nearest, "walked into the pole: {p:?}");
+    }
+    assert!(blocked.last().unwrap().z > pole.z, "{:?}", blocked.last());
+}
