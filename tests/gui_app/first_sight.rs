@@ -42,6 +42,22 @@ fn assert_left_panel_fits(h: &Harness<'static, CollidoscopeApp>, when: &str) {
     );
 }
 
+/// Runs the window until `busy` is false (background work: an analysis,
+/// the checks, the map), failing with `what` after `secs` seconds.
+fn wait_while(
+    h: &mut Harness<'static, CollidoscopeApp>,
+    secs: u64,
+    what: &str,
+    busy: impl Fn(&Harness<'static, CollidoscopeApp>) -> bool,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while busy(h) {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+}
+
 /// The widgets (nodes with text: containers span the window) that start
 /// where `starts_in` says and end past `edge` (x), in words.
 fn widgets_past(
@@ -77,12 +93,9 @@ fn nothing_in_the_scene_page_runs_past_the_panels_edge() {
     h.get_by_label("Mesh hygiene").click();
     h.run_steps(2);
     h.get_by_label("Analyse mesh").click();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while h.state().state().hygiene.report.is_none() {
-        assert!(std::time::Instant::now() < deadline, "no hygiene report");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        h.run_steps(1);
-    }
+    wait_while(&mut h, 120, "no hygiene report", |h| {
+        h.state().state().hygiene.report.is_none()
+    });
     h.run_steps(3);
     h.get_by_label_contains("coplanar edge").scroll_to_me();
     h.run_steps(3);
@@ -120,12 +133,9 @@ fn the_character_page_opens_at_its_top_after_the_scene_page_scrolled() {
     h.run_steps(3);
     // The envelope's rows make the Character page taller than the panel,
     // so a scroll offset carried over from the Scene page would stick.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
-    while h.state().envelope().is_none() {
-        assert!(std::time::Instant::now() < deadline, "no envelope");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        h.run_steps(1);
-    }
+    wait_while(&mut h, 180, "no envelope", |h| {
+        h.state().envelope().is_none()
+    });
     h.get_by_label_contains("No placed cylinders")
         .scroll_to_me();
     h.run_steps(3);
@@ -223,12 +233,9 @@ fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
     });
     h.run_steps(3);
     h.get_by_label("Character").click();
-    let t = std::time::Instant::now();
-    while h.state().envelope().is_none() {
-        assert!(t.elapsed().as_secs() < 180, "no envelope");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        h.run_steps(1);
-    }
+    wait_while(&mut h, 180, "no envelope", |h| {
+        h.state().envelope().is_none()
+    });
     h.run_steps(3);
     assert_left_panel_fits(&h, "the Character page");
     h.get_by_label_contains("Walk with the selected probe")
@@ -240,12 +247,9 @@ fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
     h.run_steps(2);
     h.get_by_label("Run checks").click();
     h.run_steps(1);
-    let t = std::time::Instant::now();
-    while h.state().state().checks.running() {
-        assert!(t.elapsed().as_secs() < 120, "the checks did not end");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.run_steps(1);
-    }
+    wait_while(&mut h, 120, "the checks did not end", |h| {
+        h.state().state().checks.running()
+    });
     h.run_steps(3);
     h.get_by_label_contains("#2 ").click();
     h.run_steps(3);
@@ -264,12 +268,9 @@ fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
     h.run_steps(1);
     h.get_by_label("Run map").click();
     h.run_steps(1);
-    let t = std::time::Instant::now();
-    while h.state().state().map.running() {
-        assert!(t.elapsed().as_secs() < 120, "the map did not end");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.run_steps(1);
-    }
+    wait_while(&mut h, 120, "the map did not end", |h| {
+        h.state().state().map.running()
+    });
     h.run_steps(3);
     assert_left_panel_fits(&h, "the Map page with a map");
 }
