@@ -10,7 +10,7 @@
 //!
 //! Cylinders come from the window (placed by clicking), the command line
 //! (`--cylinder X,Y,Z,R,H`) or OBJ objects named by the rule of
-//! [`is_cylinder_object_name`] ([`cylinders_from_objects`]).
+//! [`is_cylinder_object_name`] ([`named_cylinder_objects`]).
 
 use super::Level;
 use crate::collide::MAX_MAGNITUDE_M;
@@ -177,15 +177,6 @@ pub fn is_cylinder_object_name(name: &str) -> bool {
         .any(|p| lower == *p || lower.starts_with(&format!("{p}_")))
 }
 
-/// The bounding vertical cylinder of each object named by
-/// [`is_cylinder_object_name`], with the object's index: centred on the
-/// middle of its box in x-z, radius out to its farthest vertex in x-z, from
-/// its lowest to its highest vertex. Objects that give no cylinder (flat in
-/// y, say) are left out; [`named_cylinder_objects`] says why.
-pub fn cylinders_from_objects(mesh: &TriMesh) -> Vec<(u32, Cylinder)> {
-    named_cylinder_objects(mesh).cylinders
-}
-
 /// An object named by the cylinder rule that gives no cylinder.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct UnusableCylinderObject {
@@ -206,10 +197,12 @@ pub struct NamedCylinderObjects {
     pub unusable: Vec<UnusableCylinderObject>,
 }
 
-/// Every object named by [`is_cylinder_object_name`]: the cylinder that
-/// bounds it (as [`cylinders_from_objects`]), or why there is none, so a
-/// report can say that `pole_a` was found but is flat rather than that the
-/// file names no poles.
+/// Every object named by [`is_cylinder_object_name`], sorted into the
+/// vertical cylinders that bound them, with each object's index (centred
+/// on the middle of its box in x-z, radius out to its farthest vertex in
+/// x-z, from its lowest to its highest vertex), and the named objects that
+/// give none with the reason, so a report can say that `pole_a` was found
+/// but is flat rather than that the file names no poles.
 pub fn named_cylinder_objects(mesh: &TriMesh) -> NamedCylinderObjects {
     named_cylinder_objects_in(mesh, None)
 }
@@ -420,8 +413,6 @@ mod tests {
             "{}",
             u.reason
         );
-        // The plain list is the usable part.
-        assert_eq!(cylinders_from_objects(&b.build()), named.cylinders);
     }
 
     #[test]
@@ -457,7 +448,7 @@ mod tests {
             .cuboid(Vec3::new(-5.0, -1.0, -5.0), Vec3::new(5.0, 0.0, 5.0));
         b.object("pole_a")
             .cuboid(Vec3::new(1.0, 0.0, 1.0), Vec3::new(2.0, 4.0, 3.0));
-        let found = cylinders_from_objects(&b.build());
+        let found = named_cylinder_objects(&b.build()).cylinders;
         assert_eq!(found.len(), 1);
         let (object, c) = found[0];
         assert_eq!(object, 1);

@@ -42,6 +42,18 @@ fn assert_left_panel_fits(h: &Harness<'static, CollidoscopeApp>, when: &str) {
     );
 }
 
+/// [`first_sight`] with a probe placed on the open floor in front of the
+/// staircases, selected.
+fn first_sight_with_probe() -> Harness<'static, CollidoscopeApp> {
+    let mut h = first_sight();
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(3);
+    h
+}
+
 /// Runs the window until `busy` is false (background work: an analysis,
 /// the checks, the map), failing with `what` after `secs` seconds.
 fn wait_while(
@@ -82,12 +94,7 @@ fn widgets_past(
 
 #[test]
 fn nothing_in_the_scene_page_runs_past_the_panels_edge() {
-    let mut h = first_sight();
-    h.state_mut().push(Command::PlaceProbe {
-        point: DVec3::new(-3.0, 0.0, -2.0),
-        normal: DVec3::Y,
-    });
-    h.run_steps(3);
+    let mut h = first_sight_with_probe();
     assert_left_panel_fits(&h, "a probe placed");
     // The mesh report: "coplanar edge" is information, with a big count.
     h.get_by_label("Mesh hygiene").click();
@@ -125,12 +132,7 @@ fn nothing_in_the_scene_page_runs_past_the_panels_edge() {
 
 #[test]
 fn the_character_page_opens_at_its_top_after_the_scene_page_scrolled() {
-    let mut h = first_sight();
-    h.state_mut().push(Command::PlaceProbe {
-        point: DVec3::new(-3.0, 0.0, -2.0),
-        normal: DVec3::Y,
-    });
-    h.run_steps(3);
+    let mut h = first_sight_with_probe();
     // The envelope's rows make the Character page taller than the panel,
     // so a scroll offset carried over from the Scene page would stick.
     wait_while(&mut h, 180, "no envelope", |h| {
@@ -226,12 +228,7 @@ fn the_open_level_window_opens_below_the_menu_bar() {
 
 #[test]
 fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
-    let mut h = first_sight();
-    h.state_mut().push(Command::PlaceProbe {
-        point: DVec3::new(-3.0, 0.0, -2.0),
-        normal: DVec3::Y,
-    });
-    h.run_steps(3);
+    let mut h = first_sight_with_probe();
     h.get_by_label("Character").click();
     wait_while(&mut h, 180, "no envelope", |h| {
         h.state().envelope().is_none()
@@ -319,12 +316,7 @@ fn the_cylinders_section_names_objects_that_give_no_pole() {
 
 #[test]
 fn before_any_walk_the_walk_section_does_not_say_in_the_air() {
-    let mut h = first_sight();
-    h.state_mut().push(Command::PlaceProbe {
-        point: DVec3::new(-3.0, 0.0, -2.0),
-        normal: DVec3::Y,
-    });
-    h.run_steps(3);
+    let mut h = first_sight_with_probe();
     h.get_by_label("Character").click();
     h.run_steps(3);
     // The probe rests on the floor; no frame has run to say otherwise.
