@@ -269,7 +269,7 @@ pub fn write(dir: &Path, req: &BundleRequest<'_>) -> Result<(ReproMove, usize), 
     Ok((repro, mesh.triangle_count()))
 }
 
-/// Reads a bundle written by [`write`].
+/// Reads a bundle written by [`write()`].
 pub fn load(dir: &Path) -> Result<Bundle, ReproError> {
     let path = dir.join(MOVE_FILE);
     let text = std::fs::read_to_string(&path).map_err(|source| ReproError::Io {
