@@ -214,7 +214,7 @@ fn agreement(
     settings: &SlideSettings,
     moves: &[ProbeMove],
 ) -> String {
-    let (mut iterations, mut nodes, mut candidates) = (0usize, 0usize, 0usize);
+    let (mut iterations, mut nodes, mut boxes, mut candidates) = (0usize, 0usize, 0usize, 0usize);
     let mut solver = reusable_solver(level, settings);
     let mut gaps: Vec<f64> = moves
         .iter()
@@ -239,6 +239,7 @@ fn agreement(
             for rec in ours.iter().flat_map(|r| &r.iterations) {
                 iterations += 1;
                 nodes += rec.bvh_stats.nodes_visited as usize;
+                boxes += rec.bvh_stats.triangles_tested as usize;
                 candidates += rec.candidate_count as usize;
             }
             (end - peer.slide(m.start_world, m.velocity_world)).length()
@@ -247,11 +248,12 @@ fn agreement(
     gaps.sort_by(f64::total_cmp);
     let per_move = |x: usize| x as f64 / moves.len() as f64;
     format!(
-        "final positions ours vs parry: median {:.4} m, p90 {:.4} m apart; ours per move: {:.2} iterations, {:.0} BVH nodes, {:.1} candidate triangles",
+        "final positions ours vs parry: median {:.4} m, p90 {:.4} m apart; ours per move: {:.2} iterations, {:.0} BVH nodes, {:.1} triangle boxes tested, {:.1} candidate triangles",
         gaps[gaps.len() / 2],
         gaps[gaps.len() * 9 / 10],
         per_move(iterations),
         per_move(nodes),
+        per_move(boxes),
         per_move(candidates)
     )
 }

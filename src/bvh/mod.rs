@@ -242,22 +242,38 @@ impl Bvh {
     /// [`Bvh::sweep_front_to_back`] of the same box and move would visit
     /// no triangle, and `stats` holds exactly the counters it would have
     /// (every node and leaf it would enter). `false` as soon as one box is
-    /// touched (`stats` is then partial), or when an input is not finite.
+    /// touched (`stats` is then partial), when an input is not finite, or
+    /// on a tree far deeper than a balanced one (the walk keeps its pending
+    /// nodes in a fixed array).
     ///
     /// The solver's shortcut for a move through open space: a plain
     /// depth-first walk with no ordering and no callback, cheaper than the
     /// ordered search it spares (open-space moves became 1.3-1.4x faster
     /// as a whole; BENCHMARKS.md), and a few node tests wasted where it
     /// finds a box and the ordered search follows.
-    #[inline]
-    pub fn sweep_reaches_nothing(
+    #[inline(always)]
+    pub fn sweep_reaches_nothing(&self, start: &Aabb, delta: Vec3, stats: &mut QueryStats) -> bool {
+        let mover = swept::MovingBox::new(start, delta, self.root_largest);
+        swept::sweep_reaches_nothing(self, mover, stats)
+    }
+
+    /// Whether a box that contains `center ± half` (world space, `f64`,
+    /// exact), moving by `delta`, touches no triangle's box: as
+    /// [`Bvh::sweep_reaches_nothing`] for that box, with no counters. The
+    /// box is made in `f32` straight from the centre and half-extents,
+    /// widened by a bound on the rounding and by at least `1e-12` of the
+    /// centre's largest coordinate, which is a shorter chain of dependent
+    /// steps than rounding each corner (the walk waits on it, and in open
+    /// space the walk is most of a move).
+    #[inline(always)]
+    pub(crate) fn sweep_reaches_nothing_around(
         &self,
-        start: &Aabb,
+        center: glam::DVec3,
+        half: glam::DVec3,
         delta: Vec3,
-        stack: &mut Vec<u32>,
-        stats: &mut QueryStats,
     ) -> bool {
-        swept::sweep_reaches_nothing(self, start, delta, stack, stats)
+        let mover = swept::MovingBox::around(center, half, delta, self.root_largest);
+        swept::sweep_reaches_nothing(self, mover, &mut QueryStats::default())
     }
 
     /// Closest hit of the ray `origin + t * dir`, `t` in `[0, max_t]`, two-sided triangles.

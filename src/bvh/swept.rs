@@ -12,13 +12,21 @@
 use super::query::{Walk, sort_farthest_first};
 use super::{Bvh, BvhNode, BvhScratch, QueryStats, Slot};
 use crate::math::{Aabb, Vec3, prefetch};
-use glam::{Vec3A, Vec4};
+use glam::{DVec3, Vec3A, Vec4};
 
 /// Widening of every slab, relative to the largest coordinate involved, so
 /// that rounding never drops a box the exact moving box touches (a query may
 /// return a few boxes it only grazes). A slab time takes about eight `f32`
 /// roundings of at most `2^-24` of that coordinate each: this is 8 times that.
 const PAD: f32 = 1.0 / 262_144.0;
+/// What [`MovingBox::around`] widens by beyond [`PAD`], relative to the
+/// same coordinates: rounding the centre, the half-extents and two sums to
+/// `f32` is off by at most `2^-24` of them each, four times that in all.
+const COVER: f32 = 1.0 / 2_097_152.0;
+/// Nodes the open-space walk can hold pending: a walk keeps at most three
+/// per level of the tree plus one, so this covers 21 levels, four times
+/// the depth of a balanced tree over four million triangles.
+const OPEN_WALK_PENDING: usize = 64;
 /// Largest magnitude of a reciprocal velocity component: an axis the box does
 /// not move along gets this instead of infinity, which keeps every slab time
 /// free of `0 * inf` (a NaN) and only ever makes the slab longer.
@@ -29,7 +37,7 @@ const MAX_INV_DELTA: f32 = 1e30;
 /// The per-box work is two subtractions, two products and the min/max: the
 /// padding is one constant per query, sized for the largest coordinate in the
 /// tree (its root box), so it covers the rounding of every slab.
-struct MovingBox {
+pub(super) struct MovingBox {
     /// Centre plus half-extent plus padding: a box's `lo` minus this is where
     /// its grown slab begins, relative to the start.
     lo_shift: Vec3A,
@@ -49,13 +57,34 @@ impl MovingBox {
     /// The box `start` moving by `delta`, among boxes no coordinate of
     /// which is larger than `largest` in magnitude (the root's
     /// [`BvhNode::largest_coordinate`], kept as `Bvh::root_largest`).
-    #[inline]
-    fn new(start: &Aabb, delta: Vec3, largest: f32) -> Self {
+    #[inline(always)]
+    pub(super) fn new(start: &Aabb, delta: Vec3, largest: f32) -> Self {
         // `Aabb::center` and `extent`, in SIMD lanes (the same numbers).
         let (lo, hi) = (Vec3A::from(start.min), Vec3A::from(start.max));
         let center = (lo + hi) * 0.5;
         let half = (hi - lo) * 0.5;
         let grow = half + (Vec3A::splat(largest) + center.abs() + half) * PAD;
+        Self::from_grown(center, grow, delta)
+    }
+
+    /// A box that contains `center ± half` (`f64`, exact, `half ≥ 0`)
+    /// moving by `delta`, among boxes no coordinate of which is larger
+    /// than `largest`: as [`MovingBox::new`] of that box rounded outwards,
+    /// widened by [`COVER`] more than [`PAD`] (of the centre's largest
+    /// coordinate, not each one's), which covers the rounding of the
+    /// centre and the half-extents to `f32` and of the sums below, and
+    /// more than `1e-12` of the centre's largest coordinate.
+    #[inline(always)]
+    pub(super) fn around(center: DVec3, half: DVec3, delta: Vec3, largest: f32) -> Self {
+        let (c, h) = (center.as_vec3a(), half.as_vec3a());
+        let reach = Vec3A::splat(largest + c.abs().max_element()) + h;
+        let grow = h + reach * (PAD + COVER) + Vec3A::splat(f32::MIN_POSITIVE);
+        Self::from_grown(c, grow, delta)
+    }
+
+    /// The box `center ± grow` moving by `delta`, its slabs grown already.
+    #[inline(always)]
+    fn from_grown(center: Vec3A, grow: Vec3A, delta: Vec3) -> Self {
         let delta = Vec3A::from(delta);
         let magnitude = delta.abs().recip().min(Vec3A::splat(MAX_INV_DELTA));
         let inv_delta = Vec3A::select(delta.cmplt(Vec3A::ZERO), -magnitude, magnitude);
@@ -65,7 +94,7 @@ impl MovingBox {
             lo_shift,
             hi_shift,
             inv_delta,
-            unbounded: !(delta.is_finite() && lo_shift.is_finite() && hi_shift.is_finite()),
+            unbounded: !all_finite(delta + lo_shift + hi_shift),
             lanes: [splat(lo_shift), splat(hi_shift), splat(inv_delta)],
         }
     }
@@ -113,6 +142,14 @@ impl MovingBox {
         let t_far = t0.max(t1).min_element().min(1.0);
         (t_near <= t_far).then_some(t_near)
     }
+}
+
+/// Whether every coordinate of `v` is finite, in one SIMD comparison (a
+/// sum of vectors is finite exactly when each of them is, barring an
+/// overflow, which only errs towards the slow, exact path).
+#[inline(always)]
+fn all_finite(v: Vec3A) -> bool {
+    v.abs().cmplt(Vec3A::splat(f32::INFINITY)).all()
 }
 
 /// Asks the cache for what searching `slot` will read first (its node's
@@ -209,28 +246,26 @@ pub(super) fn sweep_front_to_back(
     }
 }
 
-/// See [`Bvh::sweep_reaches_nothing`] (same arguments, plus the tree).
+/// See [`Bvh::sweep_reaches_nothing`] (the tree and the moving box).
 ///
 /// With no triangle reached, the ordered search's cutoff never drops, so
 /// it enters exactly the slots this walk enters: the counters agree.
-/// Inlined into the solver, so that the start box it was just handed stays
-/// in registers (read back from memory, it stalled every search).
-#[inline]
-pub(super) fn sweep_reaches_nothing(
-    bvh: &Bvh,
-    start: &Aabb,
-    delta: Vec3,
-    stack: &mut Vec<u32>,
-    stats: &mut QueryStats,
-) -> bool {
+/// Always inlined into the solver, so that the moving box it was just
+/// handed stays in registers (read back from memory, it stalled every
+/// search: a fifth of an open-space move). Its pending nodes are kept on
+/// the call's own stack, [`OPEN_WALK_PENDING`] at most: a tree that needs
+/// more (far deeper than a balanced one) gets "not open", and the caller
+/// runs the ordered search, which is never wrong.
+#[inline(always)]
+pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut QueryStats) -> bool {
     if bvh.nodes.is_empty() {
         return true;
     }
-    let mover = MovingBox::new(start, delta, bvh.root_largest);
     if mover.unbounded {
         return false;
     }
-    stack.clear();
+    let mut pending = [0u32; OPEN_WALK_PENDING];
+    let mut top = 0usize;
     let mut i = 0u32;
     loop {
         stats.nodes_visited += 1;
@@ -241,7 +276,11 @@ pub(super) fn sweep_reaches_nothing(
             match slot {
                 Slot::Inner(child) => {
                     prefetch_slot(bvh, slot);
-                    stack.push(child);
+                    let Some(entry) = pending.get_mut(top) else {
+                        return false;
+                    };
+                    *entry = child;
+                    top += 1;
                 }
                 Slot::Leaf { first, count } => {
                     let range = first as usize..first as usize + count as usize;
@@ -257,10 +296,11 @@ pub(super) fn sweep_reaches_nothing(
                 Slot::Empty => {}
             }
         }
-        match stack.pop() {
-            Some(child) => i = child,
-            None => return true,
+        if top == 0 {
+            return true;
         }
+        top -= 1;
+        i = pending[top];
     }
 }
 
@@ -326,6 +366,11 @@ mod tests {
     fn touches_exact(start: &Aabb, delta: Vec3, b: &Aabb) -> bool {
         let c = start.center().as_dvec3();
         let h = (start.extent() * 0.5).as_dvec3();
+        touches_exact_around(c, h, delta, b)
+    }
+
+    /// [`touches_exact`] for the box `c ± h`.
+    fn touches_exact_around(c: DVec3, h: DVec3, delta: Vec3, b: &Aabb) -> bool {
         let d = delta.as_dvec3();
         let lo = b.min.as_dvec3() - h;
         let hi = b.max.as_dvec3() + h;
@@ -438,10 +483,50 @@ mod tests {
                 f64::INFINITY
             });
             let mut shortcut = QueryStats::default();
-            let nothing = bvh.sweep_reaches_nothing(&start, delta, &mut Vec::new(), &mut shortcut);
+            let nothing = bvh.sweep_reaches_nothing(&start, delta, &mut shortcut);
             prop_assert_eq!(nothing, visits == 0);
             if nothing {
                 prop_assert_eq!(shortcut, ordered);
+            }
+        }
+
+        /// The solver's record-free open-space test never calls a move
+        /// open when the exact box (`f64` centre and half-extents) touches
+        /// a triangle's box on the way, also when it just touches one,
+        /// and far from the origin.
+        #[test]
+        fn open_space_around_a_centre_misses_no_box(
+            tri_aabbs in boxes(),
+            c in (-60.0f64..60.0, -60.0f64..60.0, -60.0f64..60.0),
+            half in (0.01f64..3.0, 0.01f64..3.0, 0.01f64..3.0),
+            d in (-30.0f32..30.0, -30.0f32..30.0, -30.0f32..30.0),
+            touching in 0usize..3,
+            far in prop_oneof![Just(0.0f32), Just(1e5f32), Just(-3e6f32)],
+        ) {
+            let tri_aabbs: Vec<Aabb> = tri_aabbs
+                .iter()
+                .map(|b| Aabb { min: b.min + far, max: b.max + far })
+                .collect();
+            let h = DVec3::new(half.0, half.1, half.2);
+            let mut c = DVec3::new(c.0, c.1, c.2) + far as f64;
+            let mut delta = Vec3::new(d.0, d.1, d.2);
+            if touching > 0 {
+                // Face to face with the first box along x, overlapping it
+                // on y and z; standing still or moving away.
+                let b = &tri_aabbs[0];
+                let mid = b.center().as_dvec3();
+                c = DVec3::new(b.max.x as f64 + h.x, mid.y, mid.z);
+                delta = if touching == 1 { Vec3::ZERO } else { Vec3::X * d.0.abs() };
+            }
+            let bvh = Bvh::build(&tri_aabbs);
+            let nothing = bvh.sweep_reaches_nothing_around(c, h, delta);
+            if nothing {
+                for (i, b) in tri_aabbs.iter().enumerate() {
+                    prop_assert!(!touches_exact_around(c, h, delta, b), "missed box {i}");
+                }
+            }
+            if touching > 0 {
+                prop_assert!(!nothing, "a touching box was missed");
             }
         }
 

@@ -100,6 +100,12 @@ pub(super) struct StepContext<'s, 'w> {
     pub pass_vel_e: DVec3,
     /// See [`SlideSolver::with_walls`].
     pub walls: Option<WallRule>,
+    /// The caller has just found that this iteration's move reaches some
+    /// triangle's box ([`StepContext::reaches_nothing`]): the open-space
+    /// shortcut is not tried again (its walk would be wasted; where its
+    /// box would still find nothing, the ordered search finds nothing
+    /// either and leaves the same record).
+    pub open_space_ruled_out: bool,
 }
 
 impl StepContext<'_, '_> {
@@ -178,12 +184,18 @@ impl StepContext<'_, '_> {
     /// `vel_w` (shown as the swept query box), world space.
     #[inline(always)]
     fn move_boxes(&self, start_w: DVec3, vel_w: DVec3) -> (Aabb, Aabb) {
-        // The move is handed to the BVH in f32: widen the box by more than
-        // the rounding of the velocity.
-        let slack = vel_w.abs().max_element() * 1e-6;
+        let slack = Self::move_slack(vel_w);
         let start_box = self.probe_box(start_w, slack);
         let whole_move = start_box.union(&self.probe_box(start_w + vel_w, slack));
         (start_box, whole_move)
+    }
+
+    /// How much the probe's boxes grow for a move by `vel_w`: the move is
+    /// handed to the BVH in `f32`, so by more than the rounding of the
+    /// velocity.
+    #[inline(always)]
+    fn move_slack(vel_w: DVec3) -> f64 {
+        vel_w.abs().max_element() * 1e-6
     }
 
     /// Finds the candidates of a move from `start_w` by `vel_w`: the
@@ -219,17 +231,39 @@ impl StepContext<'_, '_> {
     /// order, which this walk does not follow.
     #[inline]
     pub fn open_move(&mut self, start_w: DVec3, vel_w: DVec3) -> Option<(Aabb, QueryStats)> {
-        if self.detail != TraceDetail::Summary {
+        if self.detail != TraceDetail::Summary || self.open_space_ruled_out {
             return None;
         }
         let (start_box, whole_move) = self.move_boxes(start_w, vel_w);
         let mut stats = QueryStats::default();
-        let stack = &mut self.scratch.stack;
-        let nothing =
-            self.world
-                .bvh
-                .sweep_reaches_nothing(&start_box, vel_w.as_vec3(), stack, &mut stats);
+        let bvh = &self.world.bvh;
+        let nothing = bvh.sweep_reaches_nothing(&start_box, vel_w.as_vec3(), &mut stats);
         nothing.then_some((whole_move, stats))
+    }
+
+    /// Whether the move from `start_w` by `vel_w` goes through open space,
+    /// with nothing kept for a record (no box around the move, no
+    /// counters), in any detail.
+    ///
+    /// The tree is walked with a box built in fewer dependent steps than
+    /// [`StepContext::open_move`]'s (see
+    /// [`crate::bvh::Bvh::sweep_reaches_nothing_around`]) that still holds
+    /// the probe with the same hair and pad, and, along each axis, more
+    /// than the rounding of the move to `f32` along it. A triangle it does
+    /// not reach is farther than the hair from the probe's whole path, one
+    /// the iteration could not hit, so the move arrives exactly where the
+    /// recorded iteration takes it; where it reaches one, the caller runs
+    /// the recorded iteration (the proptest
+    /// `running_to_the_end_ends_where_stepping_ends` holds them together).
+    #[inline]
+    pub fn reaches_nothing(&mut self, start_w: DVec3, vel_w: DVec3) -> bool {
+        // The pad (a millionth of a millionth of the centre's largest
+        // coordinate) is part of the walk's own widening; the slack is per
+        // axis, a component's rounding being a fraction of it alone.
+        let half = self.es.radii() + DVec3::splat(1e-9) + vel_w.abs() * 1e-6;
+        self.world
+            .bvh
+            .sweep_reaches_nothing_around(start_w, half, vel_w.as_vec3())
     }
 
     /// The same candidates as [`StepContext::gather`], searched nearest

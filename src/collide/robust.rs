@@ -61,9 +61,41 @@ pub(super) fn step(
     // with the record the search below would leave (no candidates).
     if let Some((query, stats)) = ctx.open_move(es.world_from_espace(start_e), vel_w) {
         ctx.record_query(rec, query, stats, 0);
-        return StepDecision::stop(es.world_from_espace(start_e + vel_e), EndReason::Arrived);
+        return StepDecision::stop(open_space_end(ctx, start_e, vel_e), EndReason::Arrived);
     }
     step_searching(ctx, rec, start_w, vel_w)
+}
+
+/// Where an iteration from `start_w` by `vel_w` that meets nothing ends,
+/// exactly as [`step`] ends it (arrived), or `None` when the probe's
+/// moving box reaches some triangle's box. Fills no record: for a run
+/// that keeps none ([`super::SlideSolver::run_to_end`]).
+#[inline]
+pub(super) fn arrival_through_open_space(
+    ctx: &mut StepContext<'_, '_>,
+    start_w: DVec3,
+    vel_w: DVec3,
+) -> Option<DVec3> {
+    let es = ctx.es;
+    // Tested around `start_w` itself: the centre `step` tests around, the
+    // round trip through ellipsoid space, is within a few ulps of it, far
+    // inside the walk's widening; waiting for the round trip would hold
+    // up the whole search.
+    if !ctx.reaches_nothing(start_w, vel_w) {
+        return None;
+    }
+    Some(open_space_end(
+        ctx,
+        es.espace_from_world(start_w),
+        es.espace_from_world(vel_w),
+    ))
+}
+
+/// The end of an iteration that meets nothing: the whole move, taken in
+/// ellipsoid space like every other end.
+#[inline(always)]
+fn open_space_end(ctx: &StepContext<'_, '_>, start_e: DVec3, vel_e: DVec3) -> DVec3 {
+    ctx.es.world_from_espace(start_e + vel_e)
 }
 
 /// The iteration of a move that may touch something: search, push out of

@@ -136,6 +136,9 @@ pub struct SlideSolver<'w> {
     visited: Vec<u32>,
     /// The current iteration's record, filled in place.
     record: IterationRecord,
+    /// Whether `record` is the move's latest iteration's (see
+    /// [`SlideSolver::run_to_end`]).
+    record_is_latest: bool,
     /// Which triggers the probe is in (`None` on a level without any).
     triggers: Option<Box<TriggerTracker>>,
 }
@@ -196,6 +199,7 @@ impl<'w> SlideSolver<'w> {
             tris: Vec::new(),
             visited: Vec::new(),
             record: empty_record(settings.mode),
+            record_is_latest: false,
             triggers: has_triggers(&world).then(Box::default),
         })
     }
@@ -205,9 +209,11 @@ impl<'w> SlideSolver<'w> {
     /// when an input is not finite or beyond [`MAX_MAGNITUDE_M`] (or their
     /// sum with the gravity is not finite).
     #[must_use]
+    #[inline]
     pub fn start_move(&mut self, start: DVec3, velocity: DVec3) -> bool {
         let gravity = self.settings.gravity_vec();
-        let within = |v: DVec3| v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE_M;
+        // Each lane compared at once; a NaN compares false.
+        let within = |v: DVec3| v.abs().cmple(DVec3::splat(MAX_MAGNITUDE_M)).all();
         // Sums must stay finite too (1e308 + 1e308 is not).
         self.has_move =
             within(start) && within(velocity) && (start + velocity + gravity).is_finite();
@@ -224,6 +230,7 @@ impl<'w> SlideSolver<'w> {
         self.planes_e.clear();
         self.pass_vel_e = self.es.espace_from_world(velocity_w);
         self.finished = None;
+        self.record_is_latest = false;
         if let Some(t) = &mut self.triggers {
             t.reset(&self.world, self.es, start);
         }
@@ -278,19 +285,26 @@ impl<'w> SlideSolver<'w> {
         &self.settings
     }
 
-    /// The record of the move's latest iteration, if it has run one.
+    /// The record of the move's latest iteration, if it has run one and
+    /// kept its record ([`SlideSolver::run_to_end`] may not).
     pub fn last_record(&self) -> Option<&IterationRecord> {
-        (self.has_move && self.index > 0).then_some(&self.record)
+        (self.has_move && self.record_is_latest).then_some(&self.record)
     }
 
     /// Runs one iteration and lends its record, or `None` once the move
     /// has ended (or none was started). What `next()` does, without
     /// copying the record out.
     pub fn step(&mut self) -> Option<&IterationRecord> {
+        self.step_recorded(false)
+    }
+
+    /// [`SlideSolver::step`]; `open_space_ruled_out` as in [`StepContext`].
+    fn step_recorded(&mut self, open_space_ruled_out: bool) -> Option<&IterationRecord> {
         if !self.has_move || self.finished.is_some() {
             return None;
         }
-        let decision = self.run_iteration();
+        let decision = self.run_iteration(open_space_ruled_out);
+        self.record_is_latest = true;
         debug_assert!(
             decision.end_w.is_finite(),
             "solver produced a non-finite position"
@@ -309,6 +323,14 @@ impl<'w> SlideSolver<'w> {
             let rec = &mut self.record;
             rec.trigger_events = t.crossings(&self.world, self.es, rec.start, rec.end);
         }
+        self.record.outcome = self.advance(decision);
+        Some(&self.record)
+    }
+
+    /// Moves the probe to where the iteration just run decided, and ends
+    /// the pass or the move if it said so.
+    #[inline]
+    fn advance(&mut self, decision: StepDecision) -> IterationOutcome {
         self.position_w = decision.end_w;
         self.index += 1;
         self.depth += 1;
@@ -320,21 +342,33 @@ impl<'w> SlideSolver<'w> {
             }
             Err(reason) => Some(reason),
         };
-        self.record.outcome = match ended {
+        match ended {
             None => IterationOutcome::Continue,
             Some(EndReason::StuckEmbedded) => self.end_move(EndReason::StuckEmbedded),
             Some(reason) if self.start_gravity_pass() => IterationOutcome::PassEnded(reason),
             Some(reason) => self.end_move(reason),
-        };
-        Some(&self.record)
+        }
     }
 
-    /// Runs the rest of the move and says how it ended; no record is
-    /// copied (the last one stays readable through
-    /// [`SlideSolver::last_record`]). A solver with no move reports where
-    /// it is, [`EndReason::Arrived`] and no iterations.
+    /// Runs the rest of the move and says how it ended, with the same
+    /// motion as [`SlideSolver::step`] to the end. A solver with no move
+    /// reports where it is, [`EndReason::Arrived`] and no iterations.
+    ///
+    /// Nothing reads the records of these iterations, so an iteration
+    /// through open space (robust mode, nothing within reach of the
+    /// probe's moving box) fills none: it arrives as `step` would, with
+    /// neither the record nor the self-checks, whose results only a
+    /// record carries. In a move through open space, the record and the
+    /// ordered search were more than half of the cost (BENCHMARKS.md).
+    /// [`SlideSolver::last_record`] is `None` when the last iteration kept
+    /// no record.
+    #[inline]
     pub fn run_to_end(&mut self) -> MoveEnd {
-        while self.step().is_some() {}
+        while self.has_move && self.finished.is_none() {
+            if !self.arrive_unrecorded() {
+                self.step_recorded(true);
+            }
+        }
         MoveEnd {
             final_position: self.position_w,
             end_reason: self.finished.unwrap_or(EndReason::Arrived),
@@ -342,8 +376,40 @@ impl<'w> SlideSolver<'w> {
         }
     }
 
-    fn run_iteration(&mut self) -> StepDecision {
-        let mut ctx = StepContext {
+    /// Runs the next iteration without a record if it goes through open
+    /// space; `false`, with nothing run, if it does not (or is too short,
+    /// or the mode has no such shortcut, which leaves nothing to rule out).
+    #[inline]
+    fn arrive_unrecorded(&mut self) -> bool {
+        let min_move = self.settings.min_move;
+        if self.settings.mode != SlideMode::Robust
+            || self.velocity_w.length_squared() < min_move * min_move
+        {
+            return false;
+        }
+        let (start_w, vel_w) = (self.position_w, self.velocity_w);
+        let (mut ctx, _) = self.context(false);
+        let Some(end_w) = super::robust::arrival_through_open_space(&mut ctx, start_w, vel_w)
+        else {
+            return false;
+        };
+        // The triggers still follow the probe: a later iteration of the
+        // move reports its crossings from where this one left it.
+        if let Some(t) = &mut self.triggers {
+            t.crossings(&self.world, self.es, start_w, end_w);
+        }
+        self.record_is_latest = false;
+        self.advance(StepDecision::stop(end_w, EndReason::Arrived));
+        true
+    }
+
+    /// What an iteration body works with, and the record it fills.
+    #[inline]
+    fn context(
+        &mut self,
+        open_space_ruled_out: bool,
+    ) -> (StepContext<'_, 'w>, &mut IterationRecord) {
+        let ctx = StepContext {
             world: &self.world,
             settings: &self.settings,
             es: self.es,
@@ -354,8 +420,12 @@ impl<'w> SlideSolver<'w> {
             planes_e: &mut self.planes_e,
             pass_vel_e: self.pass_vel_e,
             walls: self.walls,
+            open_space_ruled_out,
         };
-        let rec = &mut self.record;
+        (ctx, &mut self.record)
+    }
+
+    fn run_iteration(&mut self, open_space_ruled_out: bool) -> StepDecision {
         // Tested on the field itself, before the copies below: read back
         // from those (a 24-byte vector stored in two parts, loaded in two
         // overlapping ones) it stalled every iteration. Squared, so that no
@@ -364,11 +434,13 @@ impl<'w> SlideSolver<'w> {
         let min_move = self.settings.min_move;
         let too_short = self.velocity_w.length_squared() < min_move * min_move;
         let (start_w, vel_w) = (self.position_w, self.velocity_w);
+        let mode = self.settings.mode;
+        let (mut ctx, rec) = self.context(open_space_ruled_out);
         if too_short {
             ctx.reset_record(rec, start_w, vel_w);
             return StepDecision::stop(start_w, EndReason::TooShort);
         }
-        match self.settings.mode {
+        match mode {
             SlideMode::Robust => super::robust::step(&mut ctx, rec, start_w, vel_w),
             SlideMode::Fauerby2003 => super::fauerby::step(&mut ctx, rec, start_w, vel_w),
             SlideMode::Nettle2000 => super::nettle::step(&mut ctx, rec, start_w, vel_w),

@@ -247,6 +247,43 @@ proptest! {
         }
     }
 
+    /// Running a move to its end without records (a batch's way: an
+    /// iteration through open space then fills none) ends every move
+    /// exactly where stepping it ends, for the same reason, after as many
+    /// iterations, in every mode, from the air, from contact and grazing.
+    #[test]
+    fn running_to_the_end_ends_where_stepping_ends(
+        mesh in prop_oneof![soup(), tiled_floor()], radii in radii(), mode_i in 0usize..3,
+        g in prop_oneof![Just(DVec3::ZERO), vec3(0.5)],
+        moves in prop::collection::vec((vec3(6.0), velocity(), 0usize..4), 1..8), full in any::<bool>(),
+    ) {
+        let level = Level::from_mesh("level", mesh);
+        let s = SlideSettings { mode: SlideMode::ALL[mode_i], ..robust(radii, g) };
+        let detail = if full { TraceDetail::Full } else { TraceDetail::Summary };
+        let mut batch = SlideSolver::reusable(level.world(), &s, detail).unwrap();
+        let mut last_end = DVec3::ZERO;
+        for (start, vel, kind) in moves {
+            // Half start where the last move ended (in contact, or in the
+            // air after an arrival), half anywhere, some high above.
+            let start = match kind {
+                0 | 1 => last_end,
+                2 => start + DVec3::Y * 12.0,
+                _ => start,
+            };
+            let stepped = slide(level.world(), &s, start, vel, detail).unwrap();
+            prop_assert!(batch.start_move(start, vel));
+            let end = batch.run_to_end();
+            prop_assert_eq!(end.final_position, stepped.final_position);
+            prop_assert_eq!(end.end_reason, stepped.end_reason);
+            prop_assert_eq!(end.iterations as usize, stepped.iterations.len());
+            // The last record is kept only if that iteration was recorded.
+            if let Some(rec) = batch.last_record() {
+                prop_assert_eq!(Some(rec), stepped.iterations.last());
+            }
+            last_end = end.final_position;
+        }
+    }
+
     #[test]
     fn non_finite_input_is_rejected(
         which in 0usize..3, axis in 0usize..3, bad in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY)]
