@@ -24,8 +24,8 @@ const PAD: f32 = 1.0 / 262_144.0;
 /// `f32` is off by at most `2^-24` of them each, four times that in all.
 const COVER: f32 = 1.0 / 2_097_152.0;
 /// Nodes the open-space walk can hold pending: a walk keeps at most three
-/// per level of the tree plus one, so this covers 21 levels, four times
-/// the depth of a balanced tree over four million triangles.
+/// per level of the tree plus one, so this covers 21 levels, twice the
+/// depth of a balanced tree over four million triangles (about 10).
 const OPEN_WALK_PENDING: usize = 64;
 /// Largest magnitude of a reciprocal velocity component: an axis the box does
 /// not move along gets this instead of infinity, which keeps every slab time
