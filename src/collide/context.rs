@@ -184,18 +184,12 @@ impl StepContext<'_, '_> {
     /// `vel_w` (shown as the swept query box), world space.
     #[inline(always)]
     fn move_boxes(&self, start_w: DVec3, vel_w: DVec3) -> (Aabb, Aabb) {
-        let slack = Self::move_slack(vel_w);
+        // The move is handed to the BVH in f32: widen the box by more than
+        // the rounding of the velocity.
+        let slack = vel_w.abs().max_element() * 1e-6;
         let start_box = self.probe_box(start_w, slack);
         let whole_move = start_box.union(&self.probe_box(start_w + vel_w, slack));
         (start_box, whole_move)
-    }
-
-    /// How much the probe's boxes grow for a move by `vel_w`: the move is
-    /// handed to the BVH in `f32`, so by more than the rounding of the
-    /// velocity.
-    #[inline(always)]
-    fn move_slack(vel_w: DVec3) -> f64 {
-        vel_w.abs().max_element() * 1e-6
     }
 
     /// Finds the candidates of a move from `start_w` by `vel_w`: the

@@ -381,10 +381,7 @@ impl<'w> SlideSolver<'w> {
     /// or the mode has no such shortcut, which leaves nothing to rule out).
     #[inline]
     fn arrive_unrecorded(&mut self) -> bool {
-        let min_move = self.settings.min_move;
-        if self.settings.mode != SlideMode::Robust
-            || self.velocity_w.length_squared() < min_move * min_move
-        {
+        if self.settings.mode != SlideMode::Robust || self.velocity_too_short() {
             return false;
         }
         let (start_w, vel_w) = (self.position_w, self.velocity_w);
@@ -425,14 +422,21 @@ impl<'w> SlideSolver<'w> {
         (ctx, &mut self.record)
     }
 
-    fn run_iteration(&mut self, open_space_ruled_out: bool) -> StepDecision {
-        // Tested on the field itself, before the copies below: read back
-        // from those (a 24-byte vector stored in two parts, loaded in two
-        // overlapping ones) it stalled every iteration. Squared, so that no
-        // square root holds up the iteration (they differ only within a
-        // rounding of `min_move` itself).
+    /// Whether the next iteration's velocity is shorter than `min_move`.
+    ///
+    /// Tested on the field itself, before any copy of it: read back from a
+    /// copy (a 24-byte vector stored in two parts, loaded in two
+    /// overlapping ones) it stalled every iteration. Squared, so that no
+    /// square root holds up the iteration (they differ only within a
+    /// rounding of `min_move` itself).
+    #[inline(always)]
+    fn velocity_too_short(&self) -> bool {
         let min_move = self.settings.min_move;
-        let too_short = self.velocity_w.length_squared() < min_move * min_move;
+        self.velocity_w.length_squared() < min_move * min_move
+    }
+
+    fn run_iteration(&mut self, open_space_ruled_out: bool) -> StepDecision {
+        let too_short = self.velocity_too_short();
         let (start_w, vel_w) = (self.position_w, self.velocity_w);
         let mode = self.settings.mode;
         let (mut ctx, rec) = self.context(open_space_ruled_out);
