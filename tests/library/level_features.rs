@@ -198,14 +198,19 @@ fn galleria_map_staircases_climb_and_its_doors_pass() {
         flights.iter().all(|s| s.2 == Verdict::Climbs),
         "{flights:?}"
     );
-    // Its door openings, all wider and taller than the default player.
+    // Its door openings, all wider and taller than the default player
+    // (door-sized: openings up to 6 m are found, among them the space
+    // under the mezzanine, which the staircase beside it narrows).
     let doors: Vec<_> = report
         .findings
         .iter()
         .filter(|f| f.feature.kind == FeatureKind::Opening)
-        .filter(|f| f.feature.width_m.unwrap() >= 0.9 && f.feature.height_m.unwrap() >= 1.85)
+        .filter(|f| (0.9..=3.5).contains(&f.feature.width_m.unwrap()))
+        .filter(|f| f.feature.height_m.unwrap() >= 1.85)
         .collect();
-    assert!(doors.len() >= 10, "{}", doors.len());
+    // One finding per door (a door over two floor heights, 4 cm apart,
+    // is two).
+    assert!(doors.len() >= 5, "{}", doors.len());
     for d in doors {
         assert_eq!(
             d.verdict,

@@ -6,6 +6,8 @@
 
 mod common;
 
+mod check_levels;
+
 mod fuzz_inputs;
 mod generate;
 mod generate_default_level;

@@ -82,8 +82,10 @@ const AT_FEATURE_M: f64 = 0.3;
 /// horizontally, metres.
 const CEILING_UNDER_M: f64 = 0.25;
 /// A riser of a staircase may be walked at from a floor this much lower
-/// down its own flight, metres.
-const FLIGHT_START_BELOW_M: f64 = 1.0;
+/// down its own flight, and a door or a low ceiling from this far down
+/// the way up to it, metres (a start on the feature's own floor is
+/// always tried first).
+const START_BELOW_M: f64 = 1.0;
 /// Where along a step or slope the starts are tried, as shares of its
 /// length from the middle (one more start each side when the first fails).
 const OFFSETS: [f64; 3] = [0.0, -0.3, 0.3];
@@ -429,6 +431,24 @@ fn floor_below(world: CollisionWorld<'_>, p: DVec3, max: f64) -> Option<f64> {
     None
 }
 
+/// The floor a body with horizontal radii `radii` centred over `p` stands
+/// on: the highest of the first surfaces straight below its centre and
+/// four points half-way out to its rim, within `max` (an open stair's
+/// tread is under the body while its centre is over the gap behind it).
+fn floor_under(world: CollisionWorld<'_>, p: DVec3, radii: DVec3, max: f64) -> Option<f64> {
+    let (hx, hz) = (0.5 * radii.x, 0.5 * radii.z);
+    [
+        DVec3::ZERO,
+        DVec3::new(hx, 0.0, 0.0),
+        DVec3::new(-hx, 0.0, 0.0),
+        DVec3::new(0.0, 0.0, hz),
+        DVec3::new(0.0, 0.0, -hz),
+    ]
+    .into_iter()
+    .filter_map(|d| floor_below(world, p + d, max))
+    .reduce(f64::max)
+}
+
 /// Walks at `f` at `angle_deg` from its direction (turned round when
 /// `approach.reverse`), towards a point `approach.offset` of its length
 /// from its middle, and says what the walk tested.
@@ -451,11 +471,13 @@ fn walk_at(
     let dir = DQuat::from_rotation_y(angle_deg.to_radians()) * normal;
     let dir = DVec3::new(dir.x, 0.0, dir.z).normalize_or(DVec3::X);
     // A riser of a staircase may be walked at from lower down the same
-    // flight: its own tread is often shallower than the character.
-    let below = if f.flight.is_some() {
-        FLIGHT_START_BELOW_M
-    } else {
-        0.0
+    // flight (its own tread is often shallower than the character), and a
+    // door or a low ceiling from the foot of the steps or ramp up to it:
+    // the walk must then still reach it at its own floor's level.
+    let below = match f.kind {
+        FeatureKind::Step if f.flight.is_some() => START_BELOW_M,
+        FeatureKind::Opening | FeatureKind::Ceiling => START_BELOW_M,
+        _ => 0.0,
     };
     let (start, start_problem) = match start_before(world, settings, target, dir, below) {
         Ok(p) => (p, None),
@@ -532,35 +554,39 @@ fn start_before(
         slide(world, &robust, p, -DVec3::Y * 1e-3, TraceDetail::Summary)
             .is_some_and(|res| res.iterations.iter().all(|i| i.recovery.is_none()))
     };
-    // The floor under the centre, at the feature's height: `None` over
-    // nothing, `Some(None)` at another height.
-    let floor_at = |p: DVec3| {
-        floor_below(world, p, r.y + 1.0 + below)
-            .map(|y| (y <= target.y + LEVEL_M && y >= target.y - LEVEL_M - below).then_some(y))
+    // The floor under the centre within `low` below the feature's floor
+    // (or a hair above): `None` over nothing, `Some(None)` at another height.
+    let floor_at = |p: DVec3, low: f64| {
+        floor_under(world, p, r, r.y + 1.0 + low)
+            .map(|y| (y <= target.y + LEVEL_M && y >= target.y - LEVEL_M - low).then_some(y))
     };
     let spot = |run_up: f64| target - dir * (radius + run_up) + lift;
     let mut why = None;
-    for run_up in RUN_UPS_M {
-        let p = spot(run_up);
-        match floor_at(p) {
-            Some(Some(_)) if free(p) => return Ok(p),
-            Some(Some(_)) => {
-                why.get_or_insert("no room to stand before it (the start is inside something)")
-            }
-            Some(None) => why.get_or_insert("no floor at its height before it"),
-            None => why.get_or_insert("no floor before it (the start is over nothing)"),
-        };
-    }
-    let near = target - dir * (radius + 2.0 * settings.skin) + lift;
-    let back = -dir * RUN_UPS_M[0];
-    if let Some(res) = slide(world, &robust, near, back, TraceDetail::Summary)
-        .filter(|res| res.end_reason != EndReason::StuckEmbedded)
-    {
-        let p = res.final_position;
-        if let Some(Some(_)) = floor_at(p)
-            && free(p)
+    // On the feature's own floor first; only then lower down its flight.
+    let lows: &[f64] = if below > 0.0 { &[0.0, below] } else { &[0.0] };
+    for &low in lows {
+        for run_up in RUN_UPS_M {
+            let p = spot(run_up);
+            match floor_at(p, low) {
+                Some(Some(_)) if free(p) => return Ok(p),
+                Some(Some(_)) => {
+                    why.get_or_insert("no room to stand before it (the start is inside something)")
+                }
+                Some(None) => why.get_or_insert("no floor at its height before it"),
+                None => why.get_or_insert("no floor before it (the start is over nothing)"),
+            };
+        }
+        let near = target - dir * (radius + 2.0 * settings.skin) + lift;
+        let back = -dir * RUN_UPS_M[0];
+        if let Some(res) = slide(world, &robust, near, back, TraceDetail::Summary)
+            .filter(|res| res.end_reason != EndReason::StuckEmbedded)
         {
-            return Ok(p);
+            let p = res.final_position;
+            if let Some(Some(_)) = floor_at(p, low)
+                && free(p)
+            {
+                return Ok(p);
+            }
         }
     }
     Err((
@@ -642,10 +668,10 @@ impl Judged {
                 ),
             );
         };
-        // The floor straight under a frame's centre (a ray down: a body
-        // resting on an edge has its centre over the floor it stands at).
+        // The floor under a frame's body (rays down from its centre and
+        // half-way to its rim).
         let reach_down = r.y + 2.0 * c.max_step_height_m + 1.0;
-        let floor_of = |p: DVec3| floor_below(world, p, reach_down).unwrap_or(f64::NEG_INFINITY);
+        let floor_of = |p: DVec3| floor_under(world, p, r, reach_down).unwrap_or(f64::NEG_INFINITY);
         if (floor_of(positions[reached_at].0) - target.y).abs() > c.max_step_height_m + LEVEL_M {
             return Judged::nothing(drop, "the walk reached it at another level".into());
         }
@@ -682,16 +708,16 @@ impl Judged {
                         .iter()
                         .any(|&(p, _)| past(p) > 0.5 * f.extent_m + PAST_M)
             }
-            // Under it at the floor's level, not over it: reaching the
-            // point under the lowest clearance is enough (a niche under a
-            // low ceiling is a dead end).
+            // Under its lowest point at the floor's level, not over it and
+            // not past it beside that point (a niche under a low ceiling
+            // is a dead end: getting there is enough).
             FeatureKind::Ceiling => {
                 let under = f.height_m.unwrap_or(f64::INFINITY);
                 let below = w.summary.highest_y < f.position.y + under;
                 below
                     && after.iter().any(|&(p, _)| {
                         let h = DVec3::new(p.x - f.position.x, 0.0, p.z - f.position.z);
-                        (h.length() <= CEILING_UNDER_M || past(p) > 0.0) && level(p, 0.0)
+                        h.length() <= CEILING_UNDER_M && level(p, 0.0)
                     })
             }
         };

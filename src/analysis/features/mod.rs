@@ -250,6 +250,34 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// Drops a feature that repeats an earlier one of its kind: within 2 cm of
+/// it, measured the same to the centimetre (two floors of one height in
+/// the same cells, such as a rug's top on a floor, find one door twice).
+/// `features` is sorted by kind and position, so repeats are close by.
+fn drop_repeats(features: &mut Vec<Feature>) {
+    let same = |a: &Feature, b: &Feature| {
+        let near = |x: Option<f64>, y: Option<f64>| match (x, y) {
+            (Some(x), Some(y)) => (x - y).abs() < 0.01,
+            (None, None) => true,
+            _ => false,
+        };
+        a.kind == b.kind
+            && (a.position - b.position).length() < 0.02
+            && near(a.riser_height_m, b.riser_height_m)
+            && near(a.width_m, b.width_m)
+            && near(a.height_m, b.height_m)
+            && near(a.slope_deg, b.slope_deg)
+    };
+    let mut kept: Vec<Feature> = Vec::with_capacity(features.len());
+    for f in features.drain(..) {
+        let start = kept.len().saturating_sub(8);
+        if !kept[start..].iter().any(|k| same(k, &f)) {
+            kept.push(f);
+        }
+    }
+    *features = kept;
+}
+
 /// Risers of one staircase climb the same way within this, degrees.
 const FLIGHT_TURN_DEG: f64 = 25.0;
 
@@ -343,6 +371,7 @@ pub fn find_features(
                 .unwrap_or(std::cmp::Ordering::Equal)
         })
     });
+    drop_repeats(&mut features);
     number_flights(&mut features, grid.cell);
     progress(1.0);
     Some(Features {

@@ -143,9 +143,24 @@ pub(super) fn ceilings(
         .iter()
         .map(|group| {
             let members: Vec<&Item> = group.iter().map(|&i| &items[i]).collect();
+            // The lowest point; among points as low to the millimetre, the
+            // first by x then z (clearances that tie differ in their last
+            // bits with the triangles' corner order).
+            let key = |m: &Item| {
+                (
+                    (f64::from(m.layer.clearance) * 1e3).round(),
+                    m.point.x,
+                    m.point.z,
+                )
+            };
             let lowest = members
                 .iter()
-                .min_by(|a, b| a.layer.clearance.total_cmp(&b.layer.clearance))
+                .min_by(|a, b| {
+                    let (ka, kb) = (key(a), key(b));
+                    ka.0.total_cmp(&kb.0)
+                        .then(ka.1.total_cmp(&kb.1))
+                        .then(ka.2.total_cmp(&kb.2))
+                })
                 .expect("a group has members");
             let (x0, x1) = span(members.iter().map(|m| m.point.x));
             let (z0, z1) = span(members.iter().map(|m| m.point.z));
