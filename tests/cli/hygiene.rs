@@ -76,7 +76,7 @@ fn info_hygiene_json_lists_every_kind_with_items() {
 
 #[test]
 fn info_warns_in_one_line_when_the_level_is_wound_against_its_normals() {
-    let dir = scratch("wound_against_normals");
+    let dir = scratch("winding_warning");
     // A floor quad whose normal says up: wound counter-clockwise seen from
     // above (1 4 3 2), or the other way round.
     let quad = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nvn 0 1 0\n";
@@ -108,7 +108,7 @@ fn info_warns_in_one_line_when_the_level_is_wound_against_its_normals() {
     let line = r
         .stdout
         .lines()
-        .find(|l| l.contains("wound_against_normals"))
+        .find(|l| l.starts_with("  wound_against_normals"))
         .unwrap();
     assert!(
         line.contains(" 1  (") && line.contains(") object default (2 of 2 triangles) size 1.0000"),

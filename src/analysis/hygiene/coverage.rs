@@ -1,30 +1,38 @@
 //! Open edges: the unmatched edges (edges of one triangle) that collinear
-//! neighbours do not seal.
+//! edges of other triangles do not seal.
 //!
 //! A BSP compiler, a boolean or a decimator splits faces without splitting
 //! their neighbours: a long edge on one side of a seam meets two or more
 //! shorter, collinear edges on the other, with vertices in the middle of
-//! the long edge (T-junctions). No edge there is shared by two triangles,
-//! yet the surface is closed: the short edges cover the long one and the
-//! long one covers each short one. Such an edge is sealed; only the parts
-//! of an unmatched edge that no collinear unmatched edge covers are open:
-//! a hole, a crack or a border.
+//! the long edge (T-junctions). The long edge has no partner with the same
+//! ends (nor have the short ones, unless a third face shares them), yet
+//! the surface is closed: the short edges cover the long one and the long
+//! one covers each short one. Such an edge is sealed; only the parts
+//! of an unmatched edge that no collinear edge covers are open: a hole, a
+//! crack or a border. The covering edges may be matched themselves (the
+//! short edges of a split floor, each shared with a wall standing on it).
 //!
 //! Which edges can cover an edge E = AB: a collinear edge F overlapping E
 //! either has an end within the tolerance of E (other than A or B) or
 //! holds A or B within the tolerance of its own segment (F holding all of
 //! E). An F that merely ends at A or B and runs along E has its other end
-//! on E or beyond B, so it is found either way. Both relations are the
+//! on E or beyond B, so it is found either way. Edges no longer than twice
+//! the tolerance are left out as the edge holding the vertex: that keeps a
+//! clump of vertices (a missed weld) from pairing with all its own edges,
+//! and such an edge still covers E through its ends, one of which lies
+//! within the tolerance of E whenever it overlaps E. Both relations are the
 //! pairs of [`OnEdges`] (the T-junction search's), so the candidates of
 //! every edge come from a few binary searches, and the whole test is
-//! near-linear in the unmatched edges and those pairs.
+//! near-linear in the edges and those pairs.
 //!
 //! A candidate covers the interval of E between the projections of its
 //! ends when both ends are within the tolerance of E's line; the intervals
-//! are sorted and swept, and gaps up to the tolerance are closed.
+//! are sorted and swept, and uncovered parts up to the tolerance long are
+//! closed (a whole edge that short too: an opening under a millimetre is
+//! rounding, not a hole).
 
 use super::collect::{Found, find_capped_with};
-use super::edges::OpenEdge;
+use super::edges::Edge;
 use super::tjunctions::OnEdges;
 use super::{HygieneItem, HygieneKind, HygieneOptions};
 use crate::math::DVec3;
@@ -33,7 +41,7 @@ use crate::mesh::TriMesh;
 /// What the coverage test of one edge reads.
 pub(super) struct Coverage<'a> {
     mesh: &'a TriMesh,
-    open: &'a [OpenEdge],
+    edges: &'a [Edge],
     on: &'a OnEdges,
     /// The pairs of `on` by edge: `(edge, vertex)`, sorted.
     by_edge: Vec<(u32, u32)>,
@@ -42,27 +50,28 @@ pub(super) struct Coverage<'a> {
 }
 
 impl<'a> Coverage<'a> {
-    /// The test over `open` (the unmatched edges), `on` their pairs within `tol`.
-    pub fn new(mesh: &'a TriMesh, open: &'a [OpenEdge], on: &'a OnEdges, tol: f64) -> Self {
+    /// The test over `edges` (all the mesh's), `on` their pairs within `tol`.
+    pub fn new(mesh: &'a TriMesh, edges: &'a [Edge], on: &'a OnEdges, tol: f64) -> Self {
         let mut by_edge: Vec<(u32, u32)> = on.pairs.iter().map(|&(v, e)| (e, v)).collect();
         by_edge.sort_unstable();
         Coverage {
             mesh,
-            open,
+            edges,
             on,
             by_edge,
-            ends_at: EndsAt::new(open),
+            ends_at: EndsAt::new(edges),
             tol,
         }
     }
 
     /// The uncovered parts of unmatched edge `e`: `(from, to)` distances
-    /// along it from its end `a`, in order, gaps of at most the tolerance
-    /// left out; empty when the edge is sealed.
+    /// along it from its end `a`, in order, parts of at most the tolerance
+    /// left out (an edge that short is under the analysis' resolution);
+    /// empty when the edge is sealed.
     pub fn uncovered(&self, e: u32, scratch: &mut Scratch) -> Vec<(f64, f64)> {
-        let (open, tol) = (self.open, self.tol);
+        let (edges, tol) = (self.edges, self.tol);
         let pos = |v: u32| self.mesh.positions[v as usize].as_dvec3();
-        let OpenEdge { a, b, .. } = open[e as usize];
+        let Edge { a, b, .. } = edges[e as usize];
         let (pa, pb) = (pos(a), pos(b));
         let length = pa.distance(pb);
         let Scratch { candidates, spans } = scratch;
@@ -83,7 +92,7 @@ impl<'a> Coverage<'a> {
             let dir = (pb - pa) / length;
             let off_line = |q: DVec3, s: f64| (q - dir * s).length();
             for &f in candidates.iter().filter(|&&f| f != e) {
-                let OpenEdge { a: fa, b: fb, .. } = open[f as usize];
+                let Edge { a: fa, b: fb, .. } = edges[f as usize];
                 let (qa, qb) = (pos(fa) - pa, pos(fb) - pa);
                 let (sa, sb) = (qa.dot(dir), qb.dot(dir));
                 if off_line(qa, sa) > tol || off_line(qb, sb) > tol {
@@ -95,7 +104,7 @@ impl<'a> Coverage<'a> {
                 }
             }
         }
-        if spans.is_empty() {
+        if !(tol.is_finite() && tol > 0.0) {
             return vec![(0.0, length)];
         }
         spans.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
@@ -121,7 +130,7 @@ pub(super) struct Scratch {
     spans: Vec<(f64, f64)>,
 }
 
-/// The unmatched edges ending at each vertex.
+/// The edges ending at each vertex.
 pub(super) struct EndsAt {
     /// `(vertex, edge)`, sorted.
     ends: Vec<(u32, u32)>,
@@ -130,8 +139,8 @@ pub(super) struct EndsAt {
 }
 
 impl EndsAt {
-    pub fn new(open: &[OpenEdge]) -> EndsAt {
-        let mut ends: Vec<(u32, u32)> = open
+    pub fn new(edges: &[Edge]) -> EndsAt {
+        let mut ends: Vec<(u32, u32)> = edges
             .iter()
             .enumerate()
             .flat_map(|(i, e)| [(e.a, i as u32), (e.b, i as u32)])
@@ -141,7 +150,7 @@ impl EndsAt {
         EndsAt { ends, edges }
     }
 
-    /// The unmatched edges ending at vertex `v`.
+    /// The edges ending at vertex `v`.
     pub fn edges(&self, v: u32) -> &[u32] {
         let from = self.ends.partition_point(|p| p.0 < v);
         let to = from + self.ends[from..].partition_point(|p| p.0 == v);
@@ -149,27 +158,31 @@ impl EndsAt {
     }
 }
 
-/// The open edges: one item per unmatched edge with an uncovered part,
-/// in edge order. `size` is the uncovered length (the whole edge's when
+/// The open edges: one item per unmatched edge of `edges` with an
+/// uncovered part, in edge order. `size` is the uncovered length (the whole edge's when
 /// nothing covers it), `position` the middle of its longest uncovered part.
 pub(super) fn find(
     mesh: &TriMesh,
-    open: &[OpenEdge],
+    edges: &[Edge],
     on: &OnEdges,
     options: &HygieneOptions,
 ) -> Found {
     let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
-    let coverage = Coverage::new(mesh, open, on, options.tjunction_m);
+    let coverage = Coverage::new(mesh, edges, on, options.tjunction_m);
+    let unmatched: Vec<u32> = (0..edges.len() as u32)
+        .filter(|&e| edges[e as usize].unmatched)
+        .collect();
     find_capped_with(
-        open.len(),
+        unmatched.len(),
         options.max_items_per_kind,
         Scratch::default,
-        |scratch, e, sink| {
-            let gaps = coverage.uncovered(e as u32, scratch);
+        |scratch, i, sink| {
+            let e = unmatched[i];
+            let gaps = coverage.uncovered(e, scratch);
             if gaps.is_empty() {
                 return;
             }
-            let OpenEdge { a, b, tri } = open[e];
+            let Edge { a, b, tri, .. } = edges[e as usize];
             sink.push(|| {
                 let (pa, pb) = (pos(a), pos(b));
                 let dir = (pb - pa).normalize_or_zero();

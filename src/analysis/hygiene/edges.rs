@@ -28,15 +28,17 @@ struct Use {
     forward: bool,
 }
 
-/// An edge used by one triangle only (unmatched).
+/// A welded edge of the table.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct OpenEdge {
+pub(super) struct Edge {
     /// Welded end vertices (indices into the mesh's positions), `a < b`.
     pub a: u32,
     /// See `a`.
     pub b: u32,
-    /// The triangle.
+    /// The first triangle using it (the only one when unmatched).
     pub tri: u32,
+    /// Whether one triangle only uses it.
+    pub unmatched: bool,
 }
 
 /// Every edge use, grouped by edge.
@@ -101,26 +103,24 @@ impl EdgeTable {
         self.uses.get(at).is_some_and(|u| u.key == k)
     }
 
-    /// Every open edge, by welded vertex ids.
-    pub fn open_edges(&self) -> Vec<OpenEdge> {
+    /// Every edge, by welded vertex ids, in key order.
+    pub fn edges(&self) -> Vec<Edge> {
         (0..self.run_count())
-            .filter_map(|r| match self.run(r) {
-                [only] => {
-                    let (a, b) = ends(only.key);
-                    Some(OpenEdge {
-                        a,
-                        b,
-                        tri: only.tri,
-                    })
+            .map(|r| {
+                let run = self.run(r);
+                let (a, b) = ends(run[0].key);
+                Edge {
+                    a,
+                    b,
+                    tri: run[0].tri,
+                    unmatched: run.len() == 1,
                 }
-                _ => None,
             })
             .collect()
     }
 
     /// `[non-manifold, inconsistent winding, coplanar internal]` (the
-    /// unmatched edges are [`EdgeTable::open_edges`], sorted out by
-    /// `coverage`).
+    /// unmatched edges, [`Edge::unmatched`], are sorted out by `coverage`).
     pub fn classify(
         &self,
         mesh: &TriMesh,

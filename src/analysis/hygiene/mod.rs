@@ -13,7 +13,8 @@
 //!   "ghost" collisions);
 //! - `tjunctions`: a vertex strictly inside an unmatched edge;
 //! - `coverage`: the open edges, the unmatched edges (or their parts) that
-//!   no collinear unmatched edge covers: a T-junction's seam is sealed;
+//!   no collinear edge of another triangle covers: a T-junction's seam is
+//!   sealed;
 //! - `near_miss`: distinct vertices closer than a tolerance (hash grid);
 //! - `slivers`: triangles whose smallest angle is under a threshold;
 //! - `overlaps`: same-facing coplanar triangles whose interiors overlap;
@@ -304,10 +305,10 @@ pub fn analyse_with_normals(
         .collect();
     let table = edges::EdgeTable::new(mesh, &welded);
     let edge_kinds = table.classify(mesh, &welded, &normals, options);
-    let unmatched = table.open_edges();
-    let on_edges = tjunctions::OnEdges::find(mesh, &unmatched, options.tjunction_m);
-    let t_junctions = tjunctions::find(mesh, &unmatched, &on_edges, options);
-    let open = coverage::find(mesh, &unmatched, &on_edges, options);
+    let all_edges = table.edges();
+    let on_edges = tjunctions::OnEdges::find(mesh, &all_edges, options.tjunction_m);
+    let t_junctions = tjunctions::find(mesh, &all_edges, &on_edges, options);
+    let open = coverage::find(mesh, &all_edges, &on_edges, options);
     let (welded_vertices, near_misses) = near_miss::find(mesh, &welded, &table, options);
     let slivers = slivers::find(mesh, options);
     let overlaps = overlaps::find(mesh, &normals, options);

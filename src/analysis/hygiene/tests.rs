@@ -217,6 +217,38 @@ fn a_t_split_floor_seam_is_sealed() {
 }
 
 #[test]
+fn short_edges_shared_with_a_wall_seal_the_long_edge() {
+    // The split side's short edges are each shared with a wall triangle
+    // standing on the seam (wound to match): they are matched, and they
+    // still cover the long edge.
+    let mut s = Soup::default();
+    let [a, b, c, m, d, w1, w2] = [
+        Vec3::ZERO,
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 1.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, -1.0),
+        Vec3::new(0.5, 1.0, 0.0),
+        Vec3::new(1.5, 1.0, 0.0),
+    ]
+    .map(|p| s.vertex(p));
+    s.triangles = vec![[a, b, c], [a, m, d], [m, b, d], [m, a, w1], [b, m, w2]];
+    let report = run(&s.mesh());
+    // Open: the floor's four outer edges and the wall triangles' two
+    // free edges each; none of the seam.
+    assert_counts(&report, &[(TJunction, 1), (OpenEdge, 8), (CoplanarEdge, 1)]);
+    assert!(
+        report
+            .kind(OpenEdge)
+            .items
+            .iter()
+            .all(|i| i.position.z != 0.0 || i.position.y != 0.0),
+        "{:?}",
+        report.kind(OpenEdge).items
+    );
+}
+
+#[test]
 fn a_crack_along_a_seam_is_open() {
     // The other side's edges run 1 cm off the long edge: a real crack.
     let d = Vec3::new(1.0, 0.0, -1.0);

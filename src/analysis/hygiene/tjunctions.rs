@@ -1,22 +1,20 @@
 //! T-junctions: a vertex lying strictly inside another triangle's edge.
 //!
-//! Only unmatched edges (edges of one triangle) are searched, and only
-//! vertices at the end of an unmatched edge are candidates. That is both
-//! correct and fast: where a vertex splits one side of a seam and not the
-//! other, the long edge has no partner with the same ends, so it is
-//! unmatched, and so are the short edges meeting at the vertex. An edge
-//! shared by two triangles cannot have a T-junction along it (each side's
-//! triangles would leave it unmatched), and restricting to the unmatched
-//! edges keeps a closed level's search empty. Candidate edges are found
-//! with a BVH over their boxes grown by the tolerance, so the search is
-//! near-linear in the number of unmatched edges.
+//! Only unmatched edges (edges of one triangle) are reported: where a
+//! vertex splits one side of a seam and not the other, the long edge has no
+//! partner with the same ends, so it is unmatched. Every vertex is a
+//! candidate, not only the ends of unmatched edges: the short edges on the
+//! split side may each be shared with a third face (a wall's foot split
+//! where the floor meets it), and the vertex between them is a T-junction
+//! all the same.
 //!
-//! The same search gives [`OnEdges`], every vertex within the tolerance of
-//! an unmatched edge it does not end, which `coverage` uses to tell a
-//! sealed seam from a hole.
+//! The search is [`OnEdges`]: every vertex within the tolerance of an edge
+//! it does not end, found with a BVH over the edges' boxes grown by the
+//! tolerance, so near-linear in the edges. `coverage` uses the same pairs
+//! to tell a sealed seam from a hole.
 
 use super::collect::{Found, find_capped_with};
-use super::edges::OpenEdge;
+use super::edges::Edge;
 use super::{HygieneItem, HygieneKind, HygieneOptions};
 use crate::bvh::{Bvh, BvhScratch, QueryStats};
 use crate::math::{Aabb, DVec3};
@@ -26,24 +24,28 @@ use rayon::prelude::*;
 /// Candidate vertices per parallel chunk of the search.
 const CHUNK: usize = 1024;
 
-/// Every (vertex, unmatched edge) pair where the vertex (welded id, the end
-/// of some unmatched edge) lies within the tolerance of the edge's segment
-/// without being one of its ends, sorted by vertex then edge.
+/// Every (vertex, edge) pair where the vertex (a welded id) lies within
+/// the tolerance of the edge's segment and is not one of its ends: strictly
+/// inside it (farther than the tolerance from both ends), or anywhere along
+/// it when the edge is longer than twice the tolerance. (Near the ends of
+/// short edges is left out: a clump of vertices closer than the tolerance,
+/// a missed weld, would pair with all its own edges.) Sorted by vertex
+/// then edge.
 pub(super) struct OnEdges {
-    /// `(vertex, edge)`, the edge an index into the unmatched edges.
+    /// `(vertex, edge)`, the edge an index into the edges.
     pub pairs: Vec<(u32, u32)>,
 }
 
 impl OnEdges {
-    /// Finds the pairs of `open` (the unmatched edges) within `tol`.
-    pub fn find(mesh: &TriMesh, open: &[OpenEdge], tol: f64) -> OnEdges {
-        if open.is_empty() || tol.is_nan() || tol <= 0.0 {
+    /// Finds the pairs of `edges` (all the mesh's) within `tol`.
+    pub fn find(mesh: &TriMesh, edges: &[Edge], tol: f64) -> OnEdges {
+        if edges.is_empty() || tol.is_nan() || tol <= 0.0 {
             return OnEdges { pairs: Vec::new() };
         }
         let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
         // Boxes grown by the tolerance plus a margin for their f32 rounding.
-        let boxes: Vec<Aabb> = open
-            .iter()
+        let boxes: Vec<Aabb> = edges
+            .par_iter()
             .map(|e| {
                 let b =
                     Aabb::from_points([mesh.positions[e.a as usize], mesh.positions[e.b as usize]]);
@@ -52,7 +54,7 @@ impl OnEdges {
             })
             .collect();
         let bvh = Bvh::build(&boxes);
-        let mut vertices: Vec<u32> = open.iter().flat_map(|e| [e.a, e.b]).collect();
+        let mut vertices: Vec<u32> = edges.iter().flat_map(|e| [e.a, e.b]).collect();
         vertices.par_sort_unstable();
         vertices.dedup();
         let pairs: Vec<Vec<(u32, u32)>> = vertices
@@ -68,8 +70,14 @@ impl OnEdges {
                     bvh.query_aabb(&boxes, &query, &mut scratch, &mut hits, None, &mut stats);
                     hits.sort_unstable();
                     for &e in &hits {
-                        let OpenEdge { a, b, .. } = open[e as usize];
-                        if v != a && v != b && segment_distance(pos(a), pos(b), pos(v)) <= tol {
+                        let Edge { a, b, .. } = edges[e as usize];
+                        let (pa, pb, pv) = (pos(a), pos(b), pos(v));
+                        let inside = pv.distance(pa) > tol && pv.distance(pb) > tol;
+                        if v != a
+                            && v != b
+                            && (inside || pa.distance(pb) > 2.0 * tol)
+                            && segment_distance(pa, pb, pv) <= tol
+                        {
                             out.push((v, e));
                         }
                     }
@@ -91,10 +99,11 @@ impl OnEdges {
 }
 
 /// T-junctions of `mesh`, by vertex, then by edge: the pairs of `on` whose
-/// vertex is farther than the tolerance from both ends of the edge.
+/// edge is unmatched and whose vertex is farther than the tolerance from
+/// both of its ends.
 pub(super) fn find(
     mesh: &TriMesh,
-    open: &[OpenEdge],
+    edges: &[Edge],
     on: &OnEdges,
     options: &HygieneOptions,
 ) -> Found {
@@ -103,10 +112,11 @@ pub(super) fn find(
         return Found::default();
     }
     let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
-    // (vertex, triangle) for each end of each open edge: the triangles
-    // listed with a T-junction at the vertex.
-    let mut ends: Vec<(u32, u32)> = open
+    // (vertex, triangle) for each end of each unmatched edge: the
+    // triangles listed with a T-junction at the vertex.
+    let mut ends: Vec<(u32, u32)> = edges
         .iter()
+        .filter(|e| e.unmatched)
         .flat_map(|e| [(e.a, e.tri), (e.b, e.tri)])
         .collect();
     ends.par_sort_unstable();
@@ -126,7 +136,15 @@ pub(super) fn find(
             let to = from + ends[from..].partition_point(|e| e.0 == v);
             let at_vertex = &ends[from..to];
             for &(_, e) in pairs {
-                let OpenEdge { a, b, tri } = open[e as usize];
+                let Edge {
+                    a,
+                    b,
+                    tri,
+                    unmatched,
+                } = edges[e as usize];
+                if !unmatched {
+                    continue;
+                }
                 let (pa, pb, pv) = (pos(a), pos(b), pos(v));
                 if pv.distance(pa) > tol && pv.distance(pb) > tol {
                     let off = segment_distance(pa, pb, pv);
