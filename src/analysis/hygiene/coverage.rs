@@ -13,17 +13,17 @@
 //! short edges of a split floor, each shared with a wall standing on it).
 //!
 //! Which edges can cover an edge E = AB: a collinear edge F overlapping E
-//! either has an end within the tolerance of E (other than A or B) or
-//! holds A or B within the tolerance of its own segment (F holding all of
-//! E). An F that merely ends at A or B and runs along E has its other end
-//! on E or beyond B, so it is found either way. Edges no longer than twice
-//! the tolerance are left out as the edge holding the vertex: that keeps a
-//! clump of vertices (a missed weld) from pairing with all its own edges,
-//! and such an edge still covers E through its ends, one of which lies
-//! within the tolerance of E whenever it overlaps E. Both relations are the
-//! pairs of [`OnEdges`] (the T-junction search's), so the candidates of
-//! every edge come from a few binary searches, and the whole test is
-//! near-linear in the edges and those pairs.
+//! either has an end strictly inside E (within the tolerance of it, and
+//! farther than the tolerance from A and B) or holds A or B strictly
+//! inside itself (F holding all of E). An F that ends at or near A and
+//! runs along E has its other end inside E or beyond B, so it is found
+//! either way, except when its other end is within the tolerance of B: so
+//! the edges ending at A and B are candidates too. Only an F whose ends
+//! are both missed welds of A and B is not found (`near_miss` lists
+//! those). The relations are the pairs of [`OnEdges`] (the T-junction
+//! search's) and the edges at each vertex, so the candidates of every edge
+//! come from a few binary searches, and the whole test is near-linear in
+//! the edges and those pairs.
 //!
 //! A candidate covers the interval of E between the projections of its
 //! ends when both ends are within the tolerance of E's line; the intervals
@@ -83,9 +83,11 @@ impl<'a> Coverage<'a> {
             for &(_, v) in self.by_edge[from..].iter().take_while(|p| p.0 == e) {
                 candidates.extend_from_slice(self.ends_at.edges(v));
             }
-            // Edges holding A or B.
+            // Edges holding A or B, and edges ending there (whose other end
+            // may be a missed weld of the other end of E).
             for end in [a, b] {
                 candidates.extend(self.on.of_vertex(end).iter().map(|&(_, f)| f));
+                candidates.extend_from_slice(self.ends_at.edges(end));
             }
             candidates.sort_unstable();
             candidates.dedup();

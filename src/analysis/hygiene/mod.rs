@@ -62,7 +62,9 @@ pub struct HygieneOptions {
     /// kilometre-sized level, about 0.06 mm).
     pub near_miss_m: f64,
     /// A vertex this close to an unmatched edge, and farther than this from its
-    /// ends, is a T-junction (default 1 mm).
+    /// ends, is a T-junction (default 1 mm; edges no longer than twice this
+    /// are not searched). Collinear edges this close seal an unmatched
+    /// edge, and open parts no longer than this are not listed.
     pub tjunction_m: f64,
     /// Normals within this angle are coplanar (default [`DEFAULT_COPLANAR_DEG`]).
     pub coplanar_deg: f64,

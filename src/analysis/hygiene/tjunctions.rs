@@ -24,13 +24,10 @@ use rayon::prelude::*;
 /// Candidate vertices per parallel chunk of the search.
 const CHUNK: usize = 1024;
 
-/// Every (vertex, edge) pair where the vertex (a welded id) lies within
-/// the tolerance of the edge's segment and is not one of its ends: strictly
-/// inside it (farther than the tolerance from both ends), or anywhere along
-/// it when the edge is longer than twice the tolerance. (Near the ends of
-/// short edges is left out: a clump of vertices closer than the tolerance,
-/// a missed weld, would pair with all its own edges.) Sorted by vertex
-/// then edge.
+/// Every (vertex, edge) pair where the vertex (a welded id) lies strictly
+/// inside the edge: within the tolerance of its segment, farther than the
+/// tolerance from both ends; edges no longer than twice the tolerance are
+/// not searched. Sorted by vertex then edge.
 pub(super) struct OnEdges {
     /// `(vertex, edge)`, the edge an index into the edges.
     pub pairs: Vec<(u32, u32)>,
@@ -43,10 +40,21 @@ impl OnEdges {
             return OnEdges { pairs: Vec::new() };
         }
         let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
+        // Only edges longer than twice the tolerance can hold a vertex
+        // strictly inside (all but a degenerate few): leaving the others
+        // out keeps a clump of vertices closer than the tolerance (a
+        // missed weld) from searching all its own short edges.
+        let long: Vec<u32> = (0..edges.len() as u32)
+            .filter(|&e| {
+                let Edge { a, b, .. } = edges[e as usize];
+                pos(a).distance(pos(b)) > 2.0 * tol
+            })
+            .collect();
         // Boxes grown by the tolerance plus a margin for their f32 rounding.
-        let boxes: Vec<Aabb> = edges
+        let boxes: Vec<Aabb> = long
             .par_iter()
-            .map(|e| {
+            .map(|&e| {
+                let e = edges[e as usize];
                 let b =
                     Aabb::from_points([mesh.positions[e.a as usize], mesh.positions[e.b as usize]]);
                 let size = b.extent().max_element().max(b.max.abs().max_element());
@@ -68,14 +76,17 @@ impl OnEdges {
                     hits.clear();
                     let query = Aabb::from_points([p]);
                     bvh.query_aabb(&boxes, &query, &mut scratch, &mut hits, None, &mut stats);
+                    for hit in &mut hits {
+                        *hit = long[*hit as usize];
+                    }
                     hits.sort_unstable();
                     for &e in &hits {
                         let Edge { a, b, .. } = edges[e as usize];
                         let (pa, pb, pv) = (pos(a), pos(b), pos(v));
-                        let inside = pv.distance(pa) > tol && pv.distance(pb) > tol;
                         if v != a
                             && v != b
-                            && (inside || pa.distance(pb) > 2.0 * tol)
+                            && pv.distance(pa) > tol
+                            && pv.distance(pb) > tol
                             && segment_distance(pa, pb, pv) <= tol
                         {
                             out.push((v, e));
