@@ -1,4 +1,4 @@
-//! Mesh hygiene (`analysis::hygiene::analyse`) on the shipped real levels,
+//! Mesh hygiene (`analysis::hygiene::analyse_level`) on the shipped real levels,
 //! on all cores.
 //! Throughput is in triangles, so criterion's elements/s reads directly as
 //! triangles per second; the time per 100k triangles is printed once per
@@ -9,7 +9,7 @@
 //! `cargo bench --no-default-features --bench hygiene`
 
 use collidoscope::analysis::generate::default_level;
-use collidoscope::analysis::hygiene::{HygieneOptions, analyse};
+use collidoscope::analysis::hygiene::{HygieneOptions, analyse_level};
 use collidoscope::level::{ImportOptions, Level};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -50,7 +50,7 @@ fn hygiene_benches(c: &mut Criterion) {
     for level in levels() {
         let triangles = level.mesh().triangle_count();
         let start = Instant::now();
-        let report = analyse(level.mesh(), &options);
+        let report = analyse_level(&level, &options);
         let once = start.elapsed().as_secs_f64();
         eprintln!(
             "{}: {triangles} triangles, {} faults, one run {:.1} ms = {:.1} ms per 100k triangles",
@@ -61,7 +61,7 @@ fn hygiene_benches(c: &mut Criterion) {
         );
         g.throughput(Throughput::Elements(triangles as u64));
         g.bench_function(&level.name, |b| {
-            b.iter(|| black_box(analyse(level.mesh(), &options)))
+            b.iter(|| black_box(analyse_level(&level, &options)))
         });
     }
     g.finish();

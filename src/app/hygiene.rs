@@ -3,7 +3,9 @@
 //! kinds are drawn, the item opened from the list, and what the view
 //! draws for them. The analysis itself is [`crate::analysis::hygiene`].
 
-use crate::analysis::hygiene::{HygieneItem, HygieneKind, HygieneOptions, HygieneReport, analyse};
+use crate::analysis::hygiene::{
+    HygieneItem, HygieneKind, HygieneOptions, HygieneReport, analyse_level,
+};
 use crate::app::camera_ctl::look_at_keep_offset;
 use crate::app::state::EditorState;
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
@@ -108,7 +110,7 @@ impl EditorState {
             .name("mesh-hygiene".into())
             .spawn(move || {
                 let t = Instant::now();
-                let report = analyse(&job_level.mesh, &HygieneOptions::default());
+                let report = analyse_level(&job_level, &HygieneOptions::default());
                 // The window may have dropped the job (a new level): nothing to do.
                 let _ = tx.send((report, t.elapsed().as_secs_f64() * 1e3));
             });
@@ -178,6 +180,8 @@ pub fn kind_color(kind: HygieneKind) -> [f32; 4] {
         HygieneKind::OpenEdge => [1.0, 0.85, 0.1, 1.0],
         HygieneKind::NonManifoldEdge => [1.0, 0.2, 0.2, 1.0],
         HygieneKind::InconsistentWinding => [0.2, 0.9, 1.0, 1.0],
+        HygieneKind::WoundAgainstNormals => [0.3, 0.5, 1.0, 1.0],
+        HygieneKind::InsideOut => [0.9, 0.9, 0.9, 1.0],
         HygieneKind::TJunction => [1.0, 0.45, 0.0, 1.0],
         HygieneKind::NearMiss => [0.7, 0.3, 1.0, 1.0],
         HygieneKind::Sliver => [0.3, 1.0, 0.4, 1.0],
@@ -222,6 +226,8 @@ pub fn size_words(item: &HygieneItem) -> String {
     match item.kind {
         HygieneKind::Sliver | HygieneKind::CoplanarEdge => format!("{:.2}°", item.size),
         HygieneKind::Overlap => format!("{:.4} m²", item.size),
+        HygieneKind::WoundAgainstNormals => format!("{:.0} % of its faces", item.size * 100.0),
+        HygieneKind::InsideOut => format!("{:.3} m³", item.size),
         // Cracks and missed welds are often far under a millimetre.
         _ if item.size < 1e-3 => format!("{:.3} mm", item.size * 1e3),
         _ => format!("{:.4} m", item.size),
@@ -253,14 +259,22 @@ fn item_primitive(
             let (a, b) = (0..3)
                 .map(|i| (c[i], c[(i + 1) % 3]))
                 .min_by(|x, y| {
-                    let dx = ((x.0 + x.1) * 0.5).distance(item.position);
-                    let dy = ((y.0 + y.1) * 0.5).distance(item.position);
+                    // The position is the edge's midpoint, or the middle of
+                    // an open edge's uncovered part: on the edge either way.
+                    let dx = segment_distance(x.0, x.1, item.position);
+                    let dy = segment_distance(y.0, y.1, item.position);
                     dx.total_cmp(&dy)
                 })
                 .unwrap_or((item.position, item.position));
             Shape::Segment { a, b }
         }
-        (HygieneKind::Sliver | HygieneKind::Overlap, Some(corners)) => Shape::Triangle { corners },
+        (
+            HygieneKind::Sliver
+            | HygieneKind::Overlap
+            | HygieneKind::WoundAgainstNormals
+            | HygieneKind::InsideOut,
+            Some(corners),
+        ) => Shape::Triangle { corners },
         _ => Shape::Point { p: item.position },
     };
     DebugPrimitive {
@@ -269,4 +283,16 @@ fn item_primitive(
         color,
         label,
     }
+}
+
+/// Distance from `p` to the segment `a`-`b`.
+fn segment_distance(a: crate::math::DVec3, b: crate::math::DVec3, p: crate::math::DVec3) -> f64 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let t = if len2 > 0.0 {
+        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + ab * t)
 }

@@ -15,6 +15,8 @@ fn unit(kind: HygieneKind) -> &'static str {
     match kind {
         HygieneKind::Sliver | HygieneKind::CoplanarEdge => "deg",
         HygieneKind::Overlap => "m2",
+        HygieneKind::WoundAgainstNormals => "of its faces",
+        HygieneKind::InsideOut => "m3",
         _ => "m",
     }
 }
@@ -49,6 +51,17 @@ pub(crate) fn text(report: &HygieneReport) -> String {
             .iter()
             .take(TEXT_ITEMS)
             .map(|item| {
+                if let Some(o) = &item.object {
+                    return format!(
+                        "{} object {} ({} of {} triangles) size {} {}",
+                        format::vec(item.position),
+                        o.name,
+                        o.triangles,
+                        o.of,
+                        size(item.size),
+                        unit(kind.kind)
+                    );
+                }
                 let tris: Vec<String> = item.triangles.iter().map(u32::to_string).collect();
                 format!(
                     "{} tris {} size {} {}",

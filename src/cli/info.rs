@@ -5,8 +5,9 @@
 
 use super::args::ImportArgs;
 use super::{CliError, format, hygiene, print_stdout};
-use crate::analysis::hygiene::{HygieneOptions, HygieneReport, analyse};
+use crate::analysis::hygiene::{HygieneOptions, HygieneReport, against_normals, analyse_level};
 use crate::bvh::BvhStats;
+use crate::level::NormalAgreement;
 use crate::level::{ImportOptions, ImportReport, Level};
 use crate::math::Aabb;
 use crate::mesh::MeshObject;
@@ -70,7 +71,7 @@ pub(crate) fn run(a: &InfoArgs) -> Result<(), CliError> {
     let stats = level.bvh.stats();
     let hygiene = a
         .hygiene
-        .then(|| analyse(&level.mesh, &HygieneOptions::default()));
+        .then(|| analyse_level(&level, &HygieneOptions::default()));
     let triangles = level.mesh.triangle_count();
     let bytes_per_triangle = if triangles == 0 {
         0.0
@@ -170,7 +171,67 @@ fn text_report(
         format::millis(level.build_time)
     );
     s.push_str(&import_report(&level.report));
+    if let Some(warning) = winding_warning(level) {
+        s.push_str(&warning);
+    }
     s
+}
+
+/// Objects listed by name in the winding warning.
+const WARNING_OBJECTS: usize = 3;
+
+/// One line when the level, or an object of it, is wound against its own
+/// `vn` normals (more than half of its faces with normals are): the
+/// collision sees the back of what the renderer shows.
+fn winding_warning(level: &Level) -> Option<String> {
+    let normals = &level.report.triangle_normals;
+    let wrong: Vec<_> = against_normals(&level.mesh, normals)
+        .into_iter()
+        .filter(|a| 2 * a.against.len() > a.with_normals)
+        .collect();
+    if wrong.is_empty() {
+        return None;
+    }
+    let with: usize = normals
+        .iter()
+        .filter(|&&n| n != NormalAgreement::Unknown)
+        .count();
+    let against = normals
+        .iter()
+        .filter(|&&n| n == NormalAgreement::Against)
+        .count();
+    let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+    let whole = wrong.len() == level.mesh.objects.len() || 2 * against > with;
+    let mut s = if whole {
+        format!(
+            "warning    the level is wound against its vn normals: {against} of {with} \
+             triangles with normals ({:.0} %)",
+            share(against, with)
+        )
+    } else {
+        format!(
+            "warning    {} objects are wound against their vn normals",
+            wrong.len()
+        )
+    };
+    let named: Vec<String> = wrong
+        .iter()
+        .take(WARNING_OBJECTS)
+        .map(|a| {
+            format!(
+                "{} ({} of {})",
+                level.mesh.objects[a.object].name,
+                a.against.len(),
+                a.with_normals
+            )
+        })
+        .collect();
+    let _ = write!(s, ": {}", named.join(", "));
+    if wrong.len() > WARNING_OBJECTS {
+        let _ = write!(s, " and {} more", wrong.len() - WARNING_OBJECTS);
+    }
+    s.push_str(" (collision sees the back of these faces; --hygiene lists them)\n");
+    Some(s)
 }
 
 /// `1:12 2:30 4:3`: how many leaves hold each number of triangles.

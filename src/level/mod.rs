@@ -7,7 +7,9 @@ use crate::bvh::Bvh;
 use crate::collide::CollisionWorld;
 use crate::mesh::TriMesh;
 use crate::terrain::HeightField;
-pub use import::{ImportError, ImportOptions, ImportReport, ImportWarning, ObjectsBy, UpAxis};
+pub use import::{
+    ImportError, ImportOptions, ImportReport, ImportWarning, NormalAgreement, ObjectsBy, UpAxis,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -90,6 +90,7 @@ mod tests {
             position: DVec3::ZERO,
             triangles: vec![i as u32],
             size: 0.0,
+            object: None,
         }
     }
 

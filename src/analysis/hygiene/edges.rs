@@ -1,9 +1,11 @@
 //! The welded edge table: every triangle's three edges keyed by their
 //! welded end vertices, sorted so that the triangles sharing an edge are
-//! one run. A run of one is an open edge, of more than two a non-manifold
-//! edge (unless it is where closed solids touch, see [`solids_touch`]); a run of two is inconsistently wound when both triangles run the
-//! edge the same way, and a coplanar internal edge when they run it in
-//! opposite ways with normals within the coplanar angle.
+//! one run. A run of one is an unmatched edge (open unless collinear
+//! neighbours cover it, see `coverage`), of more than two a non-manifold
+//! edge (unless it is where closed solids touch, see [`solids_touch`]); a
+//! run of two is inconsistently wound when both triangles run the edge the
+//! same way, and a coplanar internal edge when they run it in opposite
+//! ways with normals within the coplanar angle.
 //!
 //! Sorting (rayon's parallel sort of 16-byte entries) rather than a hash
 //! map keeps memory at three entries per triangle and the order of every
@@ -26,15 +28,17 @@ struct Use {
     forward: bool,
 }
 
-/// An edge used by one triangle only.
+/// A welded edge of the table.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct OpenEdge {
+pub(super) struct Edge {
     /// Welded end vertices (indices into the mesh's positions), `a < b`.
     pub a: u32,
     /// See `a`.
     pub b: u32,
-    /// The triangle.
+    /// The first triangle using it (the only one when unmatched).
     pub tri: u32,
+    /// Whether one triangle only uses it.
+    pub unmatched: bool,
 }
 
 /// Every edge use, grouped by edge.
@@ -99,31 +103,31 @@ impl EdgeTable {
         self.uses.get(at).is_some_and(|u| u.key == k)
     }
 
-    /// Every open edge, by welded vertex ids.
-    pub fn open_edges(&self) -> Vec<OpenEdge> {
+    /// Every edge, by welded vertex ids, in key order.
+    pub fn edges(&self) -> Vec<Edge> {
         (0..self.run_count())
-            .filter_map(|r| match self.run(r) {
-                [only] => {
-                    let (a, b) = ends(only.key);
-                    Some(OpenEdge {
-                        a,
-                        b,
-                        tri: only.tri,
-                    })
+            .map(|r| {
+                let run = self.run(r);
+                let (a, b) = ends(run[0].key);
+                Edge {
+                    a,
+                    b,
+                    tri: run[0].tri,
+                    unmatched: run.len() == 1,
                 }
-                _ => None,
             })
             .collect()
     }
 
-    /// `[open, non-manifold, inconsistent winding, coplanar internal]`.
+    /// `[non-manifold, inconsistent winding, coplanar internal]` (the
+    /// unmatched edges, [`Edge::unmatched`], are sorted out by `coverage`).
     pub fn classify(
         &self,
         mesh: &TriMesh,
         welded: &[u32],
         normals: &[DVec3],
         options: &HygieneOptions,
-    ) -> [Found; 4] {
+    ) -> [Found; 3] {
         let cap = options.max_items_per_kind;
         let n = self.run_count();
         let item = |kind, key: u64, triangles: Vec<u32>, size: Option<f64>| {
@@ -137,13 +141,9 @@ impl EdgeTable {
                 position: (pa + pb) * 0.5,
                 triangles,
                 size: size.unwrap_or_else(|| pa.distance(pb)),
+                object: None,
             }
         };
-        let open = find_capped(n, cap, |r, sink| {
-            if let [u] = self.run(r) {
-                sink.push(|| item(HygieneKind::OpenEdge, u.key, vec![u.tri], None));
-            }
-        });
         let non_manifold = find_capped(n, cap, |r, sink| {
             let run = self.run(r);
             if run.len() > 2 && !solids_touch(mesh, welded, run) {
@@ -172,7 +172,7 @@ impl EdgeTable {
                 sink.push(|| item(HygieneKind::CoplanarEdge, u.key, tris, Some(deg)));
             }
         });
-        [open, non_manifold, winding, coplanar]
+        [non_manifold, winding, coplanar]
     }
 }
 

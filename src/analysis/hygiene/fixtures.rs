@@ -222,3 +222,37 @@ pub(super) fn open_box() -> TriMesh {
     s.triangles.pop();
     s.mesh()
 }
+
+/// A flat floor (facing +y) of one big triangle on the long edge A-B,
+/// (0,0,0)-(2,0,0), and on the other side of that edge the triangles in
+/// `others` (corners as positions), for the seam tests: the long edge is
+/// triangle 0.
+pub(super) fn floor_seam(others: &[[Vec3; 3]]) -> TriMesh {
+    let mut s = Soup::default();
+    let [a, b, c] = [
+        Vec3::ZERO,
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 1.0),
+    ]
+    .map(|p| s.vertex(p));
+    s.facing([a, b, c], Vec3::Y);
+    for t in others {
+        // Corners at the same position as A or B are welded by the analysis.
+        let v = t.map(|p| s.vertex(p));
+        s.facing(v, Vec3::Y);
+    }
+    s.mesh()
+}
+
+/// [`floor_seam`] split as a BSP compiler splits: two triangles whose
+/// edges (0,0,0)-(1,0,0) and (1,0,0)-(2,0,0) cover the long edge, meeting
+/// at its middle M = (1,0,0).
+pub(super) fn t_split_floor() -> TriMesh {
+    let (a, m, b, d) = (
+        Vec3::ZERO,
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, -1.0),
+    );
+    floor_seam(&[[a, m, d], [m, b, d]])
+}

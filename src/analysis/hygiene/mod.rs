@@ -6,15 +6,20 @@
 //! welding, `level::import::weld_ids`), so an unwelded OBJ, where every
 //! face has its own corners, is analysed as the surface it draws. Then:
 //!
-//! - `edges`: one sorted table of the welded edges gives open (boundary)
-//!   edges, non-manifold edges (more than two triangles), inconsistent
+//! - `edges`: one sorted table of the welded edges gives the unmatched
+//!   edges (used by one triangle), non-manifold edges (more than two triangles), inconsistent
 //!   winding (two triangles running the edge the same way) and the
 //!   coplanar internal edges (the edges a sliding sphere can catch as
 //!   "ghost" collisions);
-//! - `tjunctions`: a vertex strictly inside an open edge;
+//! - `tjunctions`: a vertex strictly inside an unmatched edge;
+//! - `coverage`: the open edges, the unmatched edges (or their parts) that
+//!   no collinear edge of another triangle covers: a T-junction's seam is
+//!   sealed;
 //! - `near_miss`: distinct vertices closer than a tolerance (hash grid);
 //! - `slivers`: triangles whose smallest angle is under a threshold;
-//! - `overlaps`: same-facing coplanar triangles whose interiors overlap.
+//! - `overlaps`: same-facing coplanar triangles whose interiors overlap;
+//! - `winding`: objects wound against their own `vn` normals (as the
+//!   import found them) and closed objects turned inside out.
 //!
 //! Every search is near-linear (sorting, hash grids, BVHs) and runs on
 //! rayon's threads; the figures on the shipped levels are in BENCHMARKS.md.
@@ -24,17 +29,20 @@
 
 mod cells;
 mod collect;
+mod coverage;
 mod edges;
 mod near_miss;
 mod overlaps;
 mod slivers;
 mod tjunctions;
+mod winding;
 
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
 mod tests;
 
+use crate::level::{Level, NormalAgreement};
 use crate::math::DVec3;
 use crate::mesh::TriMesh;
 use rayon::prelude::*;
@@ -43,6 +51,7 @@ use serde::{Deserialize, Serialize};
 /// The coplanar angle shared with the solver's ghost-edge detection
 /// (defined in `math`, below both).
 pub use crate::math::DEFAULT_COPLANAR_DEG;
+pub use winding::{AgainstNormals, against_normals};
 
 /// Tolerances of the analysis, world space (metres) and degrees.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,8 +61,10 @@ pub struct HygieneOptions {
     /// far below any modelled detail, far above `f32` rounding in a
     /// kilometre-sized level, about 0.06 mm).
     pub near_miss_m: f64,
-    /// A vertex this close to an open edge, and farther than this from its
-    /// ends, is a T-junction (default 1 mm).
+    /// A vertex this close to an unmatched edge, and farther than this from its
+    /// ends, is a T-junction (default 1 mm; edges no longer than twice this
+    /// are not searched). Collinear edges this close seal an unmatched
+    /// edge, and open parts no longer than this are not listed.
     pub tjunction_m: f64,
     /// Normals within this angle are coplanar (default [`DEFAULT_COPLANAR_DEG`]).
     pub coplanar_deg: f64,
@@ -95,8 +106,13 @@ impl Default for HygieneOptions {
 #[serde(rename_all = "snake_case")]
 pub enum HygieneKind {
     /// An edge used by one triangle only (a hole's rim, a crack, or the
-    /// border of a deliberately open surface such as terrain). `size`: the
-    /// edge's length, m; `triangles`: the one triangle.
+    /// border of a deliberately open surface such as terrain) that
+    /// collinear edges of other triangles do not cover: where a long edge
+    /// meets shorter collinear edges along a seam (a T-junction), the seam
+    /// is sealed and none of them is open. `size`: the length no collinear
+    /// edge covers, m (the edge's length when none does); `position`: the
+    /// middle of the edge, or of its longest uncovered part when partly
+    /// covered; `triangles`: the one triangle.
     OpenEdge,
     /// An edge used by more than two triangles that are not closed solids
     /// merely touching along it (fins, solids cutting into each other at
@@ -106,10 +122,27 @@ pub enum HygieneKind {
     /// Two triangles run their shared edge the same way: one of them faces
     /// the wrong side. `size`: the edge's length, m; `triangles`: both.
     InconsistentWinding,
-    /// A vertex strictly inside another triangle's open edge: the crack a
-    /// sphere falls into. `size`: the vertex's distance to the edge, m;
+    /// An object with faces wound against their own `vn` normals: the
+    /// corners' order (counter-clockwise seen from the front) makes a
+    /// normal pointing away from the file's normals, so the collision
+    /// sees the back of what the renderer shows (a mirrored export, a
+    /// flipped winding setting). One item per object. `size`: the share of
+    /// its faces with normals that are wound against them (0 to 1);
+    /// `triangles`: those faces' triangles; `object`: the object, how many
+    /// triangles and of how many with normals.
+    WoundAgainstNormals,
+    /// A closed object without normals whose faces point inwards: its
+    /// signed volume is negative, so it is solid on the outside and hollow
+    /// inside (a solid modelled inside out; a room meant to be seen from
+    /// within is one too). One item per object. `size`: the signed volume,
+    /// m³ (negative); `position`: the centre of its box; `triangles`: its
+    /// triangles; `object`: the object and its triangle count.
+    InsideOut,
+    /// A vertex strictly inside another triangle's unmatched edge: where
+    /// rounding opens a crack a sphere can catch or fall into, even when
+    /// collinear edges seal the seam. `size`: the vertex's distance to the edge, m;
     /// `triangles`: the edge's triangle first, then the triangles whose
-    /// open edges end at the vertex.
+    /// unmatched edges end at the vertex.
     TJunction,
     /// A vertex with another of higher index closer than
     /// [`HygieneOptions::near_miss_m`], distinct and not joined to it by an
@@ -137,10 +170,12 @@ pub enum HygieneKind {
 
 impl HygieneKind {
     /// Every kind, in report order.
-    pub const ALL: [HygieneKind; 8] = [
+    pub const ALL: [HygieneKind; 10] = [
         HygieneKind::OpenEdge,
         HygieneKind::NonManifoldEdge,
         HygieneKind::InconsistentWinding,
+        HygieneKind::WoundAgainstNormals,
+        HygieneKind::InsideOut,
         HygieneKind::TJunction,
         HygieneKind::NearMiss,
         HygieneKind::Sliver,
@@ -162,6 +197,8 @@ impl HygieneKind {
             HygieneKind::OpenEdge => "open_edge",
             HygieneKind::NonManifoldEdge => "non_manifold_edge",
             HygieneKind::InconsistentWinding => "inconsistent_winding",
+            HygieneKind::WoundAgainstNormals => "wound_against_normals",
+            HygieneKind::InsideOut => "inside_out",
             HygieneKind::TJunction => "t_junction",
             HygieneKind::NearMiss => "near_miss",
             HygieneKind::Sliver => "sliver",
@@ -184,6 +221,20 @@ pub struct HygieneItem {
     /// How big, in the kind's unit (metres, degrees or square metres: see
     /// [`HygieneKind`]).
     pub size: f64,
+    /// For the kinds about a whole object, which one and how much of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectShare>,
+}
+
+/// The object an item is about, and how many of its triangles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObjectShare {
+    /// The object's name.
+    pub name: String,
+    /// Its triangles the item is about.
+    pub triangles: usize,
+    /// Out of how many (those with normals, or all of them).
+    pub of: usize,
 }
 
 /// All findings of one kind.
@@ -229,8 +280,25 @@ impl HygieneReport {
     }
 }
 
-/// Analyses `mesh` (world space, metres) with the tolerances in `options`.
+/// Analyses `mesh` (world space, metres) with the tolerances in `options`,
+/// without normals (a mesh built in code).
 pub fn analyse(mesh: &TriMesh, options: &HygieneOptions) -> HygieneReport {
+    analyse_with_normals(mesh, &[], options)
+}
+
+/// Analyses an imported level: its mesh and the import's comparison of
+/// each triangle's winding with the file's `vn` normals.
+pub fn analyse_level(level: &Level, options: &HygieneOptions) -> HygieneReport {
+    analyse_with_normals(level.mesh(), &level.report.triangle_normals, options)
+}
+
+/// [`analyse`], with how each triangle compares with its `vn` normals
+/// (`agreement`, one per triangle, or empty when there are none).
+pub fn analyse_with_normals(
+    mesh: &TriMesh,
+    agreement: &[NormalAgreement],
+    options: &HygieneOptions,
+) -> HygieneReport {
     let cap = options.max_items_per_kind;
     let welded = crate::level::import::weld_ids(&mesh.positions);
     let normals: Vec<DVec3> = (0..mesh.triangle_count() as u32)
@@ -239,16 +307,23 @@ pub fn analyse(mesh: &TriMesh, options: &HygieneOptions) -> HygieneReport {
         .collect();
     let table = edges::EdgeTable::new(mesh, &welded);
     let edge_kinds = table.classify(mesh, &welded, &normals, options);
-    let t_junctions = tjunctions::find(mesh, &table, options);
+    let all_edges = table.edges();
+    let on_edges = tjunctions::OnEdges::find(mesh, &all_edges, options.tjunction_m);
+    let t_junctions = tjunctions::find(mesh, &all_edges, &on_edges, options);
+    let open = coverage::find(mesh, &all_edges, &on_edges, options);
     let (welded_vertices, near_misses) = near_miss::find(mesh, &welded, &table, options);
     let slivers = slivers::find(mesh, options);
     let overlaps = overlaps::find(mesh, &normals, options);
+    let against_normals = winding::find_against_normals(mesh, agreement, options);
+    let inside_out = winding::find_inside_out(mesh, &welded, agreement, options);
     let mut kinds = Vec::with_capacity(HygieneKind::ALL.len());
-    let [open, non_manifold, winding, coplanar] = edge_kinds;
+    let [non_manifold, winding, coplanar] = edge_kinds;
     for (kind, found) in [
         (HygieneKind::OpenEdge, open),
         (HygieneKind::NonManifoldEdge, non_manifold),
         (HygieneKind::InconsistentWinding, winding),
+        (HygieneKind::WoundAgainstNormals, against_normals),
+        (HygieneKind::InsideOut, inside_out),
         (HygieneKind::TJunction, t_junctions),
         (HygieneKind::NearMiss, near_misses),
         (HygieneKind::Sliver, slivers),

@@ -73,6 +73,7 @@ pub(super) fn find(
                 // Filled in below, for the listed items only.
                 triangles: vec![v, w],
                 size: pv.distance(pw),
+                object: None,
             });
         }
     });

@@ -69,6 +69,7 @@ pub(super) fn find(mesh: &TriMesh, normals: &[DVec3], options: &HygieneOptions) 
                     position: centroid,
                     triangles: vec![i as u32, j],
                     size: area,
+                    object: None,
                 });
             }
         },

@@ -26,6 +26,7 @@ pub(super) fn find(mesh: &TriMesh, options: &HygieneOptions) -> Found {
                     position: (corners[0] + corners[1] + corners[2]) / 3.0,
                     triangles: vec![t as u32],
                     size: angle,
+                    object: None,
                 });
             }
         },

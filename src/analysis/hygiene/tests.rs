@@ -148,10 +148,12 @@ fn a_flipped_triangle_has_three_inconsistently_wound_edges() {
 }
 
 #[test]
-fn a_split_top_edge_is_one_t_junction_with_its_crack() {
+fn a_split_top_edge_is_one_t_junction_and_no_open_edge() {
+    // The front face's long top edge and the top's two short ones cover
+    // each other: the box is sealed, its seam has a T-junction.
     let mesh = fixtures::t_junction();
     let report = run(&mesh);
-    assert_counts(&report, &[(TJunction, 1), (OpenEdge, 3), (CoplanarEdge, 7)]);
+    assert_counts(&report, &[(TJunction, 1), (CoplanarEdge, 7)]);
     let item = &report.kind(TJunction).items[0];
     assert!(near(item.position, [0.5, 1.0, 0.0]), "{item:?}");
     assert!(item.size < 1e-9);
@@ -163,6 +165,130 @@ fn a_split_top_edge_is_one_t_junction_with_its_crack() {
     for &t in &item.triangles[1..] {
         assert!(mesh.triangle(t).iter().all(|p| p.y == 1.0));
     }
+}
+
+/// The open edges' midpoints, sorted.
+fn open_midpoints(report: &HygieneReport) -> Vec<[f64; 3]> {
+    let mut mids: Vec<[f64; 3]> = report
+        .kind(OpenEdge)
+        .items
+        .iter()
+        .map(|i| i.position.to_array())
+        .collect();
+    mids.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    mids
+}
+
+#[test]
+fn a_t_split_floor_seam_is_sealed() {
+    // One long edge against two collinear short ones: a T-junction at the
+    // middle, and only the floor's four outer border edges are open.
+    let report = run(&fixtures::t_split_floor());
+    assert_counts(&report, &[(TJunction, 1), (OpenEdge, 4), (CoplanarEdge, 1)]);
+    let item = &report.kind(TJunction).items[0];
+    assert!(near(item.position, [1.0, 0.0, 0.0]), "{item:?}");
+    assert_eq!(item.triangles[0], 0);
+    assert_eq!(
+        open_midpoints(&report),
+        [
+            [0.5, 0.0, -0.5],
+            [0.5, 0.0, 0.5],
+            [1.5, 0.0, -0.5],
+            [1.5, 0.0, 0.5]
+        ]
+    );
+    // Seams a millimetre-sized tolerance apart still seal.
+    let off = fixtures::floor_seam(&[
+        [
+            Vec3::ZERO,
+            Vec3::new(1.0, 0.0, -0.0004),
+            Vec3::new(1.0, 0.0, -1.0),
+        ],
+        [
+            Vec3::new(1.0, 0.0, -0.0004),
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, -1.0),
+        ],
+    ]);
+    assert_counts(
+        &run(&off),
+        &[(TJunction, 1), (OpenEdge, 4), (CoplanarEdge, 1)],
+    );
+}
+
+#[test]
+fn short_edges_shared_with_a_wall_seal_the_long_edge() {
+    // The split side's short edges are each shared with a wall triangle
+    // standing on the seam (wound to match): they are matched, and they
+    // still cover the long edge.
+    let mut s = Soup::default();
+    let [a, b, c, m, d, w1, w2] = [
+        Vec3::ZERO,
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 1.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, -1.0),
+        Vec3::new(0.5, 1.0, 0.0),
+        Vec3::new(1.5, 1.0, 0.0),
+    ]
+    .map(|p| s.vertex(p));
+    s.triangles = vec![[a, b, c], [a, m, d], [m, b, d], [m, a, w1], [b, m, w2]];
+    let report = run(&s.mesh());
+    // Open: the floor's four outer edges and the wall triangles' two
+    // free edges each; none of the seam.
+    assert_counts(&report, &[(TJunction, 1), (OpenEdge, 8), (CoplanarEdge, 1)]);
+    assert!(
+        report
+            .kind(OpenEdge)
+            .items
+            .iter()
+            .all(|i| i.position.z != 0.0 || i.position.y != 0.0),
+        "{:?}",
+        report.kind(OpenEdge).items
+    );
+}
+
+#[test]
+fn a_crack_along_a_seam_is_open() {
+    // The other side's edges run 1 cm off the long edge: a real crack.
+    let d = Vec3::new(1.0, 0.0, -1.0);
+    let (p, m, q) = (
+        Vec3::new(0.0, 0.0, -0.01),
+        Vec3::new(1.0, 0.0, -0.01),
+        Vec3::new(2.0, 0.0, -0.01),
+    );
+    let report = run(&fixtures::floor_seam(&[[p, m, d], [m, q, d]]));
+    assert_counts(&report, &[(OpenEdge, 7), (CoplanarEdge, 1)]);
+    let long = report
+        .kind(OpenEdge)
+        .items
+        .iter()
+        .find(|i| near(i.position, [1.0, 0.0, 0.0]))
+        .expect("the long edge is open");
+    assert_eq!((long.triangles.as_slice(), long.size), (&[0][..], 2.0));
+}
+
+#[test]
+fn a_partly_covered_edge_is_open_where_uncovered() {
+    // One short triangle covers the first half of the long edge.
+    let (m, d) = (Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.5, 0.0, -1.0));
+    let report = run(&fixtures::floor_seam(&[[Vec3::ZERO, m, d]]));
+    assert_counts(&report, &[(TJunction, 1), (OpenEdge, 5)]);
+    let long: Vec<&HygieneItem> = report
+        .kind(OpenEdge)
+        .items
+        .iter()
+        .filter(|i| i.triangles == [0] && i.position.y == 0.0 && i.position.z == 0.0)
+        .collect();
+    assert_eq!(long.len(), 1, "{long:?}");
+    assert!(near(long[0].position, [1.5, 0.0, 0.0]), "{long:?}");
+    assert!((long[0].size - 1.0).abs() < 1e-9, "{long:?}");
+    // The short edge A-M lies on the long one: covered, not open.
+    assert!(
+        !open_midpoints(&report)
+            .iter()
+            .any(|p| near(DVec3::from(*p), [0.5, 0.0, 0.0]))
+    );
 }
 
 #[test]
@@ -323,4 +449,81 @@ fn kind_names_are_the_json_names() {
         assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
         assert_eq!(kind.is_fault(), kind != CoplanarEdge);
     }
+}
+
+#[test]
+fn a_box_wound_inside_out_is_one_inside_out_object() {
+    let mut mesh = fixtures::clean_box();
+    for t in &mut mesh.triangles {
+        t.swap(1, 2);
+    }
+    let report = run(&mesh);
+    assert_counts(&report, &[(InsideOut, 1), (CoplanarEdge, 6)]);
+    let item = &report.kind(InsideOut).items[0];
+    assert!((item.size + 1.0).abs() < 1e-9, "{item:?}");
+    assert!(near(item.position, [0.5; 3]), "{item:?}");
+    assert_eq!(item.triangles.len(), 12);
+    let object = item.object.as_ref().unwrap();
+    assert_eq!((object.triangles, object.of), (12, 12));
+    // An open box has no inside: nothing to turn out.
+    let mut open = fixtures::open_box();
+    for t in &mut open.triangles {
+        t.swap(1, 2);
+    }
+    assert_eq!(run(&open).count(InsideOut), 0);
+}
+
+/// The unit box as OBJ text with a `vn` per triangle along its outward
+/// normal, each face wound along it or, `flipped`, against it.
+fn box_obj(flipped: bool) -> String {
+    use std::fmt::Write as _;
+    let mesh = fixtures::clean_box();
+    let mut s = String::from("o crate\n");
+    for p in &mesh.positions {
+        let _ = writeln!(s, "v {} {} {}", p.x, p.y, p.z);
+    }
+    for (t, &[a, b, c]) in mesh.triangles.iter().enumerate() {
+        let n = mesh.triangle_normal(t as u32);
+        let _ = writeln!(s, "vn {} {} {}", n.x, n.y, n.z);
+        let corners = if flipped { [a, c, b] } else { [a, b, c] };
+        let [a, b, c] = corners.map(|v| format!("{}//{}", v + 1, t + 1));
+        let _ = writeln!(s, "f {a} {b} {c}");
+    }
+    s
+}
+
+fn import_and_analyse(text: &str) -> HygieneReport {
+    let level = crate::level::import::import_obj_bytes(
+        text.as_bytes(),
+        std::path::Path::new("box.obj"),
+        &crate::level::ImportOptions::default(),
+    )
+    .unwrap();
+    analyse_with_normals(
+        &level.0,
+        &level.1.triangle_normals,
+        &HygieneOptions::default(),
+    )
+}
+
+#[test]
+fn a_box_wound_against_its_normals_is_one_object_item() {
+    let report = import_and_analyse(&box_obj(true));
+    // Its normals say which way it faces: it is wound against them, which
+    // is the fault to report, not that it is inside out.
+    assert_counts(&report, &[(WoundAgainstNormals, 1), (CoplanarEdge, 6)]);
+    let item = &report.kind(WoundAgainstNormals).items[0];
+    assert_eq!(item.size, 1.0);
+    assert_eq!(item.triangles, (0..12).collect::<Vec<u32>>());
+    let object = item.object.as_ref().unwrap();
+    assert_eq!(
+        (object.name.as_str(), object.triangles, object.of),
+        ("crate", 12, 12)
+    );
+}
+
+#[test]
+fn a_box_wound_along_its_normals_has_no_fault() {
+    let report = import_and_analyse(&box_obj(false));
+    assert_counts(&report, &[(CoplanarEdge, 6)]);
 }

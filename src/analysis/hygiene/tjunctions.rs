@@ -1,72 +1,164 @@
 //! T-junctions: a vertex lying strictly inside another triangle's edge.
 //!
-//! Only open edges are searched, and only vertices at the end of an open
-//! edge are candidates. That is both correct and fast: where a vertex splits
-//! one side of a seam and not the other, the long edge has no partner with
-//! the same ends, so it is open, and so are the short edges meeting at the
-//! vertex. An edge shared by two triangles cannot have a T-junction along
-//! it (each side's triangles would leave it unmatched), and restricting to
-//! the open edges keeps a closed level's search empty. Candidate edges are
-//! found with a BVH over their boxes grown by the tolerance, so the search
-//! is near-linear in the number of open edges.
+//! Only unmatched edges (edges of one triangle) are reported: where a
+//! vertex splits one side of a seam and not the other, the long edge has no
+//! partner with the same ends, so it is unmatched. Every vertex is a
+//! candidate, not only the ends of unmatched edges: the short edges on the
+//! split side may each be shared with a third face (a wall's foot split
+//! where the floor meets it), and the vertex between them is a T-junction
+//! all the same.
+//!
+//! The search is [`OnEdges`]: every vertex within the tolerance of an edge
+//! it does not end, found with a BVH over the edges' boxes grown by the
+//! tolerance, so near-linear in the edges. `coverage` uses the same pairs
+//! to tell a sealed seam from a hole.
 
 use super::collect::{Found, find_capped_with};
-use super::edges::{EdgeTable, OpenEdge};
+use super::edges::Edge;
 use super::{HygieneItem, HygieneKind, HygieneOptions};
 use crate::bvh::{Bvh, BvhScratch, QueryStats};
 use crate::math::{Aabb, DVec3};
 use crate::mesh::TriMesh;
+use rayon::prelude::*;
 
-/// T-junctions of `mesh`, by vertex, then by edge.
-pub(super) fn find(mesh: &TriMesh, table: &EdgeTable, options: &HygieneOptions) -> Found {
+/// Candidate vertices per parallel chunk of the search.
+const CHUNK: usize = 1024;
+
+/// Every (vertex, edge) pair where the vertex (a welded id) lies strictly
+/// inside the edge: within the tolerance of its segment, farther than the
+/// tolerance from both ends; edges no longer than twice the tolerance are
+/// not searched. Sorted by vertex then edge.
+pub(super) struct OnEdges {
+    /// `(vertex, edge)`, the edge an index into the edges.
+    pub pairs: Vec<(u32, u32)>,
+}
+
+impl OnEdges {
+    /// Finds the pairs of `edges` (all the mesh's) within `tol`.
+    pub fn find(mesh: &TriMesh, edges: &[Edge], tol: f64) -> OnEdges {
+        if edges.is_empty() || tol.is_nan() || tol <= 0.0 {
+            return OnEdges { pairs: Vec::new() };
+        }
+        let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
+        // Only edges longer than twice the tolerance can hold a vertex
+        // strictly inside (all but a degenerate few): leaving the others
+        // out keeps a clump of vertices closer than the tolerance (a
+        // missed weld) from searching all its own short edges.
+        let long: Vec<u32> = (0..edges.len() as u32)
+            .filter(|&e| {
+                let Edge { a, b, .. } = edges[e as usize];
+                pos(a).distance(pos(b)) > 2.0 * tol
+            })
+            .collect();
+        // Boxes grown by the tolerance plus a margin for their f32 rounding.
+        let boxes: Vec<Aabb> = long
+            .par_iter()
+            .map(|&e| {
+                let e = edges[e as usize];
+                let b =
+                    Aabb::from_points([mesh.positions[e.a as usize], mesh.positions[e.b as usize]]);
+                let size = b.extent().max_element().max(b.max.abs().max_element());
+                b.expanded(tol as f32 + size * f32::EPSILON * 4.0)
+            })
+            .collect();
+        let bvh = Bvh::build(&boxes);
+        let mut vertices: Vec<u32> = edges.iter().flat_map(|e| [e.a, e.b]).collect();
+        vertices.par_sort_unstable();
+        vertices.dedup();
+        let pairs: Vec<Vec<(u32, u32)>> = vertices
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let (mut scratch, mut hits, mut stats) =
+                    (BvhScratch::default(), Vec::new(), QueryStats::default());
+                let mut out = Vec::new();
+                for &v in chunk {
+                    let p = mesh.positions[v as usize];
+                    hits.clear();
+                    let query = Aabb::from_points([p]);
+                    bvh.query_aabb(&boxes, &query, &mut scratch, &mut hits, None, &mut stats);
+                    for hit in &mut hits {
+                        *hit = long[*hit as usize];
+                    }
+                    hits.sort_unstable();
+                    for &e in &hits {
+                        let Edge { a, b, .. } = edges[e as usize];
+                        let (pa, pb, pv) = (pos(a), pos(b), pos(v));
+                        if v != a
+                            && v != b
+                            && pv.distance(pa) > tol
+                            && pv.distance(pb) > tol
+                            && segment_distance(pa, pb, pv) <= tol
+                        {
+                            out.push((v, e));
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        OnEdges {
+            pairs: pairs.concat(),
+        }
+    }
+
+    /// The pairs of vertex `v`: a run of `pairs`.
+    pub fn of_vertex(&self, v: u32) -> &[(u32, u32)] {
+        let from = self.pairs.partition_point(|p| p.0 < v);
+        let to = from + self.pairs[from..].partition_point(|p| p.0 == v);
+        &self.pairs[from..to]
+    }
+}
+
+/// T-junctions of `mesh`, by vertex, then by edge: the pairs of `on` whose
+/// edge is unmatched and whose vertex is farther than the tolerance from
+/// both of its ends.
+pub(super) fn find(
+    mesh: &TriMesh,
+    edges: &[Edge],
+    on: &OnEdges,
+    options: &HygieneOptions,
+) -> Found {
     let tol = options.tjunction_m;
-    let open = table.open_edges();
-    if open.is_empty() || tol.is_nan() || tol <= 0.0 {
+    if on.pairs.is_empty() {
         return Found::default();
     }
     let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
-    // Boxes grown by the tolerance plus a margin for their f32 rounding.
-    let boxes: Vec<Aabb> = open
+    // (vertex, triangle) for each end of each unmatched edge: the
+    // triangles listed with a T-junction at the vertex.
+    let mut ends: Vec<(u32, u32)> = edges
         .iter()
-        .map(|e| {
-            let b = Aabb::from_points([mesh.positions[e.a as usize], mesh.positions[e.b as usize]]);
-            let size = b.extent().max_element().max(b.max.abs().max_element());
-            b.expanded(tol as f32 + size * f32::EPSILON * 4.0)
-        })
-        .collect();
-    let bvh = Bvh::build(&boxes);
-    // (vertex, triangle) for each end of each open edge: the candidates,
-    // and the triangles listed with a T-junction at the vertex.
-    let mut ends: Vec<(u32, u32)> = open
-        .iter()
+        .filter(|e| e.unmatched)
         .flat_map(|e| [(e.a, e.tri), (e.b, e.tri)])
         .collect();
-    ends.sort_unstable();
+    ends.par_sort_unstable();
     ends.dedup();
-    let mut starts: Vec<usize> = (0..ends.len())
-        .filter(|&i| i == 0 || ends[i - 1].0 != ends[i].0)
+    let mut starts: Vec<usize> = (0..on.pairs.len())
+        .filter(|&i| i == 0 || on.pairs[i - 1].0 != on.pairs[i].0)
         .collect();
-    starts.push(ends.len());
-    let scratch = || (BvhScratch::default(), Vec::new(), QueryStats::default());
+    starts.push(on.pairs.len());
     find_capped_with(
         starts.len() - 1,
         options.max_items_per_kind,
-        scratch,
-        |(scratch, hits, stats), c, sink| {
-            let at_vertex = &ends[starts[c]..starts[c + 1]];
-            let v = at_vertex[0].0;
-            let p = mesh.positions[v as usize];
-            hits.clear();
-            bvh.query_aabb(&boxes, &Aabb::from_points([p]), scratch, hits, None, stats);
-            hits.sort_unstable();
-            for &e in hits.iter() {
-                let OpenEdge { a, b, tri } = open[e as usize];
-                if v == a || v == b {
+        || (),
+        |_, c, sink| {
+            let pairs = &on.pairs[starts[c]..starts[c + 1]];
+            let v = pairs[0].0;
+            let from = ends.partition_point(|e| e.0 < v);
+            let to = from + ends[from..].partition_point(|e| e.0 == v);
+            let at_vertex = &ends[from..to];
+            for &(_, e) in pairs {
+                let Edge {
+                    a,
+                    b,
+                    tri,
+                    unmatched,
+                } = edges[e as usize];
+                if !unmatched {
                     continue;
                 }
                 let (pa, pb, pv) = (pos(a), pos(b), pos(v));
-                let off = segment_distance(pa, pb, pv);
-                if off <= tol && pv.distance(pa) > tol && pv.distance(pb) > tol {
+                if pv.distance(pa) > tol && pv.distance(pb) > tol {
+                    let off = segment_distance(pa, pb, pv);
                     sink.push(|| {
                         let mut tris = vec![tri];
                         tris.extend(at_vertex.iter().map(|&(_, t)| t).filter(|&t| t != tri));
@@ -75,6 +167,7 @@ pub(super) fn find(mesh: &TriMesh, table: &EdgeTable, options: &HygieneOptions) 
                             position: pv,
                             triangles: tris,
                             size: off,
+                            object: None,
                         }
                     });
                 }
@@ -84,7 +177,7 @@ pub(super) fn find(mesh: &TriMesh, table: &EdgeTable, options: &HygieneOptions) 
 }
 
 /// Distance from `p` to the segment `a`-`b`.
-fn segment_distance(a: DVec3, b: DVec3, p: DVec3) -> f64 {
+pub(super) fn segment_distance(a: DVec3, b: DVec3, p: DVec3) -> f64 {
     let ab = b - a;
     let len2 = ab.length_squared();
     let t = if len2 > 0.0 {

@@ -138,13 +138,19 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 fn kind_hint(kind: HygieneKind) -> &'static str {
     match kind {
         HygieneKind::OpenEdge => {
-            "An edge of one triangle only: a hole's rim, a crack (or an open terrain's border)"
+            "An edge no neighbour seals: a hole's rim, a crack (or an open terrain's border)"
         }
         HygieneKind::NonManifoldEdge => {
             "An edge shared by more than two triangles: fins, intersecting solids"
         }
         HygieneKind::InconsistentWinding => {
             "Two neighbours run their shared edge the same way: one faces the wrong side"
+        }
+        HygieneKind::WoundAgainstNormals => {
+            "An object whose faces are wound against their own normals: collision sees their backs"
+        }
+        HygieneKind::InsideOut => {
+            "A closed object whose faces point inwards: solid outside, hollow inside"
         }
         HygieneKind::TJunction => {
             "A vertex inside another triangle's edge: a crack a probe can catch on"

@@ -35,7 +35,11 @@ pub struct SyncMemo {
 }
 
 /// The hygiene report (by address), the kinds drawn and the item opened.
-type HygieneKey = (usize, [bool; 8], Option<(HygieneKind, usize)>);
+type HygieneKey = (
+    usize,
+    [bool; HygieneKind::ALL.len()],
+    Option<(HygieneKind, usize)>,
+);
 
 /// Everything the overlay primitives depend on.
 #[derive(Clone, Debug, PartialEq)]

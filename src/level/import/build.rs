@@ -19,11 +19,12 @@
 //! `corners − 2 · faces = triangles + degenerate + duplicate + collinear`.
 
 use super::dedupe::{duplicate_triangles, weld_ids};
+use super::parse::NO_NORMAL;
 use super::parse::Parsed;
 use super::report::{WarningKind, Warnings};
 use super::triangulate::{MAX_CONCAVE_CORNERS, Outcome, Triangulator, is_degenerate};
-use super::{Ctx, ImportError, ImportReport};
-use crate::math::Vec3;
+use super::{Ctx, ImportError, ImportReport, NormalAgreement};
+use crate::math::{DVec3, Vec3};
 use crate::mesh::TriMesh;
 
 /// Triangulates and filters `parsed`, reporting the fraction of faces done.
@@ -42,6 +43,7 @@ pub(super) fn build(
         &parsed.shape_positions
     };
     let mut builder = Builder::new(shape, &parsed.positions, parsed.face_count(), warnings);
+    builder.track_normals = !parsed.corner_normals.is_empty();
     // Faces take about half the time, duplicates and boxes the rest.
     add_faces(&parsed, &mut builder, ctx, &|f| progress(f * 0.5))?;
     let built = builder.finish(&parsed, ctx)?;
@@ -78,8 +80,17 @@ fn add_faces(
                     ),
                 ));
             }
+            let agreement = builder.track_normals.then(|| {
+                let normals = &parsed.corner_normals
+                    [parsed.face_starts[face] as usize..parsed.face_starts[face + 1] as usize];
+                agreement(corners, normals, parsed)
+            });
+            builder.faces_with_normals +=
+                usize::from(agreement.is_some_and(|a| a != NormalAgreement::Unknown));
+            builder.faces_against_normals +=
+                usize::from(agreement == Some(NormalAgreement::Against));
             builder
-                .face(corners, line, run.object)
+                .face(corners, line, run.object, agreement.unwrap_or_default())
                 .map_err(|message| ctx.syntax(line as usize, message))?;
             if face % REPORT_EVERY == REPORT_EVERY - 1 {
                 progress(face as f32 / face_count as f32);
@@ -87,6 +98,34 @@ fn add_faces(
         }
     }
     Ok(())
+}
+
+/// How a face's winding compares with its corners' `vn` normals: the
+/// face's normal (Newell's, world space, the corners' order) against the
+/// sum of the normals. Unknown when a corner has no usable normal or
+/// either vector is zero.
+fn agreement(corners: &[u32], normals: &[u32], parsed: &Parsed) -> NormalAgreement {
+    let mut sum = DVec3::ZERO;
+    for &n in normals {
+        match parsed.normals.get(n as usize) {
+            Some(v) if n != NO_NORMAL && v.is_finite() => sum += v.as_dvec3(),
+            _ => return NormalAgreement::Unknown,
+        }
+    }
+    let p = |i: usize| parsed.positions[corners[i % corners.len()] as usize].as_dvec3();
+    let origin = p(0);
+    let mut winding = DVec3::ZERO;
+    for i in 1..corners.len() - 1 {
+        winding += (p(i) - origin).cross(p(i + 1) - origin);
+    }
+    let dot = winding.dot(sum);
+    if dot > 0.0 {
+        NormalAgreement::Agrees
+    } else if dot < 0.0 {
+        NormalAgreement::Against
+    } else {
+        NormalAgreement::Unknown
+    }
 }
 
 fn no_faces_message(parsed: &Parsed) -> String {
@@ -119,6 +158,12 @@ struct Builder<'a> {
     triangle_object: Vec<u32>,
     /// 1-based line of the face each triangle came from.
     triangle_line: Vec<u32>,
+    /// Whether the file has normal indices: `triangle_normals` is filled.
+    track_normals: bool,
+    /// How each triangle's face compares with its normals.
+    triangle_normals: Vec<NormalAgreement>,
+    faces_with_normals: usize,
+    faces_against_normals: usize,
     triangulator: Triangulator,
     scratch: Vec<[u32; 3]>,
     warnings: Warnings,
@@ -138,6 +183,10 @@ impl<'a> Builder<'a> {
             triangles: Vec::with_capacity(capacity),
             triangle_object: Vec::with_capacity(capacity),
             triangle_line: Vec::with_capacity(capacity),
+            track_normals: false,
+            triangle_normals: Vec::new(),
+            faces_with_normals: 0,
+            faces_against_normals: 0,
             triangulator: Triangulator::default(),
             scratch: Vec::new(),
             warnings,
@@ -150,10 +199,16 @@ impl<'a> Builder<'a> {
     }
 
     /// Adds one face; the error is a face that cannot be triangulated.
-    fn face(&mut self, corners: &[u32], line: u32, object: u32) -> Result<(), String> {
+    fn face(
+        &mut self,
+        corners: &[u32],
+        line: u32,
+        object: u32,
+        normals: NormalAgreement,
+    ) -> Result<(), String> {
         self.corners += corners.len();
         if let &[a, b, c] = corners {
-            self.triangle([a, b, c], line, object);
+            self.triangle([a, b, c], line, object, normals);
             return Ok(());
         }
         self.ngons += 1;
@@ -186,13 +241,13 @@ impl<'a> Builder<'a> {
             }
         }
         for &t in &tris {
-            self.triangle(t, line, object);
+            self.triangle(t, line, object, normals);
         }
         self.scratch = tris;
         Ok(())
     }
 
-    fn triangle(&mut self, t: [u32; 3], line: u32, object: u32) {
+    fn triangle(&mut self, t: [u32; 3], line: u32, object: u32, normals: NormalAgreement) {
         let [a, b, c] = t.map(|i| self.shape[i as usize].as_dvec3());
         if is_degenerate(a, b, c) {
             self.degenerate += 1;
@@ -205,6 +260,9 @@ impl<'a> Builder<'a> {
         self.triangles.push(t);
         self.triangle_object.push(object);
         self.triangle_line.push(line);
+        if self.track_normals {
+            self.triangle_normals.push(normals);
+        }
     }
 
     /// Drops triangles that repeat an earlier one, with a warning each.
@@ -228,6 +286,10 @@ impl<'a> Builder<'a> {
         self.triangles.retain(|_| (keep[i], i += 1).0);
         i = 0;
         self.triangle_object.retain(|_| (keep[i], i += 1).0);
+        if self.track_normals {
+            i = 0;
+            self.triangle_normals.retain(|_| (keep[i], i += 1).0);
+        }
     }
 
     /// Orders triangles by object and fills in the report.
@@ -239,11 +301,10 @@ impl<'a> Builder<'a> {
                 parsed.face_count()
             )));
         }
-        let (triangles, counts) = group_by_object(
-            self.triangles,
-            &self.triangle_object,
-            parsed.object_names.len(),
-        );
+        let objects = parsed.object_names.len();
+        let (triangles, counts) = group_by_object(self.triangles, &self.triangle_object, objects);
+        let (triangle_normals, _) =
+            group_by_object(self.triangle_normals, &self.triangle_object, objects);
         let objects = parsed
             .object_names
             .iter()
@@ -263,7 +324,10 @@ impl<'a> Builder<'a> {
             collinear_corners_removed: self.collinear,
             degenerate_triangles_dropped: self.degenerate,
             duplicate_triangles_dropped: self.duplicate,
+            faces_with_normals: self.faces_with_normals,
+            faces_against_normals: self.faces_against_normals,
             warnings: self.warnings.finish(),
+            triangle_normals,
         };
         Ok(Built {
             triangles,
@@ -281,19 +345,20 @@ struct Built {
     report: ImportReport,
 }
 
-/// Stable counting sort of triangles by object, so that every object is
-/// one contiguous range even when the file reopens a group. Returns the
-/// triangles and the count per object.
-fn group_by_object(
-    triangles: Vec<[u32; 3]>,
+/// Stable counting sort of triangles (or what goes with each, when as
+/// many) by object, so that every object is one contiguous range even
+/// when the file reopens a group. Returns them and the count per object;
+/// an empty list stays empty.
+fn group_by_object<T: Copy + Default>(
+    triangles: Vec<T>,
     triangle_object: &[u32],
     objects: usize,
-) -> (Vec<[u32; 3]>, Vec<u32>) {
+) -> (Vec<T>, Vec<u32>) {
     let mut counts = vec![0u32; objects];
     for &o in triangle_object {
         counts[o as usize] += 1;
     }
-    if triangle_object.is_sorted() {
+    if triangle_object.is_sorted() || triangles.is_empty() {
         return (triangles, counts);
     }
     let mut next = Vec::with_capacity(objects);
@@ -302,7 +367,7 @@ fn group_by_object(
         next.push(at);
         at += c as usize;
     }
-    let mut sorted = vec![[0u32; 3]; triangles.len()];
+    let mut sorted = vec![T::default(); triangles.len()];
     for (t, &o) in triangles.iter().zip(triangle_object) {
         sorted[next[o as usize]] = *t;
         next[o as usize] += 1;

@@ -149,8 +149,34 @@ pub struct ImportReport {
     pub degenerate_triangles_dropped: usize,
     /// Duplicate triangles dropped.
     pub duplicate_triangles_dropped: usize,
+    /// Faces with a usable `vn` normal at every corner (the file's
+    /// normals; collision does not use them).
+    #[serde(default)]
+    pub faces_with_normals: usize,
+    /// Of those, the faces wound against their normals: the normal of
+    /// their corners' order (counter-clockwise seen from the front) points
+    /// away from the sum of their `vn` normals.
+    #[serde(default)]
+    pub faces_against_normals: usize,
     /// Recoverable problems, with lines.
     pub warnings: Vec<ImportWarning>,
+    /// How each triangle kept compares with its face's `vn` normals, in
+    /// the mesh's triangle order; empty when the file has no normals.
+    #[serde(skip)]
+    pub triangle_normals: Vec<NormalAgreement>,
+}
+
+/// How a triangle's winding compares with the `vn` normals of its face.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormalAgreement {
+    /// No usable normal at some corner, or a face with no area.
+    #[default]
+    Unknown,
+    /// The winding's normal and the normals' sum point the same way.
+    Agrees,
+    /// They point opposite ways: the face is wound against its normals.
+    Against,
 }
 
 /// Why a level could not be imported. Every variant names the file.

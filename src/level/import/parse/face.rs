@@ -1,7 +1,9 @@
 //! Face statements: corners in every form (`v`, `v/vt`, `v//vn`,
-//! `v/vt/vn`), absolute and relative indices. Texture and normal indices
-//! are checked, not stored: collision uses positions only.
+//! `v/vt/vn`), absolute and relative indices. Texture indices are checked,
+//! not stored: collision uses positions only. Normal indices are checked
+//! and kept for the winding check (see `normal`).
 
+use super::normal::NormalRef;
 use super::tokens::{Tokens, parse_index, quote};
 use super::{LineError, LineResult, Parser, Pending, RefKind, incomplete, note_max};
 
@@ -9,7 +11,8 @@ impl Parser<'_> {
     pub(super) fn face(&mut self, tokens: Tokens) -> LineResult {
         let first = self.out.corners.len();
         for token in tokens {
-            let corner = self.corner(token)?;
+            let (corner, normal) = self.corner(token)?;
+            self.note_corner_normal(normal);
             self.out.corners.push(corner);
         }
         let count = self.out.corners.len() - first;
@@ -28,8 +31,9 @@ impl Parser<'_> {
     }
 
     /// One `v`, `v/vt`, `v//vn` or `v/vt/vn` corner: returns the 0-based
-    /// position index; texture and normal indices are only checked.
-    fn corner(&mut self, token: &[u8]) -> Result<u32, LineError> {
+    /// position index and the normal reference; texture indices are only
+    /// checked.
+    fn corner(&mut self, token: &[u8]) -> Result<(u32, Option<NormalRef>), LineError> {
         let malformed = || incomplete(format!("malformed face corner {}", quote(token)));
         let mut parts = token.split(|&b| b == b'/');
         let pos = parts
@@ -54,16 +58,29 @@ impl Parser<'_> {
                 Ref::Relative(magnitude) => _ = self.relative(RefKind::Texture, magnitude)?,
             }
         }
-        if let Some(n) = normal {
-            match parse_ref(n, "normal")? {
-                Ref::Absolute(n) => note_max(&mut self.out.max_normal_ref, n + 1, self.line),
-                Ref::Relative(magnitude) => _ = self.relative(RefKind::Normal, magnitude)?,
-            }
-        }
-        u32::try_from(pos)
+        let normal = match normal {
+            None => None,
+            Some(n) => Some(match parse_ref(n, "normal")? {
+                Ref::Absolute(n) => {
+                    note_max(&mut self.out.max_normal_ref, n + 1, self.line);
+                    NormalRef::Absolute(n)
+                }
+                Ref::Relative(magnitude) => {
+                    let pending = self.out.pending.len();
+                    let n = self.relative(RefKind::Normal, magnitude)?;
+                    if self.out.pending.len() > pending {
+                        NormalRef::Pending
+                    } else {
+                        NormalRef::InChunk(n)
+                    }
+                }
+            }),
+        };
+        let pos = u32::try_from(pos)
             .ok()
             .filter(|&p| p < u32::MAX)
-            .ok_or_else(|| format!("vertex index {} is too large", pos + 1).into())
+            .ok_or_else(|| LineError::from(format!("vertex index {} is too large", pos + 1)))?;
+        Ok((pos, normal))
     }
 
     /// Resolves the relative index `-magnitude` of a `kind` element against

@@ -2,7 +2,10 @@
 //! metres, `f32`), faces as lists of 0-based position indices with the line
 //! they came from, and the runs of faces that belong to each `o` / `g`
 //! object. Everything the collision mesh does not use (texture coordinates,
-//! normals, lines, points, materials) is counted, not stored.
+//! lines, points, materials) is counted, not stored. Normals (`vn`) are
+//! kept only to tell whether each face is wound the way its normals say
+//! (see `build`): their vectors, and a normal index per corner once a
+//! corner has one.
 //!
 //! The loop allocates per vertex and per face corner only by pushing onto
 //! flat vectors; names are allocated once per `o` / `g` statement.
@@ -15,6 +18,7 @@
 
 mod chunks;
 mod face;
+mod normal;
 mod tokens;
 mod vertex;
 
@@ -52,6 +56,12 @@ pub(super) struct Parsed {
     pub face_starts: Vec<u32>,
     /// 1-based line of each face.
     pub face_lines: Vec<u32>,
+    /// `vn` vectors, turned Y up as the positions are (NaN when malformed).
+    pub normals: Vec<Vec3>,
+    /// 0-based `vn` index of every face corner ([`NO_NORMAL`] for none),
+    /// parallel to `corners`; empty when no corner has one. May point past
+    /// `normals` (a dangling index, warned about and then ignored).
+    pub corner_normals: Vec<u32>,
     /// Runs of faces in file order.
     pub runs: Vec<Run>,
     /// Object names, in order of first appearance.
@@ -86,6 +96,9 @@ pub(super) fn parse(
 /// Bytes between two calls of a chunk's `report`.
 const REPORT_EVERY: usize = 1 << 18;
 
+/// A corner without a normal index, in [`Parsed::corner_normals`].
+pub(super) const NO_NORMAL: u32 = u32::MAX;
+
 /// One line-aligned piece of the file, parsed on its own: line numbers and
 /// the vertex, texture and normal counts start from zero at its first line.
 /// The merge adds what the chunks above hold.
@@ -107,6 +120,14 @@ pub(super) struct Chunk {
     pub relative: Vec<u32>,
     /// Relative indices reaching above the chunk's first line, in file order.
     pub pending: Vec<Pending>,
+    /// As [`Parsed::normals`], this chunk's.
+    pub normal_vectors: Vec<Vec3>,
+    /// As [`Parsed::corner_normals`], this chunk's: absolute, except those
+    /// listed in `relative_normals` and the normals in `pending`.
+    pub corner_normals: Vec<u32>,
+    /// Positions in `corner_normals` holding a relative index resolved
+    /// within the chunk: an index into this chunk's `normal_vectors`.
+    pub relative_normals: Vec<u32>,
     /// `o` / `g` (and, splitting by material, `usemtl`) statements, with
     /// the number of faces above them in the chunk.
     pub names: Vec<(u32, NameStatement)>,
@@ -152,7 +173,8 @@ pub(super) struct Pending {
     pub kind: RefKind,
     pub magnitude: u64,
     pub defined: u64,
-    /// For a vertex index, its position in [`Chunk::corners`].
+    /// For a vertex or normal index, its corner's position in
+    /// [`Chunk::corners`].
     pub corner: u32,
 }
 
@@ -334,7 +356,7 @@ impl<'a> Parser<'a> {
         match keyword {
             b"v" => self.vertex(tokens)?,
             b"vt" => self.out.texcoords += 1,
-            b"vn" => self.out.normals += 1,
+            b"vn" => self.normal(tokens),
             b"f" | b"fo" => self.face(tokens)?,
             b"o" => {
                 let name = self.name_text(line);

@@ -5,6 +5,7 @@ use super::*;
 use crate::math::Vec3;
 
 mod hostile;
+mod normals;
 mod options;
 
 fn import(text: &str) -> Result<(TriMesh, ImportReport), String> {

@@ -30,8 +30,8 @@
 use super::super::report::WarningKind;
 use super::super::{Ctx, ImportError, ObjectsBy};
 use super::{
-    Chunk, NameStatement, Parsed, RefKind, Run, continuation, note_max, object_name, parse_chunk,
-    resolve_relative,
+    Chunk, NO_NORMAL, NameStatement, Parsed, RefKind, Run, continuation, note_max, object_name,
+    parse_chunk, resolve_relative,
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -215,6 +215,34 @@ fn merge(chunks: Vec<Chunk>, ctx: &Ctx) -> Result<Parsed, ImportError> {
             }
         },
     );
+    let normals = concat(
+        chunks.iter().map(|c| c.normal_vectors.len()),
+        chunks.iter().map(|c| c.normal_vectors.len()).sum(),
+        |i, out| out.copy_from_slice(&chunks[i].normal_vectors),
+    );
+    // Normal indices as the vertex ones, when any corner has one.
+    let corner_normals = if chunks.iter().all(|c| c.corner_normals.is_empty()) {
+        Vec::new()
+    } else {
+        concat(
+            chunks.iter().map(|c| c.corners.len()),
+            total.corners,
+            |i, out| {
+                let (c, s) = part(i);
+                out.fill(NO_NORMAL);
+                out[..c.corner_normals.len()].copy_from_slice(&c.corner_normals);
+                for &at in &c.relative_normals {
+                    let n = u64::from(out[at as usize]) + s.normals;
+                    out[at as usize] = u32::try_from(n).unwrap_or(NO_NORMAL);
+                }
+                for p in c.pending.iter().filter(|p| p.kind == RefKind::Normal) {
+                    // Checked above: at least `magnitude` normals precede it.
+                    let n = s.normals + p.defined - p.magnitude;
+                    out[p.corner as usize] = u32::try_from(n).unwrap_or(NO_NORMAL);
+                }
+            },
+        )
+    };
     // Every chunk's face starts begin with its own 0; only the first is kept.
     let face_starts = concat(
         chunks
@@ -256,6 +284,8 @@ fn merge(chunks: Vec<Chunk>, ctx: &Ctx) -> Result<Parsed, ImportError> {
         corners,
         face_starts,
         face_lines,
+        normals,
+        corner_normals,
         runs: names.runs,
         object_names: names.names,
         ..Parsed::default()

@@ -14,6 +14,8 @@ struct Seen {
     corners: Vec<u32>,
     face_starts: Vec<u32>,
     face_lines: Vec<u32>,
+    normals: Vec<[u32; 3]>,
+    corner_normals: Vec<u32>,
     runs: Vec<(u32, u32)>,
     object_names: Vec<String>,
     ignored: [usize; 3],
@@ -30,6 +32,12 @@ fn seen(p: Parsed) -> Seen {
         corners: p.corners,
         face_starts: p.face_starts,
         face_lines: p.face_lines,
+        normals: p
+            .normals
+            .iter()
+            .map(|v| v.to_array().map(f32::to_bits))
+            .collect(),
+        corner_normals: p.corner_normals,
         runs: p.runs.iter().map(|r| (r.object, r.first_face)).collect(),
         object_names: p.object_names,
         ignored: [
@@ -99,6 +107,10 @@ fn relative_indices_reach_across_chunks() {
     let p = assert_chunking_changes_nothing(&text).unwrap();
     assert_eq!(p.corners, [0, 1, 2, 0, 1, 3, 0, 1, 3, 2, 3, 1]);
     assert_eq!(p.face_lines, [7, 10, 13, 15]);
+    // Normal indices too, kept for the winding check (N: none).
+    const N: u32 = NO_NORMAL;
+    assert_eq!(p.corner_normals, [0, 0, N, N, N, N, 0, 0, 0, 0, 1, 1]);
+    assert_eq!(p.normals.len(), 2);
 }
 
 #[test]
