@@ -113,7 +113,7 @@ impl MapState {
             None => c > MapClass::Blocked,
         };
         let mut v: Vec<usize> = (0..r.spots.len())
-            .filter(|&i| shown(r.spots[i].class))
+            .filter(|&i| r.spots[i].reachable && shown(r.spots[i].class))
             .collect();
         v.sort_by(|&a, &b| r.spots[b].class.cmp(&r.spots[a].class).then(a.cmp(&b)));
         v.truncate(n);
@@ -396,6 +396,8 @@ mod tests {
             frame: (class > MapClass::Blocked).then_some(3),
             end: DVec3::ZERO,
             walks: vec![class],
+            reachable: true,
+            reaches: Vec::new(),
         }
     }
 
@@ -422,6 +424,9 @@ mod tests {
             shard: Shard::WHOLE,
             start_points: 4,
             unplaceable: 0,
+            no_footing: 0,
+            spawns: Vec::new(),
+            unreachable: 0,
             counts: ClassCounts::of(&spots),
             spots,
             walks: 4,

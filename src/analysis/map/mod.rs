@@ -16,6 +16,7 @@
 
 pub(crate) mod class;
 mod image;
+mod reach;
 mod report;
 mod run;
 mod starts;
@@ -29,8 +30,9 @@ pub use class::{
     OUTSIDE_MARGIN_M,
 };
 pub use image::{MapImage, map_image};
+pub use reach::{SPAWN_REACH_HEIGHT_M, SPAWN_REACH_SPACINGS};
 pub use report::{ClassCounts, MapReport, MapSpot, merge};
-pub use run::map_level;
+pub use run::{FOOTPRINT_POINTS, REACH_SPARE_M, map_level, map_level_from};
 pub use starts::MapGrid;
 
 use serde::{Deserialize, Serialize};
