@@ -137,8 +137,11 @@ pub fn quad_center(r: &MapReport, s: &MapSpot) -> DVec3 {
     r.grid.point(s.cell[0], s.cell[1], s.floor_y + QUAD_LIFT_M)
 }
 
-/// The heat map: one floor quad per start point in its class's colour,
-/// and a marker on the opened spot.
+/// Colour of an unreachable start point's quad (counted in no class).
+pub const UNREACHABLE_COLOR: [f32; 4] = [0.45, 0.45, 0.45, 1.0];
+
+/// The heat map: one floor quad per start point in its class's colour
+/// (grey when unreachable), and a marker on the opened spot.
 pub fn map_primitives(state: &MapState) -> Vec<DebugPrimitive> {
     let Some(r) = &state.report else {
         return Vec::new();
@@ -154,7 +157,11 @@ pub fn map_primitives(state: &MapState) -> Vec<DebugPrimitive> {
                 normal: DVec3::Y,
                 half_size: half,
             },
-            color: class_color(s.class),
+            color: if s.reachable {
+                class_color(s.class)
+            } else {
+                UNREACHABLE_COLOR
+            },
             label: None,
         })
         .collect();
