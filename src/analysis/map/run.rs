@@ -337,6 +337,7 @@ fn walk_from(
     reaches.sort_unstable();
     reaches.dedup();
     reaches.retain(|&i| i != index as u32);
+    reaches.shrink_to_fit();
     let spot = MapSpot {
         index: index as u32,
         cell: [floor.ix, floor.iz],
