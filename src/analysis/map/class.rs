@@ -103,6 +103,10 @@ pub const BLOCK_FACING_DEG: f64 = 65.0;
 /// and the frame's other phases take their share (a 2:1 wall walked at
 /// 45°, 18.4° from square, stalls).
 pub const SQUARE_WALL_DEG: f64 = 25.0;
+/// A contact whose normal points at least this far up (sin 11.5°) is a
+/// slope, too steep to walk when it is no floor: facing the walk, it stops
+/// it by itself.
+pub const STEEP_SLOPE_UP: f64 = 0.2;
 /// The frames at the end of a stalled walk whose contacts decide between
 /// `blocked` and `stuck` (fewer when it stalled later).
 pub const END_FRAMES: usize = 4;
@@ -176,12 +180,12 @@ pub(super) fn drop_frame(walk: &MapWalk, cx: &WalkContext) -> u32 {
         .unwrap_or(0) as u32
 }
 
-/// The horizontal unit normals of every contact at the end of a walk that
-/// stalled at frame `stall`: the walls met in the last [`END_FRAMES`]
-/// frames (from the stall on), by the walk and by the step-up's walk at the
-/// raised height. Walkable floors, ghost edges (an edge or vertex between
-/// flat neighbours, a snag rather than a wall) and near-horizontal
-/// surfaces (a ceiling) are left out.
+/// The unit normals of every contact at the end of a walk that stalled at
+/// frame `stall`: the walls met in the last [`END_FRAMES`] frames (from
+/// the stall on), by the walk and by the step-up's walk at the raised
+/// height. Walkable floors, ghost edges (an edge or vertex between flat
+/// neighbours, a snag rather than a wall) and near-horizontal surfaces (a
+/// ceiling) are left out.
 pub(super) fn end_contacts(walk: &MapWalk, stall: u32, floor_min_up: f64) -> Vec<DVec3> {
     let frames = &walk.frames;
     let from = (stall as usize)
@@ -189,11 +193,11 @@ pub(super) fn end_contacts(walk: &MapWalk, stall: u32, floor_min_up: f64) -> Vec
         .max(frames.len().saturating_sub(END_FRAMES));
     let mut normals: Vec<DVec3> = Vec::new();
     let mut add = |n: DVec3| {
-        let h = DVec3::new(n.x, 0.0, n.z);
-        if n.y < floor_min_up && h.length() > 0.1 {
-            let h = h.normalize();
-            if !normals.iter().any(|m| m.dot(h) > 1.0 - 1e-9) {
-                normals.push(h);
+        let across = DVec3::new(n.x, 0.0, n.z).length();
+        if n.y < floor_min_up && across > 0.1 {
+            let n = n.normalize();
+            if !normals.iter().any(|m| m.dot(n) > 1.0 - 1e-9) {
+                normals.push(n);
             }
         }
     };
@@ -214,20 +218,23 @@ pub(super) fn end_contacts(walk: &MapWalk, stall: u32, floor_min_up: f64) -> Vec
     normals
 }
 
-/// Whether walls with the horizontal unit normals `normals` stop a walk
-/// along `dir` as they should (`blocked`): one of them faces the walk
-/// within [`BLOCK_FACING_DEG`], and either it is within
-/// [`SQUARE_WALL_DEG`] of square to it, or another contact lies on the
-/// other side of the walk's reverse with the two less than 180° apart
-/// (a corner: no horizontal way on is open against both). Otherwise the
-/// contacts would let the character slide on, or none faces it (a narrow
-/// V, a slot of its width): the stop is a snag, `stuck`.
+/// Whether contacts with the unit normals `normals` stop a walk along
+/// `dir` as they should (`blocked`). Angles are between a normal's
+/// horizontal part and the walk's reverse. Blocked when one contact faces
+/// the walk within [`BLOCK_FACING_DEG`] and either it stops the walk by
+/// itself (within [`SQUARE_WALL_DEG`] of square, or a slope too steep to
+/// walk, its normal at least [`STEEP_SLOPE_UP`] up: sliding on climbs it
+/// and gravity takes it back), or another contact lies on the other side
+/// of the walk's reverse with the two less than 180° apart (a corner: no
+/// horizontal way on is open against both). Otherwise the contacts would
+/// let the character slide on, or none faces it (a narrow V, a slot of its
+/// width): the stop is a snag, `stuck`.
 pub(super) fn contacts_block(dir: DVec3, normals: &[DVec3]) -> bool {
     let back = -DVec3::new(dir.x, 0.0, dir.z).normalize_or_zero();
     // Angle from the walk's reverse, signed by side (left positive).
     let angle = |n: DVec3| {
-        let side = back.cross(n).y;
-        side.atan2(back.dot(n))
+        let h = DVec3::new(n.x, 0.0, n.z);
+        back.cross(h).y.atan2(back.dot(h))
     };
     let facing = BLOCK_FACING_DEG.to_radians();
     let square = SQUARE_WALL_DEG.to_radians();
@@ -237,6 +244,7 @@ pub(super) fn contacts_block(dir: DVec3, normals: &[DVec3]) -> bool {
             return false;
         }
         aa.abs() <= square
+            || a.y >= STEEP_SLOPE_UP
             || normals.iter().any(|&b| {
                 let ab = angle(b);
                 aa * ab < 0.0 && aa.abs() + ab.abs() < std::f64::consts::PI

@@ -506,6 +506,13 @@ fn contacts_decide_blocked_from_every_wall_at_the_end() {
     assert!(!class::contacts_block(dir, &[]));
     // Two walls on the same side leave the other side open.
     assert!(!class::contacts_block(dir, &[at(30.0), at(60.0)]));
+    // A slope too steep to walk, 40° off square, stops it by itself.
+    let steep = (at(40.0) * 0.87 + DVec3::Y * 0.5).normalize();
+    assert!(class::contacts_block(dir, &[steep]));
+    assert!(!class::contacts_block(
+        dir,
+        &[(at(70.0) * 0.87 + DVec3::Y * 0.5).normalize()]
+    ));
 }
 
 /// A 10 m room with a 0.2 m thick, 3 m high wall across part of it (its top
