@@ -113,7 +113,7 @@ impl MapState {
             None => c > MapClass::Blocked,
         };
         let mut v: Vec<usize> = (0..r.spots.len())
-            .filter(|&i| shown(r.spots[i].class))
+            .filter(|&i| r.spots[i].reachable && shown(r.spots[i].class))
             .collect();
         v.sort_by(|&a, &b| r.spots[b].class.cmp(&r.spots[a].class).then(a.cmp(&b)));
         v.truncate(n);
@@ -137,8 +137,11 @@ pub fn quad_center(r: &MapReport, s: &MapSpot) -> DVec3 {
     r.grid.point(s.cell[0], s.cell[1], s.floor_y + QUAD_LIFT_M)
 }
 
-/// The heat map: one floor quad per start point in its class's colour,
-/// and a marker on the opened spot.
+/// Colour of an unreachable start point's quad (counted in no class).
+pub const UNREACHABLE_COLOR: [f32; 4] = [0.45, 0.45, 0.45, 1.0];
+
+/// The heat map: one floor quad per start point in its class's colour
+/// (grey when unreachable), and a marker on the opened spot.
 pub fn map_primitives(state: &MapState) -> Vec<DebugPrimitive> {
     let Some(r) = &state.report else {
         return Vec::new();
@@ -154,7 +157,11 @@ pub fn map_primitives(state: &MapState) -> Vec<DebugPrimitive> {
                 normal: DVec3::Y,
                 half_size: half,
             },
-            color: class_color(s.class),
+            color: if s.reachable {
+                class_color(s.class)
+            } else {
+                UNREACHABLE_COLOR
+            },
             label: None,
         })
         .collect();
@@ -396,6 +403,8 @@ mod tests {
             frame: (class > MapClass::Blocked).then_some(3),
             end: DVec3::ZERO,
             walks: vec![class],
+            reachable: true,
+            reaches: Vec::new(),
         }
     }
 
@@ -422,6 +431,9 @@ mod tests {
             shard: Shard::WHOLE,
             start_points: 4,
             unplaceable: 0,
+            no_footing: 0,
+            spawns: Vec::new(),
+            unreachable: 0,
             counts: ClassCounts::of(&spots),
             spots,
             walks: 4,

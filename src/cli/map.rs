@@ -5,15 +5,16 @@
 //! start points (for several CI runners) and `--merge` joins the parts'
 //! JSON. For level CI, the exit code says whether anything was found.
 
-use super::args::{CharacterArgs, ImportArgs};
+use super::args::{CharacterArgs, ImportArgs, parse_vec3};
 use super::sweep::object_flags;
 use super::{CliError, format, print_stdout};
 use crate::analysis::map::{
-    MapClass, MapError, MapOptions, MapReport, Shard, map_image, map_level, merge,
+    MapClass, MapError, MapOptions, MapReport, Shard, map_image, map_level_from, merge,
 };
 use crate::collide::{CollisionWorld, SlideSettings};
 use crate::level::Level;
 use clap::Args;
+use glam::DVec3;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -54,8 +55,15 @@ pub(crate) struct MapArgs {
     /// Walk only part I of N of the start points (I from 0); merge the parts' JSON with --merge.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<Shard>,
+    /// A point a player starts from, world space, metres (as `walk --from`);
+    /// repeatable. Start points no walk from the starts nearest these
+    /// reaches are `unreachable` and counted in no class. Without it, the
+    /// main floor region (the largest set of starts whose walks reach each
+    /// other both ways) is where players are.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+    spawn: Vec<DVec3>,
     /// Join the JSON of map parts (made with --shard) instead of mapping a level.
-    #[arg(long, num_args = 1.., value_name = "PART.json", conflicts_with_all = ["level", "shard"])]
+    #[arg(long, num_args = 1.., value_name = "PART.json", conflicts_with_all = ["level", "shard", "spawn"])]
     merge: Vec<PathBuf>,
     #[command(flatten)]
     character: CharacterArgs,
@@ -120,11 +128,12 @@ pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
 
 fn map_world(a: &MapArgs, name: &str, world: CollisionWorld<'_>) -> Result<MapReport, CliError> {
     let (settings, opts) = options(a)?;
-    map_level(
+    map_level_from(
         name,
         world,
         &settings,
         &opts,
+        &a.spawn,
         &|_| {},
         &AtomicBool::new(false),
     )
@@ -196,14 +205,27 @@ fn text_report(r: &MapReport, triangles: Option<usize>, png: bool) -> String {
     };
     let _ = writeln!(
         s,
-        "map         {} m spacing ({} × {} columns), {} start points{shard} ({} where it cannot stand), {} directions × {} s",
+        "map         {} m spacing ({} × {} columns), {} start points{shard} ({} where it cannot stand, {} without ground under its whole footprint), {} directions × {} s",
         r.grid.spacing_m,
         r.grid.nx,
         r.grid.nz,
         r.start_points,
         r.unplaceable,
+        r.no_footing,
         r.directions,
         r.seconds
+    );
+    let from = if r.spawns.is_empty() {
+        "the main floor region".to_string()
+    } else {
+        let points: Vec<String> = r.spawns.iter().map(|&p| format::vec(p)).collect();
+        format!("spawn {}", points.join(", "))
+    };
+    let _ = writeln!(
+        s,
+        "reach       {} of {} walked start points unreachable from {from} (in no class)",
+        r.unreachable,
+        r.spots.len()
     );
     let _ = writeln!(
         s,

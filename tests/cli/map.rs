@@ -183,3 +183,37 @@ fn bad_flags_and_files_are_one_line_errors() {
         assert_fails(&r, code, needle);
     }
 }
+
+#[test]
+fn spawn_points_are_where_reachability_starts() {
+    let dir = scratch("map_spawn");
+    let room = room_obj(&dir, false);
+    let level = room.to_str().unwrap();
+    let r = run(&map_args(
+        level,
+        &["--seconds", "0.3", "--spawn", "4,0.9,4", "--json"],
+    ));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["spawns"][0], serde_json::json!([4.0, 0.9, 4.0]));
+    assert_eq!(v["unreachable"], 0);
+    let spots = v["spots"].as_array().unwrap();
+    assert!(spots.iter().all(|s| s["reachable"] == true));
+    let r = run(&map_args(
+        level,
+        &["--seconds", "0.3", "--spawn", "4,0.9,4"],
+    ));
+    assert!(
+        r.stdout
+            .contains("unreachable from spawn (4.0000, 0.9000, 4.0000)"),
+        "{}",
+        r.stdout
+    );
+    // A spawn point away from every start, or not a point, is refused.
+    let r = run(&map_args(level, &["--spawn", "40,0.9,4"]));
+    assert_fails(&r, 2, "spawn point (40.0000, 0.9000, 4.0000)");
+    let r = run(&map_args(level, &["--spawn", "4,0.9"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = run(&["map", "--merge", "a.json", "--spawn", "1,1,1"]);
+    assert_fails(&r, 2, "cannot be used with");
+}

@@ -2,7 +2,7 @@
 //! decide them from the walk's frames (world space, Y up, metres).
 
 use super::walker::MapWalk;
-use crate::character::FrameRecord;
+use crate::character::{FrameRecord, Phase};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +97,19 @@ impl MapClass {
 /// (0.10 m narrower than the default character) blocked and a gap of its
 /// width, or a 30° V, stuck.
 pub const BLOCK_FACING_DEG: f64 = 65.0;
+/// A lone wall this close to square to the walk (from its facing) stops
+/// it by itself: sliding along it gains at most sin² 25° = 18 % of the
+/// walk, and the stall rule's tenth is reached within it once the skin
+/// and the frame's other phases take their share (a 2:1 wall walked at
+/// 45°, 18.4° from square, stalls).
+pub const SQUARE_WALL_DEG: f64 = 25.0;
+/// A contact whose normal points at least this far up (sin 11.5°) is a
+/// slope, too steep to walk when it is no floor: facing the walk, it stops
+/// it by itself.
+pub const STEEP_SLOPE_UP: f64 = 0.2;
+/// The frames at the end of a stalled walk whose contacts decide between
+/// `blocked` and `stuck` (fewer when it stalled later).
+pub const END_FRAMES: usize = 4;
 /// Jitter: the second half's path is at least this share of the walk asked for.
 pub const JITTER_PATH_SHARE: f64 = 0.25;
 /// Jitter: the second half's path is more than this many times its net displacement.
@@ -118,6 +131,8 @@ pub(super) struct WalkContext {
     pub frame_time_s: f64,
     /// Tallest step climbed, metres.
     pub max_step_height_m: f64,
+    /// Least up component of a walkable floor's normal.
+    pub floor_min_up: f64,
 }
 
 /// A class and the frame where it showed (`None` for free).
@@ -138,17 +153,8 @@ pub(super) fn classify(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) ->
     if let Some(f) = jitter_frame(frames, cx).filter(|_| !walk.fixed_point) {
         found.push((MapClass::Jitter, Some(f)));
     } else if let Some(stall) = walk.stalled_at() {
-        let dir = walk.dir;
-        let facing = BLOCK_FACING_DEG.to_radians().cos();
-        // A fixed point's frames past the last run repeat it.
-        let from = (stall as usize).min(frames.len() - 1);
-        let blocked = frames[from..].iter().any(|f| {
-            f.wall.is_some_and(|w| {
-                let n = w.normal;
-                DVec3::new(n.x, 0.0, n.z).dot(dir) <= -facing
-            })
-        });
-        let class = if blocked {
+        let normals = end_contacts(walk, stall, cx.floor_min_up);
+        let class = if contacts_block(walk.dir, &normals) {
             MapClass::Blocked
         } else {
             MapClass::Stuck
@@ -172,6 +178,78 @@ pub(super) fn drop_frame(walk: &MapWalk, cx: &WalkContext) -> u32 {
         .iter()
         .position(|f| f.after.position.y < floor)
         .unwrap_or(0) as u32
+}
+
+/// The unit normals of every contact at the end of a walk that stalled at
+/// frame `stall`: the walls met in the last [`END_FRAMES`] frames (from
+/// the stall on), by the walk and by the step-up's walk at the raised
+/// height. Walkable floors, ghost edges (an edge or vertex between flat
+/// neighbours, a snag rather than a wall) and near-horizontal surfaces (a
+/// ceiling) are left out.
+pub(super) fn end_contacts(walk: &MapWalk, stall: u32, floor_min_up: f64) -> Vec<DVec3> {
+    let frames = &walk.frames;
+    let from = (stall as usize)
+        .min(frames.len() - 1)
+        .max(frames.len().saturating_sub(END_FRAMES));
+    let mut normals: Vec<DVec3> = Vec::new();
+    let mut add = |n: DVec3| {
+        let across = DVec3::new(n.x, 0.0, n.z).length();
+        if n.y < floor_min_up && across > 0.1 {
+            let n = n.normalize();
+            if !normals.iter().any(|m| m.dot(n) > 1.0 - 1e-9) {
+                normals.push(n);
+            }
+        }
+    };
+    for f in &frames[from..] {
+        if let Some(w) = f.wall {
+            add(w.normal);
+        }
+        for it in &f.iterations {
+            if !matches!(it.phase, Phase::Velocity | Phase::StepForward) {
+                continue;
+            }
+            let r = &it.record;
+            if let Some(hit) = r.nearest.as_ref().filter(|_| r.ghost_hit.is_none()) {
+                add(hit.contact_normal);
+            }
+        }
+    }
+    normals
+}
+
+/// Whether contacts with the unit normals `normals` stop a walk along
+/// `dir` as they should (`blocked`). Angles are between a normal's
+/// horizontal part and the walk's reverse. Blocked when one contact faces
+/// the walk within [`BLOCK_FACING_DEG`] and either it stops the walk by
+/// itself (within [`SQUARE_WALL_DEG`] of square, or a slope too steep to
+/// walk, its normal at least [`STEEP_SLOPE_UP`] up: sliding on climbs it
+/// and gravity takes it back), or another contact lies on the other side
+/// of the walk's reverse with the two less than 180° apart (a corner: no
+/// horizontal way on is open against both). Otherwise the contacts would
+/// let the character slide on, or none faces it (a narrow V, a slot of its
+/// width): the stop is a snag, `stuck`.
+pub(super) fn contacts_block(dir: DVec3, normals: &[DVec3]) -> bool {
+    let back = -DVec3::new(dir.x, 0.0, dir.z).normalize_or_zero();
+    // Angle from the walk's reverse, signed by side (left positive).
+    let angle = |n: DVec3| {
+        let h = DVec3::new(n.x, 0.0, n.z);
+        back.cross(h).y.atan2(back.dot(h))
+    };
+    let facing = BLOCK_FACING_DEG.to_radians();
+    let square = SQUARE_WALL_DEG.to_radians();
+    normals.iter().any(|&a| {
+        let aa = angle(a);
+        if aa.abs() > facing {
+            return false;
+        }
+        aa.abs() <= square
+            || a.y >= STEEP_SLOPE_UP
+            || normals.iter().any(|&b| {
+                let ab = angle(b);
+                aa * ab < 0.0 && aa.abs() + ab.abs() < std::f64::consts::PI
+            })
+    })
 }
 
 pub(super) fn embedded_frame(frames: &[FrameRecord]) -> Option<u32> {

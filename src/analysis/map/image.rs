@@ -2,7 +2,8 @@
 //! seen from above, grey by height (darker is lower, steep surfaces
 //! darker still), and on each grid column the class of its worst start
 //! point: a square in the class colour for the findings and
-//! `cant_get_back`, a small blue dot for `blocked`, nothing for `free`.
+//! `cant_get_back`, a small blue dot for `blocked`, nothing for `free`
+//! or an unreachable start point.
 //! Without the level (a merged map), each column is grey by its highest
 //! start floor. Plain RGB pixels: the caller encodes.
 
@@ -41,9 +42,11 @@ pub fn map_image(
     for s in &report.spots {
         let i = s.cell[1] as usize * nx as usize + s.cell[0] as usize;
         let Some(cell) = top.get_mut(i) else { continue };
+        // Unreachable spots are drawn as floor only.
+        let class = if s.reachable { s.class } else { MapClass::Free };
         *cell = Some(match *cell {
-            None => (s.floor_y, s.class),
-            Some((y, c)) => (y.max(s.floor_y), c.max(s.class)),
+            None => (s.floor_y, class),
+            Some((y, c)) => (y.max(s.floor_y), c.max(class)),
         });
     }
     let (w, h) = (nx * px, nz * px);

@@ -2,7 +2,10 @@
 //! level (a grid of columns, every storey), walk it from each start in
 //! evenly spaced directions with the input held, and sort each walk into
 //! a [`MapClass`]: free, blocked, can't get back, jitter, stuck, fell
-//! through, embedded. A start point's class is its worst walk's, and it
+//! through, embedded. Only start points a player stands on (ground under
+//! the whole footprint) are walked, and only those a player reaches (from
+//! the main floor region or spawn points, by the walks' own paths: see
+//! `reach`) are counted. A start point's class is its worst walk's, and it
 //! keeps that walk's direction and the frame where it went wrong, so the
 //! walk can be replayed exactly (`walk` from [`MapSpot::start`] along
 //! [`MapSpot::direction`] for [`MapReport::seconds`]).
@@ -16,6 +19,7 @@
 
 pub(crate) mod class;
 mod image;
+mod reach;
 mod report;
 mod run;
 mod starts;
@@ -29,8 +33,9 @@ pub use class::{
     OUTSIDE_MARGIN_M,
 };
 pub use image::{MapImage, map_image};
+pub use reach::{SPAWN_REACH_HEIGHT_M, SPAWN_REACH_SPACINGS};
 pub use report::{ClassCounts, MapReport, MapSpot, merge};
-pub use run::map_level;
+pub use run::{FOOTPRINT_POINTS, REACH_SPARE_M, map_level, map_level_from};
 pub use starts::MapGrid;
 
 use serde::{Deserialize, Serialize};

@@ -31,6 +31,21 @@ pub struct MapSpot {
     pub end: DVec3,
     /// Every walk's class, by direction.
     pub walks: Vec<MapClass>,
+    /// Whether a player gets here: from the main floor region or a spawn
+    /// point (see [`MapReport::unreachable`]). Unreachable spots keep their
+    /// class but count in no class.
+    #[serde(default = "reachable_by_default")]
+    pub reachable: bool,
+    /// The other start points this one's walks passed (stood in their
+    /// cell at their floor's height), by index: the links reachability
+    /// follows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reaches: Vec<u32>,
+}
+
+/// Maps saved before reachability count every spot.
+fn reachable_by_default() -> bool {
+    true
 }
 
 /// How many start points got each class.
@@ -56,10 +71,10 @@ pub struct ClassCounts {
 }
 
 impl ClassCounts {
-    /// Counts the classes of `spots`.
+    /// Counts the classes of the reachable `spots`.
     pub fn of(spots: &[MapSpot]) -> Self {
         let mut c = ClassCounts::default();
-        for s in spots {
+        for s in spots.iter().filter(|s| s.reachable) {
             *c.get_mut(s.class) += 1;
         }
         c
@@ -105,6 +120,20 @@ pub struct MapReport {
     /// Start points of this part where the character could not stand
     /// (it did not come to rest on ground, or overlapped geometry there).
     pub unplaceable: u32,
+    /// Start points of this part where a player cannot stand: no ground
+    /// under some point of the character's footprint (a wall top, a
+    /// cornice narrower than the character); not walked.
+    #[serde(default)]
+    pub no_footing: u32,
+    /// The spawn points reachability starts from (world space); empty: the
+    /// main floor region (the largest set of starts whose walks reach each
+    /// other both ways).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spawns: Vec<DVec3>,
+    /// Spots no walk from the main floor region (or a spawn point) reaches,
+    /// directly or through other spots: walked, but in no class's count.
+    #[serde(default)]
+    pub unreachable: u32,
     /// The start points walked, by index.
     pub spots: Vec<MapSpot>,
     /// Start points per class.
@@ -118,9 +147,32 @@ pub struct MapReport {
 }
 
 impl MapReport {
-    /// Whether no start point is stuck, jitters, fell through or ended embedded.
+    /// Whether no reachable start point is stuck, jitters, fell through
+    /// or ended embedded.
     pub fn clean(&self) -> bool {
-        self.spots.iter().all(|s| !s.class.is_finding())
+        self.spots
+            .iter()
+            .all(|s| !s.reachable || !s.class.is_finding())
+    }
+
+    /// Decides which spots are reachable (from [`Self::spawns`] or the main
+    /// floor region) and counts the classes of those.
+    pub(super) fn count_reachable(&mut self) -> Result<(), MapError> {
+        super::reach::mark_reachable(&mut self.spots, &self.spawns, self.grid.spacing_m).map_err(
+            |p| {
+                MapError::InvalidOptions(format!(
+                    "spawn point ({:.4}, {:.4}, {:.4}) has no start point within {} grid spacings across and {} m up or down",
+                    p.x,
+                    p.y,
+                    p.z,
+                    super::reach::SPAWN_REACH_SPACINGS,
+                    super::reach::SPAWN_REACH_HEIGHT_M
+                ))
+            },
+        )?;
+        self.unreachable = self.spots.iter().filter(|s| !s.reachable).count() as u32;
+        self.counts = ClassCounts::of(&self.spots);
+        Ok(())
     }
 
     /// The spots worth looking at first: worst class first, then by index.
@@ -128,7 +180,7 @@ impl MapReport {
         let mut v: Vec<&MapSpot> = self
             .spots
             .iter()
-            .filter(|s| s.class > MapClass::Blocked)
+            .filter(|s| s.reachable && s.class > MapClass::Blocked)
             .collect();
         v.sort_by(|a, b| b.class.cmp(&a.class).then(a.index.cmp(&b.index)));
         v.truncate(n);
@@ -151,10 +203,11 @@ pub fn merge(mut parts: Vec<MapReport>) -> Result<MapReport, MapError> {
             && p.directions == first.directions
             && p.seconds == first.seconds
             && p.start_points == first.start_points
+            && p.spawns == first.spawns
             && p.shard.count == count;
         if !same {
             return bad(format!(
-                "shard {}/{} was made from another level, settings, grid, direction count, duration or shard count than shard {}/{}",
+                "shard {}/{} was made from another level, settings, grid, direction count, duration, spawn points or shard count than shard {}/{}",
                 p.shard.index, p.shard.count, first.shard.index, count
             ));
         }
@@ -172,13 +225,14 @@ pub fn merge(mut parts: Vec<MapReport>) -> Result<MapReport, MapError> {
     let mut whole = parts.swap_remove(0);
     for p in parts {
         whole.unplaceable += p.unplaceable;
+        whole.no_footing += p.no_footing;
         whole.walks += p.walks;
         whole.frames += p.frames;
         whole.elapsed_ms += p.elapsed_ms;
         whole.spots.extend(p.spots);
     }
     whole.spots.sort_by_key(|s| s.index);
-    whole.counts = ClassCounts::of(&whole.spots);
     whole.shard = Shard::WHOLE;
+    whole.count_reachable()?;
     Ok(whole)
 }

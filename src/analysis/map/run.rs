@@ -3,7 +3,7 @@
 
 use super::class::{self, MapClass, WalkContext};
 use super::report::{ClassCounts, MapReport, MapSpot};
-use super::starts::{FloorFinder, MapGrid, StartFloor};
+use super::starts::{FloorFinder, MapGrid, StartCells, StartFloor};
 use super::walker::MapWalk;
 use super::{MAX_COLUMNS, MapError, MapOptions};
 use crate::bvh::{BvhScratch, QueryStats};
@@ -19,6 +19,13 @@ use std::time::Instant;
 const START_LIFT_M: f64 = 0.02;
 /// Time given to settle on the floor before walking, seconds.
 const SETTLE_S: f64 = 0.25;
+/// Points on the footprint's outline that must have ground under them.
+pub const FOOTPRINT_POINTS: u32 = 8;
+/// Spare height in the footing and reach tests, metres.
+pub const REACH_SPARE_M: f64 = 0.05;
+/// Frames of a walk closer than this to the last one looked at are not
+/// looked at for the starts they pass, metres.
+const REACH_STRIDE_M: f64 = 0.02;
 
 /// Maps the level `world` for the character of `settings` (see the module
 /// documentation). `progress` gets fractions in `[0, 1]`; `Ok(None)` when
@@ -31,17 +38,36 @@ pub fn map_level(
     progress: &(dyn Fn(f32) + Sync),
     cancel: &AtomicBool,
 ) -> Result<Option<MapReport>, MapError> {
+    map_level_from(level_name, world, settings, opts, &[], progress, cancel)
+}
+
+/// [`map_level`] with reachability from `spawns` (world space) instead of
+/// the main floor region (when not empty): a spawn point is an error when
+/// no start point is near it.
+pub fn map_level_from(
+    level_name: &str,
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    opts: &MapOptions,
+    spawns: &[DVec3],
+    progress: &(dyn Fn(f32) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Option<MapReport>, MapError> {
     // The map reads where frames end, never the trigger events.
-    map_level_recording(level_name, world, settings, opts, progress, cancel, false)
+    map_level_recording(
+        level_name, world, settings, opts, spawns, progress, cancel, false,
+    )
 }
 
 /// [`map_level`], with the walks' trigger events recorded or not (the
 /// tests check that the map is the same either way).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn map_level_recording(
     level_name: &str,
     world: CollisionWorld<'_>,
     settings: &SlideSettings,
     opts: &MapOptions,
+    spawns: &[DVec3],
     progress: &(dyn Fn(f32) + Sync),
     cancel: &AtomicBool,
     trigger_events: bool,
@@ -51,6 +77,11 @@ pub(super) fn map_level_recording(
         .validate()
         .map_err(|e| MapError::InvalidSettings(e.to_string()))?;
     opts.validate()?;
+    if let Some(p) = spawns.iter().find(|p| !p.is_finite()) {
+        return Err(MapError::InvalidOptions(format!(
+            "spawn point {p} must be three finite numbers"
+        )));
+    }
     let frames = (opts.seconds * settings.character.frame_rate_hz).ceil();
     if frames > f64::from(MAX_WALK_FRAMES) {
         return Err(MapError::InvalidOptions(format!(
@@ -77,6 +108,13 @@ pub(super) fn map_level_recording(
     };
     progress(0.05);
     let start_points = floors.len() as u32;
+    // A start settles up to about a radius from its column centre.
+    let across_m = settings.radii[0].max(settings.radii[2]) + 0.5 * opts.spacing_m;
+    let cells = StartCells::new(
+        &floors,
+        across_m,
+        settings.character.max_step_height_m + REACH_SPARE_M,
+    );
     let mine: Vec<(usize, StartFloor)> = floors
         .into_iter()
         .enumerate()
@@ -88,17 +126,18 @@ pub(super) fn map_level_recording(
         walk_speed_m_s: settings.character.walk_speed_m_s,
         frame_time_s: settings.character.frame_time_s(),
         max_step_height_m: settings.character.max_step_height_m,
+        floor_min_up: settings.character.floor_min_up(),
     };
     let done = AtomicUsize::new(0);
     let total = mine.len().max(1);
-    let spots: Option<Vec<Option<(MapSpot, u64, u64)>>> = mine
+    let spots: Option<Vec<Start>> = mine
         .par_iter()
         .map(|&(index, floor)| {
             let at = (index, floor);
             let spot = walk_from(
                 world,
                 &settings,
-                &grid,
+                (&grid, &cells),
                 opts,
                 &cx,
                 at,
@@ -113,20 +152,26 @@ pub(super) fn map_level_recording(
     let Some(spots) = spots else {
         return Ok(None);
     };
-    let (mut walks, mut frames, mut unplaceable) = (0, 0, 0);
+    let (mut walks, mut frames, mut unplaceable, mut no_footing) = (0, 0, 0, 0);
     let spots: Vec<MapSpot> = spots
         .into_iter()
-        .filter_map(|s| {
-            if s.is_none() {
+        .filter_map(|s| match s {
+            Start::Unplaceable => {
                 unplaceable += 1;
+                None
             }
-            let (spot, w, f) = s?;
-            walks += w;
-            frames += f;
-            Some(spot)
+            Start::NoFooting => {
+                no_footing += 1;
+                None
+            }
+            Start::Walked(spot, w, f) => {
+                walks += w;
+                frames += f;
+                Some(*spot)
+            }
         })
         .collect();
-    Ok(Some(MapReport {
+    let mut report = MapReport {
         level: level_name.to_string(),
         settings,
         grid,
@@ -135,12 +180,28 @@ pub(super) fn map_level_recording(
         shard: opts.shard,
         start_points,
         unplaceable,
-        counts: ClassCounts::of(&spots),
+        no_footing,
+        spawns: spawns.to_vec(),
+        unreachable: 0,
+        counts: ClassCounts::default(),
         spots,
         walks,
         frames,
-        elapsed_ms: t.elapsed().as_secs_f64() * 1e3,
-    }))
+        elapsed_ms: 0.0,
+    };
+    report.count_reachable()?;
+    report.elapsed_ms = t.elapsed().as_secs_f64() * 1e3;
+    Ok(Some(report))
+}
+
+/// What became of one start point.
+enum Start {
+    /// The character did not come to rest on ground there, or overlapped geometry.
+    Unplaceable,
+    /// Some point of its footprint has no ground under it.
+    NoFooting,
+    /// Walked: the spot, the walks and the frames run.
+    Walked(Box<MapSpot>, u64, u64),
 }
 
 /// Every walkable floor of every column, in grid order; `None` if cancelled.
@@ -170,19 +231,18 @@ fn start_floors(
 }
 
 /// Settles the character on `floor` and walks it every way. `None` when
-/// cancelled; `Some(None)` when it cannot stand there; else the spot, the
-/// walks and the frames run.
+/// cancelled; else what became of the start.
 #[allow(clippy::too_many_arguments)]
 fn walk_from(
     world: CollisionWorld<'_>,
     settings: &SlideSettings,
-    grid: &MapGrid,
+    (grid, cells): (&MapGrid, &StartCells),
     opts: &MapOptions,
     cx: &WalkContext,
     (index, floor): (usize, StartFloor),
     cancel: &AtomicBool,
     trigger_events: bool,
-) -> Option<Option<(MapSpot, u64, u64)>> {
+) -> Option<Start> {
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
@@ -197,13 +257,33 @@ fn walk_from(
         &|_| false,
         trigger_events,
     ) else {
-        return Some(None);
+        return Some(Start::Unplaceable);
     };
     if !settle.end().grounded || class::embedded_frame(&settle.frames).is_some() {
-        return Some(None);
+        return Some(Start::Unplaceable);
     }
     let start = settle.end().position;
     let mut rays = BvhScratch::default();
+    if !has_footing(world, settings, start, &mut rays) {
+        return Some(Start::NoFooting);
+    }
+    let mut reaches: Vec<u32> = Vec::new();
+    let mut passed = |w: &MapWalk| {
+        // Frames 2 cm or more apart (a walk creeps or stands most of them).
+        let mut last: Option<DVec3> = None;
+        for f in w.frames.iter().filter(|f| f.after.grounded) {
+            let p = f.after.position;
+            if last.is_some_and(|l| (p - l).length() < REACH_STRIDE_M) {
+                continue;
+            }
+            last = Some(p);
+            cells.at(grid, p - DVec3::Y * ry, &mut reaches);
+        }
+        if reaches.len() > 4096 {
+            reaches.sort_unstable();
+            reaches.dedup();
+        }
+    };
     let (mut walks, mut frames) = (0u64, 0u64);
     let mut classes = Vec::with_capacity(opts.directions as usize);
     let mut worst: Option<(MapClass, u32, DVec3, Option<u32>, DVec3)> = None;
@@ -221,10 +301,11 @@ fn walk_from(
             &|_| false,
             trigger_events,
         ) else {
-            return Some(None);
+            return Some(Start::Unplaceable);
         };
         walks += 1;
         frames += w.frames.len() as u64;
+        passed(&w);
         let end = w.end().position;
         let below = nothing_below(world, end, cx, &mut rays);
         let found = class::classify(&w, cx, below);
@@ -237,10 +318,11 @@ fn walk_from(
             let Some(back) =
                 MapWalk::run(world, settings, (end, -dir), back_len, &up, trigger_events)
             else {
-                return Some(None);
+                return Some(Start::Unplaceable);
             };
             walks += 1;
             frames += back.frames.len() as u64;
+            passed(&back);
             if back.highest_y() < up_y {
                 verdict = Some((MapClass::CantGetBack, Some(class::drop_frame(&w, cx))));
             }
@@ -252,6 +334,10 @@ fn walk_from(
         }
     }
     let (class, worst_direction, direction, frame, end) = worst?;
+    reaches.sort_unstable();
+    reaches.dedup();
+    reaches.retain(|&i| i != index as u32);
+    reaches.shrink_to_fit();
     let spot = MapSpot {
         index: index as u32,
         cell: [floor.ix, floor.iz],
@@ -263,8 +349,72 @@ fn walk_from(
         frame,
         end,
         walks: classes,
+        reachable: true,
+        reaches,
     };
-    Some(Some((spot, walks, frames)))
+    Some(Start::Walked(Box::new(spot), walks, frames))
+}
+
+/// Whether a player stands at `centre` (the settled ellipsoid centre):
+/// ground under the centre and under [`FOOTPRINT_POINTS`] points on the
+/// ellipsoid's horizontal outline, each within the step height (plus what
+/// the steepest walkable slope drops over the radius, plus
+/// [`REACH_SPARE_M`]) below the feet. A wall top or a cornice narrower than
+/// the character fails.
+fn has_footing(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    centre: DVec3,
+    scratch: &mut BvhScratch,
+) -> bool {
+    let [rx, ry, rz] = settings.radii;
+    let c = &settings.character;
+    let slope_drop = rx.max(rz) * c.max_slope_deg.to_radians().tan();
+    let reach = ry + c.max_step_height_m.max(slope_drop) + REACH_SPARE_M;
+    let ground = |p: DVec3, scratch: &mut BvhScratch| ground_within(world, p, reach, scratch);
+    if !ground(centre, scratch) {
+        return false;
+    }
+    (0..FOOTPRINT_POINTS).all(|k| {
+        let a = std::f64::consts::TAU * f64::from(k) / f64::from(FOOTPRINT_POINTS);
+        let p = centre + DVec3::new(rx * a.cos(), 0.0, rz * a.sin());
+        ground(p, scratch)
+    })
+}
+
+/// Whether a colliding surface lies under `p` within `reach` (non-colliding
+/// ones are looked through).
+fn ground_within(
+    world: CollisionWorld<'_>,
+    p: DVec3,
+    reach: f64,
+    scratch: &mut BvhScratch,
+) -> bool {
+    let mut from = p;
+    let mut left = reach;
+    for _ in 0..16 {
+        if left <= 0.0 {
+            return false;
+        }
+        let hit = world.bvh.ray_cast(
+            world.mesh,
+            from.as_vec3(),
+            glam::Vec3::NEG_Y,
+            left as f32,
+            scratch,
+            &mut QueryStats::default(),
+        );
+        match hit {
+            None => return false,
+            Some(h) if world.triangle_collides(h.triangle) => return true,
+            Some(h) => {
+                let t = f64::from(h.t) + 1e-4;
+                from.y -= t;
+                left -= t;
+            }
+        }
+    }
+    false
 }
 
 /// Whether no colliding surface lies under `p` (down to below the level).

@@ -139,3 +139,62 @@ impl FloorFinder {
         }
     }
 }
+
+/// The start floors by grid cell, to find which starts a walk passes.
+pub(super) struct StartCells {
+    cells: std::collections::HashMap<(u32, u32), Vec<(u32, f64)>>,
+    /// A start is reached within this of its column centre across, metres.
+    across_m: f64,
+    /// ... and within this of its floor height, metres.
+    tolerance_m: f64,
+}
+
+impl StartCells {
+    /// Indexes `floors` (start index = position in the slice); a walk
+    /// reaches a start when its feet come within `across_m` of the start's
+    /// column centre and `tolerance_m` of its floor height.
+    pub fn new(floors: &[StartFloor], across_m: f64, tolerance_m: f64) -> Self {
+        let mut cells: std::collections::HashMap<(u32, u32), Vec<(u32, f64)>> =
+            std::collections::HashMap::new();
+        for (i, f) in floors.iter().enumerate() {
+            cells
+                .entry((f.ix, f.iz))
+                .or_default()
+                .push((i as u32, f.floor_y));
+        }
+        StartCells {
+            cells,
+            across_m,
+            tolerance_m,
+        }
+    }
+
+    /// Appends to `out` the starts `feet` (the bottom of the ellipsoid,
+    /// world space) is at.
+    pub fn at(&self, grid: &MapGrid, feet: DVec3, out: &mut Vec<u32>) {
+        let s = grid.spacing_m;
+        let (fx, fz) = ((feet.x - grid.origin_x) / s, (feet.z - grid.origin_z) / s);
+        let k = self.across_m / s;
+        let range = |f: f64, n: u32| {
+            let lo = (f - k).ceil().max(0.0);
+            let hi = (f + k).floor().min(f64::from(n) - 1.0);
+            lo as i64..=hi as i64
+        };
+        for iz in range(fz, grid.nz) {
+            for ix in range(fx, grid.nx) {
+                let (dx, dz) = (fx - ix as f64, fz - iz as f64);
+                if (dx * dx + dz * dz).sqrt() > k {
+                    continue;
+                }
+                let Some(list) = self.cells.get(&(ix as u32, iz as u32)) else {
+                    continue;
+                };
+                for &(i, y) in list {
+                    if (feet.y - y).abs() <= self.tolerance_m {
+                        out.push(i);
+                    }
+                }
+            }
+        }
+    }
+}

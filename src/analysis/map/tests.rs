@@ -371,6 +371,7 @@ fn going_back_and_forth_is_jitter_and_walking_on_is_not() {
         walk_speed_m_s: 5.0,
         frame_time_s: 1.0 / 60.0,
         max_step_height_m: 0.3,
+        floor_min_up: 45f64.to_radians().cos(),
     };
     // Forward a walk's worth, back a bit less: progress every other frame.
     let mut xs = vec![0.0];
@@ -435,7 +436,7 @@ fn the_map_is_the_same_with_and_without_trigger_events() {
     let o = opts(1.0, 4, 1.0);
     let run = |events: bool| {
         let never = AtomicBool::new(false);
-        run::map_level_recording("room", world, &settings, &o, &|_| {}, &never, events)
+        run::map_level_recording("room", world, &settings, &o, &[], &|_| {}, &never, events)
             .expect("valid options")
             .expect("not cancelled")
     };
@@ -456,4 +457,154 @@ fn the_map_is_the_same_with_and_without_trigger_events() {
     };
     assert!(walk(true) >= 2, "entered and left the zone");
     assert_eq!(walk(false), 0);
+}
+
+/// Counted spots (those in a class): every class's count summed.
+fn counted(r: &MapReport) -> usize {
+    MapClass::ALL.iter().map(|&c| r.counts.get(c)).sum()
+}
+
+#[test]
+fn walks_into_a_rooms_corners_are_blocked_not_stuck() {
+    // 16 directions: a walk 22.5° off a wall slides along it (the wall is
+    // 67.5° from facing it) into the corner, where the second wall, 22.5°
+    // from facing it, stops it. A normal stop.
+    let level = room(6.0, &[]);
+    let r = map(&level, &opts(1.0, 16, 1.0));
+    no_findings(&r);
+    // The start nearest the (+x, +z) corner, walking towards it.
+    let corner = DVec3::new(5.8, 0.0, 5.8);
+    let s = r
+        .spots
+        .iter()
+        .min_by(|a, b| {
+            let d = |s: &MapSpot| (s.start - corner).with_y(0.0).length();
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap();
+    for k in [1, 2, 3] {
+        // 22.5°, 45°, 67.5°: into the corner.
+        assert_eq!(s.walks[k], MapClass::Blocked, "direction {k}: {s:?}");
+    }
+}
+
+#[test]
+fn contacts_decide_blocked_from_every_wall_at_the_end() {
+    let dir = DVec3::X;
+    let at = |deg: f64| {
+        // A wall normal `deg` from facing the walk (turned towards +z).
+        let a = deg.to_radians();
+        DVec3::new(-a.cos(), 0.0, a.sin())
+    };
+    // One wall square to the walk, or a corner with one wall facing it.
+    assert!(class::contacts_block(dir, &[at(0.0)]));
+    assert!(class::contacts_block(dir, &[at(67.5), at(-22.5)]));
+    assert!(class::contacts_block(dir, &[at(45.0), at(-45.0)]));
+    // A lone wall it would slide along, a 30° V (no wall facing it), no wall.
+    assert!(!class::contacts_block(dir, &[at(40.0)]));
+    assert!(!class::contacts_block(dir, &[at(75.0), at(-75.0)]));
+    assert!(!class::contacts_block(dir, &[]));
+    // Two walls on the same side leave the other side open.
+    assert!(!class::contacts_block(dir, &[at(30.0), at(60.0)]));
+    // A slope too steep to walk, 40° off square, stops it by itself.
+    let steep = (at(40.0) * 0.87 + DVec3::Y * 0.5).normalize();
+    assert!(class::contacts_block(dir, &[steep]));
+    assert!(!class::contacts_block(
+        dir,
+        &[(at(70.0) * 0.87 + DVec3::Y * 0.5).normalize()]
+    ));
+}
+
+/// A 10 m room with a 0.2 m thick, 3 m high wall across part of it (its top
+/// under the 0.5 m grid's columns at z = 4.25) and a 2 m square pillar 3 m
+/// high: floors a player cannot get to. The passages around them are
+/// 1.3 m wide or more (one of 0.8 m would be a slot the player sticks in).
+fn room_with_wall_top_and_pillar() -> Level {
+    let wall_top = cuboid(DVec3::new(2.0, 0.0, 4.15), DVec3::new(6.0, 3.0, 4.35));
+    let pillar = cuboid(DVec3::new(6.5, 0.0, 6.0), DVec3::new(8.5, 3.0, 8.0));
+    room(10.0, &[("wall", wall_top), ("pillar", pillar)])
+}
+
+#[test]
+fn wall_tops_and_ledges_no_walk_reaches_are_not_counted() {
+    let level = room_with_wall_top_and_pillar();
+    let r = map(&level, &opts(0.5, 4, 0.5));
+    // Only the room's floor counts: nothing on the wall top (no footing),
+    // on the pillar (no walk gets there) or inside it (the floor under a
+    // closed box has room up to its top), and nothing falls through.
+    let in_pillar = |p: DVec3| (6.5..8.5).contains(&p.x) && (6.0..8.0).contains(&p.z);
+    let on_floor = |s: &MapSpot| s.floor_y.abs() < 0.01 && !in_pillar(s.start);
+    let floor_spots = r.spots.iter().filter(|s| on_floor(s)).count();
+    assert_eq!(counted(&r), floor_spots, "{:?}", r.counts);
+    assert_eq!(r.counts.fell_through, 0, "{:?}", r.counts);
+    assert!(
+        r.spots
+            .iter()
+            .all(|s| !(s.floor_y > 2.9 && s.start.z > 4.0 && s.start.z < 4.5))
+    );
+    assert!(r.no_footing >= 8, "{} without footing", r.no_footing); // new-api
+    let on_pillar = r.spots.iter().filter(|s| s.floor_y > 2.9).count(); // new-api
+    assert!(on_pillar >= 4, "{on_pillar} on the pillar"); // new-api
+    assert_eq!(r.unreachable as usize, r.spots.len() - floor_spots); // new-api
+    assert!(r.spots.iter().all(|s| s.reachable == on_floor(s))); // new-api
+    assert!(r.clean()); // new-api
+}
+
+#[test]
+fn a_cornice_narrower_than_the_character_has_no_start() {
+    // A 0.6 m deep slab on the -z wall, 1.2 m up: columns at 0.25 m find
+    // its top, and the character would perch on its edge.
+    let cornice = cuboid(DVec3::new(0.2, 1.2, 0.2), DVec3::new(5.8, 1.4, 0.8));
+    let level = room(6.0, &[("cornice", cornice)]);
+    let r = map(&level, &opts(0.25, 4, 0.5));
+    assert!(
+        r.spots.iter().all(|s| s.floor_y < 1.0),
+        "{:?}",
+        r.spots.iter().find(|s| s.floor_y >= 1.0)
+    );
+    no_findings(&r);
+    assert!(r.no_footing > 0); // new-api
+}
+
+#[test]
+fn spawn_points_say_where_players_are() {
+    // An 8 m room split by a wall at x = 5: the larger part west of it.
+    let split = cuboid(DVec3::new(5.0, 0.0, 0.2), DVec3::new(5.2, 2.5, 7.8));
+    let level = room(8.0, &[("split", split)]);
+    let o = opts(1.0, 4, 1.0);
+    let west = |s: &MapSpot| s.start.x < 5.0;
+    let r = map(&level, &o);
+    let (w, e) = (
+        r.spots.iter().filter(|s| west(s)).count(),
+        r.spots.iter().filter(|s| !west(s)).count(),
+    );
+    assert!(w > e && e > 0, "{w} west, {e} east");
+    // Without spawn points: the main floor region, the west part.
+    assert_eq!(r.unreachable as usize, e);
+    assert!(r.spots.iter().all(|s| s.reachable == west(s)));
+    assert_eq!(counted(&r), w);
+    // From a spawn point in the east part, only it counts.
+    let spawn = DVec3::new(6.5, 0.9, 4.5);
+    let from = |spawns: &[DVec3]| {
+        map_level_from(
+            "split",
+            level.world(),
+            &SlideSettings::default(),
+            &o,
+            spawns,
+            &|_| {},
+            &AtomicBool::new(false),
+        )
+    };
+    let r = from(&[spawn]).unwrap().unwrap();
+    assert_eq!(r.spawns, vec![spawn]);
+    assert_eq!(r.unreachable as usize, w);
+    assert!(r.spots.iter().all(|s| s.reachable != west(s)));
+    assert_eq!(counted(&r), e);
+    // Both parts from a spawn in each.
+    let r = from(&[spawn, DVec3::new(2.5, 0.9, 4.5)]).unwrap().unwrap();
+    assert_eq!((r.unreachable, counted(&r)), (0, w + e));
+    // A spawn point far from every start is refused with where it is.
+    let e = from(&[DVec3::new(50.0, 0.9, 4.5)]).unwrap_err().to_string();
+    assert!(e.contains("spawn point (50.0000"), "{e}");
 }

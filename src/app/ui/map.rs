@@ -146,9 +146,11 @@ fn counts(ui: &mut egui::Ui, app: &mut CollidoscopeApp, r: &MapReport) {
         }
     });
     ui.weak(format!(
-        "{} start points ({} could not stand) · {} walks · {:.1} s",
+        "{} start points ({} could not stand, {} without ground under the footprint, {} unreachable) · {} walks · {:.1} s",
         r.spots.len(),
         r.unplaceable,
+        r.no_footing,
+        r.unreachable,
         r.walks,
         r.elapsed_ms / 1e3
     ));
