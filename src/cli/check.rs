@@ -6,6 +6,9 @@
 use super::args::{CharacterArgs, ImportArgs};
 use super::sweep::object_flags;
 use super::{CliError, format, print_stdout};
+use crate::analysis::checks::baseline::{
+    BaselineDiff, BaselineEntry, MAX_BASELINE_BYTES, compare, read_baseline,
+};
 use crate::analysis::checks::{CheckReport, Verdict, check_level, html_report, measurements};
 use crate::collide::SlideSettings;
 use crate::level::Level;
@@ -36,6 +39,10 @@ pub(crate) struct CheckArgs {
     /// Also write a self-contained HTML report with a drawing of every finding.
     #[arg(long, value_name = "REPORT.html")]
     html: Option<PathBuf>,
+    /// Compare with an earlier run's `check --json` output: fail (exit 3)
+    /// only on new or worsened failures.
+    #[arg(long, value_name = "PREVIOUS.json")]
+    baseline: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -44,11 +51,21 @@ struct CheckJson<'a> {
     settings: &'a SlideSettings,
     #[serde(flatten)]
     report: &'a CheckReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'a BaselineDiff>,
 }
 
-/// Runs the checks; `Ok(true)` when every finding climbs or passes.
+/// Runs the checks; `Ok(true)` when every finding climbs or passes (with
+/// `--baseline`: when no finding is a new or worsened failure).
 pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
     let settings = a.character.settings()?;
+    // Before the level's work: a bad baseline fails fast.
+    let baseline = match &a.baseline {
+        Some(path) => Some(
+            read_baseline(path, MAX_BASELINE_BYTES).map_err(|e| CliError::Failed(e.to_string()))?,
+        ),
+        None => None,
+    };
     let level = Level::load(&a.level, &a.import.options())?;
     let colliding = object_flags(&level, &a.non_colliding)?;
     let world = level.world_with(&colliding);
@@ -60,18 +77,118 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
         std::fs::write(path, page)
             .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))?;
     }
+    let diff = match (&baseline, &a.baseline) {
+        (Some(b), Some(path)) => {
+            let now = serde_json::to_value(&settings).ok();
+            Some(compare(
+                &report,
+                now.as_ref(),
+                b,
+                &path.display().to_string(),
+            ))
+        }
+        _ => None,
+    };
     let text = if a.json {
         let json = CheckJson {
             level: &level.name,
             settings: &settings,
             report: &report,
+            baseline: diff.as_ref(),
         };
         serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
-        text_report(&level, &settings, &report)
+        let mut text = text_report(&level, &settings, &report);
+        if let Some(d) = &diff {
+            text.push_str(&baseline_text(&level, &report, d));
+        }
+        text
     };
     print_stdout(&text)?;
-    Ok(report.all_pass())
+    Ok(match &diff {
+        Some(d) => !d.fails,
+        None => report.all_pass(),
+    })
+}
+
+/// The comparison with a baseline: a summary line, then the new and
+/// changed findings (failures first) and the gone ones, one line each.
+fn baseline_text(level: &Level, r: &CheckReport, d: &BaselineDiff) -> String {
+    let mut s = String::new();
+    let t = &d.tolerance;
+    let _ = writeln!(
+        s,
+        "baseline    {}: {} new, {} changed, {} gone, {} unchanged (matched by kind within {:.2} m across and {:.2} m up or down)",
+        d.file,
+        d.new.len(),
+        d.changed.len(),
+        d.gone.len(),
+        d.unchanged.len(),
+        t.horizontal_m,
+        t.vertical_m
+    );
+    if let Some(other) = d.level.as_deref().filter(|l| *l != level.name) {
+        let _ = writeln!(s, "            the baseline is of level {other}");
+    }
+    if d.settings_differ {
+        let _ = writeln!(
+            s,
+            "            the baseline was checked with other character settings"
+        );
+    }
+    let failing = d.new.iter().chain(&d.changed).filter(|e| e.fails);
+    let others = d.new.iter().chain(&d.changed).filter(|e| !e.fails);
+    for e in failing.chain(others).chain(&d.gone) {
+        let _ = writeln!(s, "{}", baseline_line(r, e));
+    }
+    let failures = d.new_failures + d.worsened;
+    if failures == 0 {
+        let _ = writeln!(s, "            no new or worsened failures");
+    } else {
+        let _ = writeln!(
+            s,
+            "            {} new or worsened failure{} ({} new, {} worsened)",
+            failures,
+            if failures == 1 { "" } else { "s" },
+            d.new_failures,
+            d.worsened
+        );
+    }
+    s
+}
+
+/// `  new      step     blocked  (x, y, z)  measurements  [object]  FAILS`.
+fn baseline_line(r: &CheckReport, e: &BaselineEntry) -> String {
+    let status = match (&e.before, &e.after) {
+        (None, _) => "new",
+        (_, None) => "gone",
+        _ => "changed",
+    };
+    let verdict = match (&e.before, &e.after) {
+        (Some(b), Some(a)) => format!("{} → {}", name(b), name(a)),
+        (Some(v), None) | (None, Some(v)) => name(v).to_string(),
+        (None, None) => String::new(),
+    };
+    let [x, y, z] = e.position;
+    let mut line = format!(
+        "  {status:<8} {:<8} {:<8} ({x:.2}, {y:.2}, {z:.2})",
+        e.kind, verdict
+    );
+    if let Some(f) = e.index.and_then(|i| r.findings.get(i)) {
+        let _ = write!(line, "  {}", measurements(f));
+    }
+    if let Some(o) = &e.object {
+        let _ = write!(line, "  [{o}]");
+    }
+    if e.fails {
+        line.push_str("  FAILS");
+    }
+    line
+}
+
+/// A verdict's name, `?` when the baseline has none.
+fn name(verdict: &str) -> &str {
+    if verdict.is_empty() { "?" } else { verdict }
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> String {

@@ -14,6 +14,7 @@
 //! went, the frame where they stalled), so each verdict can be replayed
 //! exactly. World space, Y up, metres.
 
+pub mod baseline;
 mod html;
 mod verdict;
 
