@@ -531,7 +531,9 @@ fn excerpt(bytes: &[u8], line: usize, column: usize, ending_here: bool) -> Strin
 
 #[cfg(test)]
 mod tests {
+    use super::super::Verdict;
     use super::*;
+    use crate::analysis::features::FeatureKind;
 
     const TOL: Tolerance = Tolerance {
         horizontal_m: MATCH_HORIZONTAL_M,
@@ -668,6 +670,139 @@ mod tests {
         assert!(!e.contains('\n') && !e.contains('\x01'), "{e}");
         let e = parse_baseline(b"{}").unwrap_err();
         assert!(e.contains("missing field `findings`"), "{e}");
+    }
+
+    /// A report of findings `(kind, position, verdict)`, each a copy of a
+    /// real finding (a 0.6 m block's riser) with those three set.
+    fn report(findings: &[(FeatureKind, DVec3, Verdict)]) -> CheckReport {
+        use crate::analysis::generate::LevelBuilder;
+        use crate::analysis::generate::parts::{Stairs, floor, staircase};
+        use crate::collide::SlideSettings;
+        use crate::level::Level;
+        use glam::DVec2;
+        let mut b = LevelBuilder::new();
+        b.add(
+            "floor",
+            &floor(DVec2::ZERO, DVec2::splat(6.0), 0.0, 0.5, 2.0),
+        );
+        let stairs = Stairs {
+            riser: 0.6,
+            tread: 2.0,
+            count: 1,
+            width: 2.0,
+            landing: 0.0,
+        };
+        b.add("block", &staircase(DVec3::new(2.0, 0.0, 2.0), &stairs));
+        let level = Level::from_mesh("block", b.build());
+        let mut r = super::super::check_level(
+            &level,
+            level.world(),
+            &SlideSettings::default(),
+            &|_| {},
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap()
+        .unwrap();
+        let template = r.findings[0].clone();
+        r.findings = findings
+            .iter()
+            .map(|&(kind, position, verdict)| {
+                let mut f = template.clone();
+                f.feature.kind = kind;
+                f.feature.position = position;
+                f.verdict = verdict;
+                f
+            })
+            .collect();
+        r
+    }
+
+    fn baseline(findings: &[(&str, DVec3, &str)]) -> Baseline {
+        Baseline {
+            level: Some("block".into()),
+            settings: None,
+            cell_m: Some(0.1),
+            findings: findings
+                .iter()
+                .map(|&(kind, p, verdict)| BaselineFinding {
+                    kind: kind.into(),
+                    position: p.to_array(),
+                    verdict: verdict.into(),
+                    object: None,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_comparison_lists_new_changed_gone_and_unchanged_failures_first() {
+        use FeatureKind::{Ceiling, Opening, Step};
+        use Verdict::{Blocked, Climbs, Passes, Stalls};
+        let now = report(&[
+            (Step, at(0.0, 0.0, 0.0), Climbs),     // 0: unchanged
+            (Step, at(3.0, 0.0, 0.0), Climbs),     // 1: new, ok
+            (Step, at(6.0, 0.0, 0.0), Blocked),    // 2: new failure
+            (Opening, at(0.0, 0.0, 5.0), Blocked), // 3: was passes: worse
+            (Opening, at(2.0, 0.0, 5.0), Stalls),  // 4: was blocked: changed
+            (Ceiling, at(4.0, 0.0, 5.0), Blocked), // 5: was untested: worse
+        ]);
+        let before = baseline(&[
+            ("ceiling", at(4.1, 0.1, 5.0), "untested"),
+            ("opening", at(2.0, 0.0, 5.2), "blocked"),
+            ("opening", at(0.0, 0.0, 4.8), "passes"),
+            ("step", at(0.1, 0.0, 0.0), "climbs"),
+            ("step", at(9.0, 0.0, 0.0), "blocked"), // gone
+        ]);
+        let d = compare(&now, None, &before, "b.json");
+        let idx = |v: &[BaselineEntry]| -> Vec<(Option<usize>, Option<usize>)> {
+            v.iter().map(|e| (e.index, e.baseline_index)).collect()
+        };
+        assert_eq!(idx(&d.new), vec![(Some(2), None), (Some(1), None)]);
+        assert_eq!(
+            idx(&d.changed),
+            vec![(Some(3), Some(2)), (Some(5), Some(0)), (Some(4), Some(1))]
+        );
+        assert_eq!(idx(&d.gone), vec![(None, Some(4))]);
+        assert_eq!(idx(&d.unchanged), vec![(Some(0), Some(3))]);
+        assert_eq!((d.new_failures, d.worsened, d.fails), (1, 2, true));
+        let changed: Vec<(&str, &str, bool)> = d
+            .changed
+            .iter()
+            .map(|e| {
+                let (b, a) = (e.before.as_deref(), e.after.as_deref());
+                (b.unwrap(), a.unwrap(), e.fails)
+            })
+            .collect();
+        assert_eq!(
+            changed,
+            vec![
+                ("passes", "blocked", true),
+                ("untested", "blocked", true),
+                ("blocked", "stalls", false)
+            ]
+        );
+        assert_eq!(d.gone[0].before.as_deref(), Some("blocked"));
+        assert!(!d.gone[0].fails && d.gone[0].after.is_none());
+        assert_eq!(d.gone[0].position, [9.0, 0.0, 0.0]);
+        // Only the failures that are new or worse fail.
+        let now = report(&[
+            (Step, at(0.0, 0.0, 0.0), Blocked),
+            (Opening, at(0.0, 0.0, 5.0), Passes),
+        ]);
+        let before = baseline(&[
+            ("step", at(0.0, 0.0, 0.0), "stalls"),
+            ("opening", at(0.0, 0.0, 5.0), "blocked"),
+        ]);
+        let d = compare(&now, None, &before, "b.json");
+        assert!(!d.fails && d.changed.len() == 2);
+        assert!(d.changed.iter().all(|e| !e.fails));
+        // Settings compared when both are there.
+        let s = serde_json::json!({"radii": [0.4, 0.9, 0.4]});
+        let mut before = before;
+        assert!(!compare(&now, Some(&s), &before, "b").settings_differ);
+        before.settings = Some(serde_json::json!({"radii": [0.5, 0.9, 0.5]}));
+        assert!(compare(&now, Some(&s), &before, "b").settings_differ);
+        assert!(!compare(&now, None, &before, "b").settings_differ);
     }
 
     #[test]
