@@ -388,3 +388,53 @@ fn a_baseline_that_cannot_be_read_is_a_one_line_error_not_a_failed_check() {
         }
     }
 }
+
+/// Every key of the `baseline` object is named in the README.
+#[test]
+fn the_readme_documents_every_baseline_field() {
+    fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    out.insert(k.clone());
+                    keys(child, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|c| keys(c, out)),
+            _ => {}
+        }
+    }
+    let dir = scratch("baseline_readme");
+    let level = level_obj(&dir, "level.obj", BASE);
+    let (_, before) = save_baseline(&dir, &level);
+    // One of each: the first finding dropped (new), the last one's verdict
+    // changed, one far away (gone), the rest unchanged.
+    let mut v = before.clone();
+    let findings = v["findings"].as_array_mut().unwrap();
+    let mut far = findings.remove(0);
+    far["position"][0] = 1000.0.into();
+    findings.push(far);
+    findings[0]["verdict"] = "untested".into();
+    let path = dir.join("edited.json");
+    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+    let (_, out) = check_json(&level, &path.display().to_string());
+    for which in ["new", "changed", "gone", "unchanged"] {
+        assert!(
+            !list(&out, which).is_empty(),
+            "{which}: {}",
+            out["baseline"]
+        );
+    }
+    let mut all = std::collections::BTreeSet::new();
+    keys(&out["baseline"], &mut all);
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let missing: Vec<&String> = all
+        .iter()
+        .filter(|k| !text.contains(&format!("`{k}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README.md does not document {missing:?}"
+    );
+    assert!(text.contains("`baseline`") && text.contains("--baseline PREVIOUS.json"));
+}
