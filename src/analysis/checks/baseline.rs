@@ -116,10 +116,20 @@ impl Tolerance {
     }
 }
 
+/// Candidates kept per finding and round of [`match_findings`]: real
+/// reports have at most a few within the tolerance; this bounds the memory a
+/// baseline of many findings on one spot can take.
+const MAX_CANDIDATES: usize = 16;
+
 /// Matches findings `current` to findings `baseline` (each a kind and a
 /// position): pairs of the same kind within `tol`, nearest first (straight
 /// line distance; ties by index), each finding in at most one pair. Returns
 /// `(current index, baseline index)` pairs, sorted by current index.
+///
+/// Each finding offers its [`MAX_CANDIDATES`] nearest candidates; one that
+/// had more and found all of them taken offers its next nearest free ones
+/// in another round, so a crowd of findings on one spot is still matched
+/// one to one (nearest first exactly whenever no finding has more).
 pub fn match_findings(
     current: &[(&str, DVec3)],
     baseline: &[(&str, DVec3)],
@@ -134,33 +144,48 @@ pub fn match_findings(
         let (cx, cz) = key(p);
         grid.entry((kind, cx, cz)).or_default().push(j);
     }
-    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
-    for (i, &(kind, p)) in current.iter().enumerate() {
-        let (cx, cz) = key(p);
-        for dx in -1..=1i64 {
-            for dz in -1..=1i64 {
-                let k = (kind, cx.saturating_add(dx), cz.saturating_add(dz));
-                for &j in grid.get(&k).into_iter().flatten() {
-                    let q = baseline[j].1;
-                    if tol.admits(p, q) {
-                        pairs.push((p.distance(q), i, j));
-                    }
-                }
-            }
-        }
-    }
-    pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    // A saturated cell index can list a baseline finding twice; the
-    // one-to-one rule below takes it once.
+    let by_distance = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let mut used_current = vec![false; current.len()];
     let mut used_baseline = vec![false; baseline.len()];
     let mut matched = Vec::new();
-    for (_, i, j) in pairs {
-        if !used_current[i] && !used_baseline[j] {
-            used_current[i] = true;
-            used_baseline[j] = true;
-            matched.push((i, j));
+    let mut pending: Vec<usize> = (0..current.len()).collect();
+    let mut local: Vec<(f64, usize)> = Vec::new();
+    while !pending.is_empty() {
+        let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+        let mut crowded = Vec::new();
+        for &i in &pending {
+            let (kind, p) = current[i];
+            let (cx, cz) = key(p);
+            local.clear();
+            for dx in -1..=1i64 {
+                for dz in -1..=1i64 {
+                    let k = (kind, cx.saturating_add(dx), cz.saturating_add(dz));
+                    for &j in grid.get(&k).into_iter().flatten() {
+                        let q = baseline[j].1;
+                        if !used_baseline[j] && tol.admits(p, q) {
+                            local.push((p.distance(q), j));
+                        }
+                    }
+                }
+            }
+            // A saturated cell index can list a baseline finding twice.
+            local.sort_unstable_by(by_distance);
+            local.dedup_by_key(|c| c.1);
+            if local.len() > MAX_CANDIDATES {
+                local.truncate(MAX_CANDIDATES);
+                crowded.push(i);
+            }
+            pairs.extend(local.iter().map(|&(d, j)| (d, i, j)));
         }
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        for (_, i, j) in pairs {
+            if !used_current[i] && !used_baseline[j] {
+                used_current[i] = true;
+                used_baseline[j] = true;
+                matched.push((i, j));
+            }
+        }
+        pending = crowded.into_iter().filter(|&i| !used_current[i]).collect();
     }
     matched.sort_unstable();
     matched
@@ -570,6 +595,32 @@ mod tests {
         ];
         let now = [("opening", at(0.45, 0.0, 0.0))];
         assert_eq!(match_findings(&now, &base, TOL), vec![(0, 1)]);
+    }
+
+    #[test]
+    fn a_crowd_on_one_spot_is_matched_one_to_one() {
+        // More findings on one spot than candidates kept per round.
+        let base: Vec<(&str, DVec3)> = (0..1000).map(|_| ("step", at(1.0, 0.0, 1.0))).collect();
+        let now: Vec<(&str, DVec3)> = (0..100).map(|_| ("step", at(1.0, 0.0, 1.0))).collect();
+        let m = match_findings(&now, &base, TOL);
+        assert_eq!(m.len(), 100);
+        let mut b: Vec<usize> = m.iter().map(|p| p.1).collect();
+        b.sort_unstable();
+        b.dedup();
+        assert_eq!(b.len(), 100, "one to one");
+        // The other way round: every baseline finding is taken once.
+        let m = match_findings(&base, &now, TOL);
+        assert_eq!(m.len(), 100);
+        // A crowd of near ones and a far one: the nearest are taken first.
+        let mut base: Vec<(&str, DVec3)> = (0..40)
+            .map(|k| ("step", at(1.0 + 0.001 * k as f64, 0.0, 1.0)))
+            .collect();
+        base.push(("step", at(1.45, 0.0, 1.0)));
+        let now: Vec<(&str, DVec3)> = (0..41).map(|_| ("step", at(1.0, 0.0, 1.0))).collect();
+        let m = match_findings(&now, &base, TOL);
+        assert_eq!(m.len(), 41);
+        assert_eq!(m.iter().filter(|p| p.1 == 40).count(), 1);
+        assert_eq!(m.last(), Some(&(40, 40)), "the farthest pair last: {m:?}");
     }
 
     #[test]
