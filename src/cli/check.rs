@@ -61,9 +61,10 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
     let settings = a.character.settings()?;
     // Before the level's work: a bad baseline fails fast.
     let baseline = match &a.baseline {
-        Some(path) => Some(
+        Some(path) => Some((
+            path.display().to_string(),
             read_baseline(path, MAX_BASELINE_BYTES).map_err(|e| CliError::Failed(e.to_string()))?,
-        ),
+        )),
         None => None,
     };
     let level = Level::load(&a.level, &a.import.options())?;
@@ -77,18 +78,10 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
         std::fs::write(path, page)
             .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))?;
     }
-    let diff = match (&baseline, &a.baseline) {
-        (Some(b), Some(path)) => {
-            let now = serde_json::to_value(&settings).ok();
-            Some(compare(
-                &report,
-                now.as_ref(),
-                b,
-                &path.display().to_string(),
-            ))
-        }
-        _ => None,
-    };
+    let diff = baseline.map(|(file, b)| {
+        let now = serde_json::to_value(&settings).ok();
+        compare(&report, now.as_ref(), &b, &file)
+    });
     let text = if a.json {
         let json = CheckJson {
             level: &level.name,
@@ -119,7 +112,7 @@ fn baseline_text(level: &Level, r: &CheckReport, d: &BaselineDiff) -> String {
     let _ = writeln!(
         s,
         "baseline    {}: {} new, {} changed, {} gone, {} unchanged (matched by kind within {:.2} m across and {:.2} m up or down)",
-        d.file,
+        shown(&d.file),
         d.new.len(),
         d.changed.len(),
         d.gone.len(),
@@ -128,7 +121,7 @@ fn baseline_text(level: &Level, r: &CheckReport, d: &BaselineDiff) -> String {
         t.vertical_m
     );
     if let Some(other) = d.level.as_deref().filter(|l| *l != level.name) {
-        let _ = writeln!(s, "            the baseline is of level {other}");
+        let _ = writeln!(s, "            the baseline is of level {}", shown(other));
     }
     if d.settings_differ {
         let _ = writeln!(
@@ -165,20 +158,21 @@ fn baseline_line(r: &CheckReport, e: &BaselineEntry) -> String {
         _ => "changed",
     };
     let verdict = match (&e.before, &e.after) {
-        (Some(b), Some(a)) => format!("{} → {}", name(b), name(a)),
-        (Some(v), None) | (None, Some(v)) => name(v).to_string(),
+        (Some(b), Some(a)) => format!("{} → {}", verdict_name(b), verdict_name(a)),
+        (Some(v), None) | (None, Some(v)) => verdict_name(v),
         (None, None) => String::new(),
     };
     let [x, y, z] = e.position;
     let mut line = format!(
         "  {status:<8} {:<8} {:<8} ({x:.2}, {y:.2}, {z:.2})",
-        e.kind, verdict
+        shown(&e.kind),
+        verdict
     );
     if let Some(f) = e.index.and_then(|i| r.findings.get(i)) {
         let _ = write!(line, "  {}", measurements(f));
     }
     if let Some(o) = &e.object {
-        let _ = write!(line, "  [{o}]");
+        let _ = write!(line, "  [{}]", shown(o));
     }
     if e.fails {
         line.push_str("  FAILS");
@@ -186,9 +180,30 @@ fn baseline_line(r: &CheckReport, e: &BaselineEntry) -> String {
     line
 }
 
-/// A verdict's name, `?` when the baseline has none.
-fn name(verdict: &str) -> &str {
-    if verdict.is_empty() { "?" } else { verdict }
+/// A verdict's name as shown, `?` when the baseline has none.
+fn verdict_name(verdict: &str) -> String {
+    if verdict.is_empty() {
+        "?".into()
+    } else {
+        shown(verdict)
+    }
+}
+
+/// Longest text from a baseline file a line repeats, characters.
+const MAX_SHOWN_CHARS: usize = 80;
+
+/// Text read from a baseline as a line shows it: control characters (a
+/// newline, a terminal escape) as `?`, at most [`MAX_SHOWN_CHARS`].
+fn shown(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(MAX_SHOWN_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(MAX_SHOWN_CHARS).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> String {

@@ -438,3 +438,39 @@ fn the_readme_documents_every_baseline_field() {
     );
     assert!(text.contains("`baseline`") && text.contains("--baseline PREVIOUS.json"));
 }
+
+#[test]
+fn text_from_the_baseline_is_shown_on_one_line_and_cut() {
+    let dir = scratch("baseline_hostile_text");
+    let level = level_obj(&dir, "level.obj", BASE);
+    let (_, before) = save_baseline(&dir, &level);
+    let mut v = before.clone();
+    let findings = v["findings"].as_array_mut().unwrap();
+    // A gone finding of an unknown kind with a terminal escape, a newline
+    // and 5000 characters in its names; the level's name too.
+    let mut odd = findings[0].clone();
+    odd["kind"] = "\u{1b}[2J\nstep".into();
+    odd["object"] = format!("obj\r\n{}", "o".repeat(5000)).into();
+    odd["verdict"] = "\u{7}blocked".into();
+    findings.push(odd);
+    v["level"] = "\u{1b}]0;title\u{7}".into();
+    let path = dir.join("odd.json");
+    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+    let r = run(&["check", &level, "--baseline", &path.display().to_string()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains('\u{1b}') && !r.stdout.contains('\u{7}'));
+    assert!(!r.stdout.contains('\r'), "{}", r.stdout);
+    let gone: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  gone     "))
+        .collect();
+    assert_eq!(gone.len(), 1, "{}", r.stdout);
+    assert!(gone[0].contains("?[2J?step"), "{}", gone[0]);
+    assert!(gone[0].contains("?blocked"), "{}", gone[0]);
+    assert!(gone[0].chars().count() < 250, "{}", gone[0]);
+    assert!(r.stdout.contains("the baseline is of level ?]0;title?"));
+    // The JSON keeps them as written (escaped by JSON itself).
+    let (_, out) = check_json(&level, &path.display().to_string());
+    assert_eq!(list(&out, "gone")[0]["kind"], "\u{1b}[2J\nstep");
+}
