@@ -474,3 +474,38 @@ fn text_from_the_baseline_is_shown_on_one_line_and_cut() {
     let (_, out) = check_json(&level, &path.display().to_string());
     assert_eq!(list(&out, "gone")[0]["kind"], "\u{1b}[2J\nstep");
 }
+
+/// The README's sample of a check against a baseline is real output: the
+/// base level checked into `level.check.json`, then the riser added.
+#[test]
+fn the_readme_baseline_sample_is_real_output() {
+    let dir = scratch("baseline_readme_sample");
+    let in_dir = |args: &[&str]| {
+        let out = std::process::Command::new(BIN)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    level_obj(&dir, "level.obj", BASE);
+    let (code, json) = in_dir(&["check", "level.obj", "--json"]);
+    assert_eq!(code, Some(3));
+    std::fs::write(dir.join("level.check.json"), json).unwrap();
+    let edited = Parts {
+        extra_tall: true,
+        ..BASE
+    };
+    level_obj(&dir, "level.obj", edited);
+    let (code, text) = in_dir(&["check", "level.obj", "--baseline", "level.check.json"]);
+    assert_eq!(code, Some(3), "{text}");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let sample = readme
+        .split("$ collidoscope check level.obj --baseline level.check.json\n...\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the baseline sample in README.md");
+    assert!(sample.lines().count() >= 7, "{sample}");
+    assert!(text.ends_with(sample), "README:\n{sample}\nreal:\n{text}");
+}
