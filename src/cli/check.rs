@@ -7,7 +7,7 @@ use super::args::{CharacterArgs, ImportArgs};
 use super::sweep::object_flags;
 use super::{CliError, format, print_stdout};
 use crate::analysis::checks::baseline::{
-    BaselineDiff, BaselineEntry, MAX_BASELINE_BYTES, compare, read_baseline,
+    BaselineDiff, BaselineEntry, MAX_BASELINE_BYTES, Tolerance, compare_within, read_baseline,
 };
 use crate::analysis::checks::{CheckReport, Verdict, check_level, html_report, measurements};
 use crate::collide::SlideSettings;
@@ -43,6 +43,40 @@ pub(crate) struct CheckArgs {
     /// only on new or worsened failures.
     #[arg(long, value_name = "PREVIOUS.json")]
     baseline: Option<PathBuf>,
+    /// With --baseline: how far a finding may be from its baseline match,
+    /// horizontally and vertically, metres.
+    #[arg(long, value_name = "H,V", default_value = "0.5,0.3", requires = "baseline",
+          value_parser = parse_tolerance, allow_hyphen_values = true)]
+    match_within: Tolerance,
+}
+
+/// `H,V`: two finite distances, each above zero and at most 100 m.
+fn parse_tolerance(text: &str) -> Result<Tolerance, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [h, v] = parts[..] else {
+        return Err(format!(
+            "expected two comma-separated distances H,V (metres), got {} value{}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" }
+        ));
+    };
+    let mut out = [0.0; 2];
+    for (slot, (t, what)) in out.iter_mut().zip([(h, "horizontal"), (v, "vertical")]) {
+        let x: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("{what} distance '{}' is not a number", t.trim()))?;
+        if !(x > 0.0 && x <= 100.0) {
+            return Err(format!(
+                "{what} distance {x} must be above 0 and at most 100 m"
+            ));
+        }
+        *slot = x;
+    }
+    Ok(Tolerance {
+        horizontal_m: out[0],
+        vertical_m: out[1],
+    })
 }
 
 #[derive(Serialize)]
@@ -80,7 +114,7 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
     }
     let diff = baseline.map(|(file, b)| {
         let now = serde_json::to_value(&settings).ok();
-        compare(&report, now.as_ref(), &b, &file)
+        compare_within(&report, now.as_ref(), &b, &file, a.match_within)
     });
     let text = if a.json {
         let json = CheckJson {

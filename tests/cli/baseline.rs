@@ -339,6 +339,37 @@ fn findings_match_within_half_a_metre_and_not_beyond() {
     let (c, v) = check_json(&level, &b);
     assert_eq!(c, 3);
     assert_eq!(list(&v, "new").len(), n);
+    // --match-within widens (or narrows) the tolerance.
+    let far = dir.join("far.json").display().to_string();
+    let args = ["check", &level, "--baseline", &far, "--json"];
+    let r = run(&[&args[..], &["--match-within", "0.8,0.3"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(list(&v, "unchanged").len(), n);
+    assert_eq!(v["baseline"]["tolerance"]["horizontal_m"], 0.8);
+    let near = dir.join("near.json").display().to_string();
+    let args = ["check", &level, "--baseline", &near];
+    let r = run(&[&args[..], &["--match-within", "0.3,0.3"]].concat());
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("within 0.30 m across and 0.30 m up or down"),
+        "{}",
+        r.stdout
+    );
+    for (bad, needle) in [
+        ("0.5", "expected two comma-separated distances"),
+        ("0,0.3", "horizontal distance 0 must be above 0"),
+        ("0.5,-1", "vertical distance -1 must be above 0"),
+        ("0.5,x", "vertical distance 'x' is not a number"),
+        ("nan,0.3", "must be above 0 and at most 100 m"),
+    ] {
+        let r = run(&[&args[..], &["--match-within", bad]].concat());
+        assert_fails(&r, 2, needle);
+    }
+    // Only with a baseline.
+    let r = run(&["check", &level, "--match-within", "1,1"]);
+    assert_fails(&r, 2, "--baseline");
 }
 
 #[test]

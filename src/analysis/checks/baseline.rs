@@ -99,14 +99,24 @@ pub struct Tolerance {
 }
 
 impl Tolerance {
-    /// The tolerance for reports sampled with cells of `cell_m` metres:
-    /// [`MATCH_HORIZONTAL_M`], or two cells when that is more;
-    /// [`MATCH_VERTICAL_M`].
+    /// [`MATCH_HORIZONTAL_M`] and [`MATCH_VERTICAL_M`].
+    pub const DEFAULT: Tolerance = Tolerance {
+        horizontal_m: MATCH_HORIZONTAL_M,
+        vertical_m: MATCH_VERTICAL_M,
+    };
+
+    /// The default tolerance for reports sampled with cells of `cell_m`
+    /// metres (see [`Tolerance::widened_for_cell`]).
     pub fn for_cell(cell_m: f64) -> Tolerance {
+        Tolerance::DEFAULT.widened_for_cell(cell_m)
+    }
+
+    /// This tolerance, horizontally at least two cells of `cell_m` metres.
+    pub fn widened_for_cell(self, cell_m: f64) -> Tolerance {
         let cell = if cell_m.is_finite() { cell_m } else { 0.0 };
         Tolerance {
-            horizontal_m: MATCH_HORIZONTAL_M.max(2.0 * cell),
-            vertical_m: MATCH_VERTICAL_M,
+            horizontal_m: self.horizontal_m.max(2.0 * cell),
+            vertical_m: self.vertical_m,
         }
     }
 
@@ -251,15 +261,28 @@ fn serde_name<T: Serialize>(value: &T) -> String {
     }
 }
 
-/// Compares `report` with `baseline` (read from `file`); `settings` are the
-/// current character's settings as JSON, compared with the baseline's.
+/// Compares `report` with `baseline` (read from `file`) with the default
+/// tolerance; `settings` are the current character's settings as JSON,
+/// compared with the baseline's.
 pub fn compare(
     report: &CheckReport,
     settings: Option<&serde_json::Value>,
     baseline: &Baseline,
     file: &str,
 ) -> BaselineDiff {
-    let tol = Tolerance::for_cell(report.cell_m.max(baseline.cell_m.unwrap_or(0.0)));
+    compare_within(report, settings, baseline, file, Tolerance::DEFAULT)
+}
+
+/// As [`compare`], matching within `tol` (widened to two of either report's
+/// sampling cells).
+pub fn compare_within(
+    report: &CheckReport,
+    settings: Option<&serde_json::Value>,
+    baseline: &Baseline,
+    file: &str,
+    tol: Tolerance,
+) -> BaselineDiff {
+    let tol = tol.widened_for_cell(report.cell_m.max(baseline.cell_m.unwrap_or(0.0)));
     let kinds: Vec<String> = report
         .findings
         .iter()
@@ -672,6 +695,12 @@ mod tests {
         assert_eq!(Tolerance::for_cell(0.4).horizontal_m, 0.8);
         assert_eq!(Tolerance::for_cell(0.4).vertical_m, MATCH_VERTICAL_M);
         assert_eq!(Tolerance::for_cell(f64::NAN), TOL);
+        let wide = Tolerance {
+            horizontal_m: 1.5,
+            vertical_m: 0.6,
+        };
+        assert_eq!(wide.widened_for_cell(0.4), wide);
+        assert_eq!(wide.widened_for_cell(1.0).horizontal_m, 2.0);
     }
 
     #[test]
