@@ -136,7 +136,7 @@ const MAX_CANDIDATES: usize = 16;
 /// line distance; ties by index), each finding in at most one pair. Returns
 /// `(current index, baseline index)` pairs, sorted by current index.
 ///
-/// Each finding offers its [`MAX_CANDIDATES`] nearest candidates; one that
+/// Each finding offers its 16 nearest candidates; one that
 /// had more and found all of them taken offers its next nearest free ones
 /// in another round, so a crowd of findings on one spot is still matched
 /// one to one (nearest first exactly whenever no finding has more).
@@ -480,7 +480,7 @@ fn file_type_name(t: &std::fs::FileType) -> &'static str {
 }
 
 /// Parses a baseline's text; the error says what is wrong and where, and
-/// quotes at most [`MAX_QUOTED_CHARS`] characters of the text there.
+/// quotes at most 40 characters of the text there.
 pub fn parse_baseline(bytes: &[u8]) -> Result<Baseline, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("the file is empty".into());
