@@ -31,11 +31,12 @@ pub const KINDS: [FeatureKind; 4] = [
 ];
 
 /// Every verdict.
-pub const VERDICTS: [Verdict; 4] = [
+pub const VERDICTS: [Verdict; 5] = [
     Verdict::Climbs,
     Verdict::Passes,
     Verdict::Blocked,
     Verdict::Stalls,
+    Verdict::Untested,
 ];
 
 /// Which findings the list shows (all by default).
@@ -44,14 +45,17 @@ pub struct ChecksFilter {
     /// Per kind, in [`KINDS`] order.
     pub kinds: [bool; 4],
     /// Per verdict, in [`VERDICTS`] order.
-    pub verdicts: [bool; 4],
+    pub verdicts: [bool; 5],
+    /// Only the marginal findings (a hair from the character's limit).
+    pub marginal_only: bool,
 }
 
 impl Default for ChecksFilter {
     fn default() -> Self {
         ChecksFilter {
             kinds: [true; 4],
-            verdicts: [true; 4],
+            verdicts: [true; 5],
+            marginal_only: false,
         }
     }
 }
@@ -61,7 +65,9 @@ impl ChecksFilter {
     pub fn shows(&self, f: &Finding) -> bool {
         let k = KINDS.iter().position(|k| *k == f.feature.kind);
         let v = VERDICTS.iter().position(|v| *v == f.verdict);
-        k.is_some_and(|k| self.kinds[k]) && v.is_some_and(|v| self.verdicts[v])
+        k.is_some_and(|k| self.kinds[k])
+            && v.is_some_and(|v| self.verdicts[v])
+            && (!self.marginal_only || f.marginal.is_some())
     }
 }
 
@@ -134,11 +140,15 @@ impl ChecksState {
     }
 
     /// Indices of the findings the filter shows, in the report's order.
+    /// The findings the list shows, in the report's order with the
+    /// untested ones last (apart from those a walk tested).
     pub fn visible(&self) -> Vec<usize> {
         self.report().map_or(Vec::new(), |r| {
-            (0..r.findings.len())
+            let mut shown: Vec<usize> = (0..r.findings.len())
                 .filter(|&i| self.filter.shows(&r.findings[i]))
-                .collect()
+                .collect();
+            shown.sort_by_key(|&i| r.findings[i].verdict == Verdict::Untested);
+            shown
         })
     }
 
@@ -411,7 +421,9 @@ mod tests {
                 extent_m: 0.2,
                 object: Some("door".into()),
                 cells: 4,
+                flight: None,
             },
+            marginal: None,
             verdict: Verdict::Passes,
             reason: String::new(),
             walks: Vec::new(),

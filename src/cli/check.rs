@@ -259,11 +259,18 @@ fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> Stri
         r.walk_ms,
         r.ghost_hits
     );
-    for f in &r.findings {
+    if r.inside_out {
+        let _ = writeln!(
+            s,
+            "warning     the level is wound inside out: its faces point away from where a player \
+             stands, so the features were found on their other side; fix the winding in the file"
+        );
+    }
+    let row = |s: &mut String, f: &crate::analysis::checks::Finding| {
         let p = f.feature.position;
         let _ = writeln!(
             s,
-            "  {:<8} {:<8} ({:.2}, {:.2}, {:.2})  {}  {}{}",
+            "  {:<8} {:<8} ({:.2}, {:.2}, {:.2})  {}  {}{}{}",
             format::snake_name(&f.feature.kind),
             format::snake_name(&f.verdict),
             p.x,
@@ -271,23 +278,40 @@ fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> Stri
             p.z,
             measurements(f),
             f.reason,
+            f.marginal
+                .as_deref()
+                .map(|m| format!("  (marginal: {m})"))
+                .unwrap_or_default(),
             f.feature
                 .object
                 .as_deref()
                 .map(|o| format!("  [{o}]"))
                 .unwrap_or_default()
         );
+    };
+    for f in r.findings.iter().filter(|f| f.verdict != Verdict::Untested) {
+        row(&mut s, f);
+    }
+    if r.counts.untested > 0 {
+        let _ = writeln!(
+            s,
+            "untested    {} (no walk could reach or test them; they do not fail the check)",
+            r.counts.untested
+        );
+        for f in r.findings.iter().filter(|f| f.verdict == Verdict::Untested) {
+            row(&mut s, f);
+        }
     }
     let n = &r.counts;
     let _ = writeln!(
         s,
-        "verdicts    {} climb, {} pass, {} blocked, {} stall",
-        n.climbs, n.passes, n.blocked, n.stalls
+        "verdicts    {} climb, {} pass, {} blocked, {} stall, {} untested ({} marginal)",
+        n.climbs, n.passes, n.blocked, n.stalls, n.untested, n.marginal
     );
     if r.findings.iter().any(|f| f.verdict == Verdict::Stalls) {
         let _ = writeln!(
             s,
-            "            stalls fit by their measurements yet the walk failed: step through them with `walk`"
+            "            stalls fit by their measurements yet the walk stopped at them: step through them with `walk`"
         );
     }
     s

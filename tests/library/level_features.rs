@@ -22,7 +22,7 @@ fn level(name: &str) -> Option<Level> {
 fn find(level: &Level) -> Features {
     let t = Instant::now();
     let found = find_features(
-        level,
+        level.world(),
         &FeatureOptions::default(),
         &|_| {},
         &AtomicBool::new(false),

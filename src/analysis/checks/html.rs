@@ -35,6 +35,7 @@ fn colour(v: Verdict) -> &'static str {
         Verdict::Climbs | Verdict::Passes => "#2e9e4f",
         Verdict::Blocked => "#c0392b",
         Verdict::Stalls => "#d68910",
+        Verdict::Untested => "#7f8c8d",
     }
 }
 
@@ -45,6 +46,7 @@ fn word(v: Verdict) -> &'static str {
         Verdict::Passes => "passes",
         Verdict::Blocked => "blocked",
         Verdict::Stalls => "stalls",
+        Verdict::Untested => "untested",
     }
 }
 
@@ -52,6 +54,9 @@ fn word(v: Verdict) -> &'static str {
 pub fn measurements(f: &Finding) -> String {
     let m = &f.feature;
     let mut parts = Vec::new();
+    if let Some(n) = m.flight {
+        parts.push(format!("staircase {}", n + 1));
+    }
     if let Some(r) = m.riser_height_m {
         parts.push(format!("riser {r:.3} m"));
     }
@@ -96,7 +101,8 @@ pub fn html_report(
          <p>{tris} triangles. Character: radii {rx:.2} × {ry:.2} × {rz:.2} m, {speed} m/s at {rate} Hz, \
          step {step} m, walkable slope {slope}°, mode {mode}.</p>\
          <p><b>{climbs}</b> climb, <b>{passes}</b> pass, <b style=\"color:#c0392b\">{blocked}</b> blocked, \
-         <b style=\"color:#d68910\">{stalls}</b> stall. Features found in {find:.0} ms (cell {cell:.2} m{coarse}), walked in {walk:.0} ms.</p>",
+         <b style=\"color:#d68910\">{stalls}</b> stall; <b style=\"color:#7f8c8d\">{untested}</b> untested \
+         (listed apart: no walk could reach or test them), {marginal} marginal.{inside_out} Features found in {find:.0} ms (cell {cell:.2} m{coarse}), walked in {walk:.0} ms.</p>",
         name = esc(&level.name),
         tris = level.mesh.triangle_count(),
         rx = settings.radii[0],
@@ -111,22 +117,42 @@ pub fn html_report(
         passes = n.passes,
         blocked = n.blocked,
         stalls = n.stalls,
+        untested = n.untested,
+        marginal = n.marginal,
+        inside_out = if report.inside_out {
+            " <b style=\"color:#c0392b\">The level is wound inside out: its faces point away from where a player stands; the features were found on their other side. Fix the winding in the file.</b>"
+        } else {
+            ""
+        },
         find = report.find_ms,
         cell = report.cell_m,
         coarse = if report.coarsened { ", coarsened" } else { "" },
         walk = report.walk_ms,
     );
     h.push_str(&map_svg(level, report));
-    h.push_str(
-        "<table><tr><th>#</th><th>kind</th><th>verdict</th><th>where (x, y, z)</th>\
-         <th>measured</th><th>why</th><th>section along the deciding walk</th></tr>",
-    );
-    for (i, (f, svg)) in report.findings.iter().zip(&sections).enumerate() {
+    let header = "<table><tr><th>#</th><th>kind</th><th>verdict</th><th>where (x, y, z)</th>\
+         <th>measured</th><th>why</th><th>section along the deciding walk</th></tr>";
+    h.push_str("<h2>Findings</h2>");
+    h.push_str(header);
+    // Tested findings first, then the untested ones in a table of their own.
+    let rows = report.findings.iter().zip(&sections).enumerate();
+    let (tested, untested): (Vec<_>, Vec<_>) =
+        rows.partition(|(_, (f, _))| f.verdict != Verdict::Untested);
+    for (k, (i, (f, svg))) in tested.into_iter().chain(untested).enumerate() {
+        if k == report.findings.len() - report.counts.untested {
+            h.push_str("</table><h2>Untested: no walk could reach or test these</h2>");
+            h.push_str(header);
+        }
         let p = f.feature.position;
+        let marginal = f
+            .marginal
+            .as_deref()
+            .map(|m| format!("<br><i>marginal: {}</i>", esc(m)))
+            .unwrap_or_default();
         let _ = write!(
             h,
             "<tr id=\"f{i}\"><td>{i}</td><td>{kind}</td><td class=\"v\" style=\"color:{col}\">{verdict}</td>\
-             <td>({:.2}, {:.2}, {:.2})<br>{object}</td><td>{meas}</td><td>{reason}</td><td>{svg}</td></tr>",
+             <td>({:.2}, {:.2}, {:.2})<br>{object}</td><td>{meas}</td><td>{reason}{marginal}</td><td>{svg}</td></tr>",
             p.x,
             p.y,
             p.z,

@@ -2,17 +2,34 @@
 //! (found and measured by [`crate::analysis::features`]) gets a verdict
 //! from the character walking at it, straight on and at 45 degrees.
 //!
-//! - `climbs` (steps, slopes) / `passes` (openings, ceilings): both walks
-//!   got over, up, through or under it.
-//! - `blocked`: a walk failed, as the measurements say it must (a riser
-//!   taller than the step height, a slope over the limit, an opening
-//!   narrower or lower than the ellipsoid, ...).
-//! - `stalls`: a walk failed although the measurements say it fits: the
-//!   finding a designer or programmer most wants to open in the stepper.
+//! A walk tests a feature only when it started standing on the feature's
+//! own floor (found by a ray down at that floor's height, with room to
+//! stand: never inside geometry, never over nothing) and reached the
+//! feature without falling on the way. Each walk tries up to three starts
+//! along a step or slope (its middle, then off it each side), and both
+//! sides of an opening or a ceiling, and keeps the first that tests it.
 //!
-//! Every finding keeps its walks (where they started, which way, how they
-//! went, the frame where they stalled), so each verdict can be replayed
-//! exactly. World space, Y up, metres.
+//! - `climbs` (steps, slopes): a walk that tested it stood on the upper
+//!   floor, past the riser, at the riser's height (a slope: rose up it);
+//!   `passes` (openings, ceilings): went through the opening between its
+//!   jambs, or under the ceiling, at the floor's own level. Every walk
+//!   that tested it did.
+//! - `blocked`: a walk that tested it failed, as the measurements say it
+//!   must; the reason names the deciding limit (a riser taller than the
+//!   step height, a slope over the limit, an opening narrower or lower
+//!   than the character, ...).
+//! - `stalls`: a walk that tested it stopped at the feature although the
+//!   measurements say it fits: the finding a designer or programmer most
+//!   wants to open in the stepper.
+//! - `untested`: no walk could test it (no floor at its level before it,
+//!   no room to stand, a fall or a stop before it, a stop away from it);
+//!   the reason says which. Never a failure.
+//!
+//! A verdict whose deciding measurement is within a centimetre of the
+//! character's limit is `marginal` as well. Every finding keeps its walks
+//! (where they started, which way, how they went, the frame where they
+//! stalled), so each verdict can be replayed exactly. World space, Y up,
+//! metres.
 
 pub mod baseline;
 mod html;
@@ -44,7 +61,14 @@ pub struct Finding {
     pub verdict: Verdict,
     /// Why, in a sentence with the numbers.
     pub reason: String,
-    /// The walks that decided it: straight on, then at 45 degrees.
+    /// Set when the verdict hangs on a hair: the deciding measurement is
+    /// within a centimetre (half a degree for a slope) of the character's
+    /// limit; says by how much and which limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marginal: Option<String>,
+    /// The walks that decided it: straight on, then at 45 degrees (each
+    /// from the first start that tested the feature, or the first start
+    /// tried when none did).
     pub walks: Vec<CheckWalk>,
 }
 
@@ -59,6 +83,12 @@ pub struct VerdictCounts {
     pub blocked: usize,
     /// Failed although the measurements say it fits.
     pub stalls: usize,
+    /// No walk could reach or test them (never a failure).
+    #[serde(default)]
+    pub untested: usize,
+    /// Of all of them, how many hang on a hair (see [`Finding::marginal`]).
+    #[serde(default)]
+    pub marginal: usize,
 }
 
 /// A level's checks.
@@ -72,6 +102,11 @@ pub struct CheckReport {
     pub cell_m: f64,
     /// Whether the cell was coarsened to bound the grid.
     pub coarsened: bool,
+    /// Whether the level is wound inside out (its faces point away from
+    /// where a player stands): the features were found on the other side
+    /// of every face. The file should be fixed.
+    #[serde(default)]
+    pub inside_out: bool,
     /// Time to find and measure the features, milliseconds.
     pub find_ms: f64,
     /// Time to walk every finding, milliseconds.
@@ -83,7 +118,8 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
-    /// Whether every finding climbs or passes.
+    /// Whether no finding fails (is blocked or stalls); untested ones
+    /// do not fail.
     pub fn all_pass(&self) -> bool {
         self.counts.blocked == 0 && self.counts.stalls == 0
     }
@@ -113,6 +149,7 @@ pub fn feature_options(settings: &SlideSettings) -> FeatureOptions {
     FeatureOptions {
         max_slope_deg: settings.character.max_slope_deg,
         probe_height_m: 2.0 * ry,
+        probe_width_m: 2.0 * rx.min(rz),
         // Half the character's size: smaller gaps are no passage for it,
         // while a door it does not quite fit through is still checked.
         min_opening_width_m: rx.min(rz),
@@ -137,7 +174,7 @@ pub fn check_level(
     let t = Instant::now();
     let opts = feature_options(settings);
     // Finding is about a tenth of the work on real levels.
-    let Some(found) = find_features(level, &opts, &|f| progress(0.1 * f), cancel) else {
+    let Some(found) = find_features(world, &opts, &|f| progress(0.1 * f), cancel) else {
         return Ok(None);
     };
     if found.walkable_cells == 0 {
@@ -173,7 +210,9 @@ pub fn check_level(
             Verdict::Passes => counts.passes += 1,
             Verdict::Blocked => counts.blocked += 1,
             Verdict::Stalls => counts.stalls += 1,
+            Verdict::Untested => counts.untested += 1,
         }
+        counts.marginal += usize::from(f.marginal.is_some());
     }
     let ghost_hits = findings
         .iter()
@@ -186,6 +225,7 @@ pub fn check_level(
         counts,
         cell_m: found.cell_m,
         coarsened: found.coarsened,
+        inside_out: found.inside_out,
         find_ms,
         walk_ms: t.elapsed().as_secs_f64() * 1e3,
     }))

@@ -98,7 +98,7 @@ fn a_blocked_step_says_the_riser_is_taller_than_the_step_and_keeps_its_walks() {
         .expect("the 0.50 m stairs");
     assert!(
         f.reason.contains(
-            "the riser is taller than the character steps (riser 0.50 m over 2.00 m, step height 0.30 m"
+            "the riser is taller than the step height (riser 0.50 m over 2.00 m, step height 0.30 m"
         ),
         "{}",
         f.reason

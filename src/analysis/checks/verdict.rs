@@ -4,10 +4,12 @@
 
 use super::Finding;
 use crate::analysis::features::{Feature, FeatureKind};
+use crate::bvh::{BvhScratch, QueryStats};
 use crate::character::{
     Walk, WalkSpec, WalkSummary, WalkTrace, perch_radius, radius_along, rolling_height, walk,
 };
 use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
+use crate::math::Vec3;
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
@@ -21,8 +23,20 @@ pub enum Verdict {
     Passes,
     /// The character cannot, as the measurements say.
     Blocked,
-    /// The character does not, although the measurements say it fits.
+    /// The character does not, although the measurements say it fits: a
+    /// walk reached the feature and stopped at it.
     Stalls,
+    /// No walk could test it: none started on the floor before it, or
+    /// every one fell, stopped or was turned away before reaching it.
+    /// Never a failure.
+    Untested,
+}
+
+impl Verdict {
+    /// Whether it fails a level check (blocked or stalls).
+    pub fn is_failure(self) -> bool {
+        matches!(self, Verdict::Blocked | Verdict::Stalls)
+    }
 }
 
 /// One walk at a finding.
@@ -39,17 +53,34 @@ pub struct CheckWalk {
     /// How far it dropped before reaching the feature, metres: more than
     /// a step means there is no floor at the feature's level on that side.
     pub drop_before_m: f64,
+    /// Why this walk tested nothing, when it did not: it did not start on
+    /// the feature's floor, or never reached the feature at its level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untested: Option<String>,
 }
 
 /// A drop before the feature larger than this is no approach at its level.
 const APPROACH_DROP_M: f64 = 0.2;
-
-/// How far before the feature the walks start, beyond the ellipsoid's radius.
-const RUN_UP_M: f64 = 0.8;
+/// How far before the feature the walks start, beyond the ellipsoid's
+/// radius: the longest run-up first, shorter ones where there is no floor
+/// or no room that far back.
+const RUN_UPS_M: [f64; 3] = [0.8, 0.4, 0.15];
 /// Time added to every walk beyond its way at full speed, seconds.
 const WALK_MARGIN_S: f64 = 0.3;
 /// How far past the feature a walk must get, metres.
 const PAST_M: f64 = 0.3;
+/// A start stands on the feature's floor when the floor under it is this
+/// close to the feature's floor height, metres; and a walk is at the
+/// feature's level when it stands this close to where it started.
+const LEVEL_M: f64 = 0.1;
+/// A walk reached the feature when it came this close to it, beyond the
+/// ellipsoid's radius, metres...
+const REACH_M: f64 = 0.15;
+/// ... and stopped at it when it ended this close, metres.
+const AT_FEATURE_M: f64 = 0.3;
+/// Where along a step or slope the starts are tried, as shares of its
+/// length from the middle (one more start each side when the first fails).
+const OFFSETS: [f64; 3] = [0.0, -0.3, 0.3];
 
 /// The character's width across a horizontal direction `dir` (twice its
 /// ellipsoid's radius across it), metres.
@@ -58,82 +89,191 @@ fn width_across(radii: DVec3, dir: DVec3) -> f64 {
     2.0 / ((across.x / radii.x).powi(2) + (across.z / radii.z).powi(2)).sqrt()
 }
 
+/// Where a walk starts from: a share of the feature's length from its
+/// middle, and from which side.
+#[derive(Clone, Copy, Debug)]
+struct Approach {
+    offset: f64,
+    reverse: bool,
+}
+
+/// The approaches tried for `f`, in order: steps and slopes from their
+/// lower side, at the middle then off it when the feature is long enough;
+/// openings and ceilings from either side.
+fn approaches(settings: &SlideSettings, f: &Feature) -> Vec<Approach> {
+    let plain = |offset| Approach {
+        offset,
+        reverse: false,
+    };
+    match f.kind {
+        FeatureKind::Step | FeatureKind::Slope => {
+            let long = f.extent_m > 2.0 * width_across(settings.radii_vec(), f.direction);
+            let n = if long { OFFSETS.len() } else { 1 };
+            OFFSETS[..n].iter().map(|&o| plain(o)).collect()
+        }
+        FeatureKind::Opening | FeatureKind::Ceiling => vec![
+            plain(0.0),
+            Approach {
+                offset: 0.0,
+                reverse: true,
+            },
+        ],
+    }
+}
+
 /// Walks the character at `feature` straight on and at 45° and judges it.
 pub(super) fn judge(
     world: CollisionWorld<'_>,
     settings: &SlideSettings,
     feature: Feature,
 ) -> Finding {
+    let tries = approaches(settings, &feature);
     let walks: Vec<CheckWalk> = [0.0, 45.0]
         .into_iter()
-        .map(|angle| walk_at(world, settings, &feature, angle))
+        .map(|angle| {
+            // The first approach that tests the feature; the first one
+            // tried when none does (its reason says why).
+            let mut first = None;
+            for &a in &tries {
+                let w = walk_at(world, settings, &feature, angle, a);
+                if w.untested.is_none() {
+                    return w;
+                }
+                first.get_or_insert(w);
+            }
+            first.expect("every feature has an approach")
+        })
         .collect();
     let p = prediction(settings, &feature);
     let climb = matches!(feature.kind, FeatureKind::Step | FeatureKind::Slope);
-    let (verdict, reason) = match walks.iter().find(|w| !w.passed) {
-        None if climb => (
-            Verdict::Climbs,
-            format!("{}: climbed straight on and at 45°", p.measured),
-        ),
-        None => (
-            Verdict::Passes,
-            format!("{}: passed straight on and at 45°", p.measured),
-        ),
-        Some(failed) if failed.drop_before_m > APPROACH_DROP_M => (
-            Verdict::Blocked,
-            format!(
-                "no floor at its level before it: the walk at {:.0}° drops {:.2} m before reaching it and {} ({})",
-                failed.angle_deg,
-                failed.drop_before_m,
-                failure(world, failed),
-                p.measured
+    let tested: Vec<&CheckWalk> = walks.iter().filter(|w| w.untested.is_none()).collect();
+    let angles = |ws: &[&CheckWalk]| match ws {
+        [one] => format!("at {:.0}°", one.angle_deg),
+        _ => "straight on and at 45°".to_string(),
+    };
+    let (verdict, reason) = if tested.is_empty() {
+        let why = walks[0].untested.clone().unwrap_or_default();
+        (
+            Verdict::Untested,
+            format!("{}: no walk could test it: {why}", p.measured),
+        )
+    } else {
+        match tested.iter().find(|w| !w.passed) {
+            None => {
+                let skipped = walks
+                    .iter()
+                    .find_map(|w| {
+                        w.untested.as_ref().map(|u| {
+                            format!("; the walk at {:.0}° tested nothing: {u}", w.angle_deg)
+                        })
+                    })
+                    .unwrap_or_default();
+                let done = if climb { "climbed" } else { "passed" };
+                (
+                    if climb {
+                        Verdict::Climbs
+                    } else {
+                        Verdict::Passes
+                    },
+                    format!("{}: {done} {}{skipped}", p.measured, angles(&tested)),
+                )
+            }
+            Some(failed) if p.fits && !stopped_at(settings, &feature, failed) => (
+                Verdict::Untested,
+                format!(
+                    "{}: the walk at {:.0}° {} away from it, so it tested nothing",
+                    p.measured,
+                    failed.angle_deg,
+                    failure(world, failed)
+                ),
             ),
-        ),
-        Some(failed) if p.fits => (
-            Verdict::Stalls,
-            format!(
-                "{}, so it should fit, yet the walk at {:.0}° {}",
-                p.measured,
-                failed.angle_deg,
-                failure(world, failed)
+            Some(failed) if p.fits => (
+                Verdict::Stalls,
+                format!(
+                    "{}, so it should fit, yet the walk at {:.0}° {}",
+                    p.measured,
+                    failed.angle_deg,
+                    failure(world, failed)
+                ),
             ),
-        ),
-        Some(failed) => (
-            Verdict::Blocked,
-            format!(
-                "{} ({}); the walk at {:.0}° {}",
-                p.limit,
-                p.measured,
-                failed.angle_deg,
-                failure(world, failed)
+            Some(failed) => (
+                Verdict::Blocked,
+                format!(
+                    "{} ({}); the walk at {:.0}° {}",
+                    p.limit,
+                    p.measured,
+                    failed.angle_deg,
+                    failure(world, failed)
+                ),
             ),
-        ),
+        }
     };
     Finding {
         feature,
         verdict,
         reason,
+        marginal: p.marginal,
         walks,
     }
+}
+
+/// Whether a failed walk ended at the feature (not before it, not beyond
+/// it against something else).
+fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
+    let r = settings.radii_vec();
+    let toward = w.spec.direction;
+    let normal = if toward.dot(f.direction) >= 0.0 {
+        f.direction
+    } else {
+        -f.direction
+    };
+    let d = (w.summary.final_position - f.position).dot(normal);
+    let reach = radius_along(r, normal) + AT_FEATURE_M;
+    let beyond = match f.kind {
+        FeatureKind::Opening => 0.5 * f.extent_m + reach,
+        FeatureKind::Slope => 1.2,
+        _ => reach,
+    };
+    d >= -reach && d <= beyond
 }
 
 /// What the measurements say before any walk.
 struct Prediction {
     /// Whether the character should get by.
     fits: bool,
+    /// What would flip it, when the deciding measurement is within a
+    /// centimetre (half a degree for a slope) of the character's limit.
+    marginal: Option<String>,
     /// The measurement beside the character's limit, neutrally.
     measured: String,
     /// Which limit it breaks, when it does not fit.
     limit: &'static str,
 }
 
+/// The note for a measurement `value` this close to the character's
+/// `limit` (within `band`), when it is.
+fn near_limit(value: f64, limit: f64, band: f64, what: &str, unit: &str) -> Option<String> {
+    let gap = value - limit;
+    (gap.abs() <= band).then(|| {
+        let side = if gap > 0.0 { "over" } else { "under" };
+        format!(
+            "{:.3}{unit} {side} the {what} ({limit:.3}{unit}): a change this small flips it",
+            gap.abs()
+        )
+    })
+}
+
 /// Compares the measurements with the character. Limits are allowed the
 /// skin: the envelope shows the character gets that much beyond them.
+/// Where more than one limit is broken, the reason names the deciding one
+/// (the height before the width before the tread; the width before the
+/// height of an opening).
 fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
     let c = &settings.character;
     let r = settings.radii_vec();
     let skin = settings.skin;
     let tall = 2.0 * r.y;
+    const CM: f64 = 0.01;
     match f.kind {
         FeatureKind::Step => {
             let riser = f.riser_height_m.unwrap_or(0.0);
@@ -150,18 +290,20 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             let stand =
                 radius_along(r, f.direction) - perch_radius(r, f.direction, c.max_slope_deg);
             let shallow = f.tread_depth_m.is_some_and(|t| t < stand);
+            let tall_riser = riser > reach + skin;
             Prediction {
-                fits: riser <= reach + skin && !narrow && !shallow,
+                fits: !tall_riser && !narrow && !shallow,
+                marginal: near_limit(riser, reach + skin, CM, what, " m"),
                 measured: format!(
                     "riser {riser:.2} m over {:.2} m, {what} {reach:.2} m, character {wide:.2} m wide",
                     f.extent_m
                 ),
-                limit: if narrow {
+                limit: if tall_riser {
+                    "the riser is taller than the step height"
+                } else if narrow {
                     "the step is narrower than the character"
-                } else if shallow {
-                    "the tread is too shallow to stand on"
                 } else {
-                    "the riser is taller than the character steps"
+                    "the tread is too shallow to stand on"
                 },
             }
         }
@@ -169,16 +311,18 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             let slope = f.slope_deg.unwrap_or(0.0);
             let wide = width_across(r, f.direction);
             let narrow = f.extent_m < wide;
+            let steep = slope > c.max_slope_deg + 0.1;
             Prediction {
-                fits: slope <= c.max_slope_deg + 0.1 && !narrow,
+                fits: !steep && !narrow,
+                marginal: near_limit(slope, c.max_slope_deg, 0.5, "walkable slope", "°"),
                 measured: format!(
                     "slope {slope:.1}° over {:.2} m, walkable up to {:.1}°, character {wide:.2} m wide",
                     f.extent_m, c.max_slope_deg
                 ),
-                limit: if narrow {
-                    "the slope is narrower than the character"
-                } else {
+                limit: if steep {
                     "the slope is steeper than the character walks"
+                } else {
+                    "the slope is narrower than the character"
                 },
             }
         }
@@ -189,6 +333,8 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             let narrow = w < need_w;
             Prediction {
                 fits: !narrow && h + skin >= tall,
+                marginal: near_limit(w, need_w, CM, "character's width", " m")
+                    .or_else(|| near_limit(h + skin, tall, CM, "character's height", " m")),
                 measured: format!("opening {w:.2} × {h:.2} m, character {need_w:.2} × {tall:.2} m"),
                 limit: if narrow {
                     "the opening is narrower than the character"
@@ -201,6 +347,7 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             let h = f.height_m.unwrap_or(0.0);
             Prediction {
                 fits: h + skin >= tall,
+                marginal: near_limit(h + skin, tall, CM, "character's height", " m"),
                 measured: format!("clearance {h:.2} m, character {tall:.2} m tall"),
                 limit: "the ceiling is lower than the character",
             }
@@ -234,18 +381,59 @@ fn failure(world: CollisionWorld<'_>, w: &CheckWalk) -> String {
     text
 }
 
-/// Walks at `f` at `angle_deg` from its direction, through its position.
+/// The first colliding surface straight below `p` within `max`, as its
+/// height (non-colliding ones are passed through).
+fn floor_below(world: CollisionWorld<'_>, p: DVec3, max: f64) -> Option<f64> {
+    let mut scratch = BvhScratch::default();
+    let mut stats = QueryStats::default();
+    let mut from = p;
+    for _ in 0..32 {
+        let left = max - (p.y - from.y);
+        if left <= 0.0 {
+            return None;
+        }
+        let hit = world.bvh.ray_cast(
+            world.mesh,
+            from.as_vec3(),
+            Vec3::NEG_Y,
+            left as f32,
+            &mut scratch,
+            &mut stats,
+        )?;
+        let y = from.y - f64::from(hit.t);
+        if world.triangle_collides(hit.triangle) {
+            return Some(y);
+        }
+        from = DVec3::new(p.x, y - 1e-4, p.z);
+    }
+    None
+}
+
+/// Walks at `f` at `angle_deg` from its direction (turned round when
+/// `approach.reverse`), towards a point `approach.offset` of its length
+/// from its middle, and says what the walk tested.
 fn walk_at(
     world: CollisionWorld<'_>,
     settings: &SlideSettings,
     f: &Feature,
     angle_deg: f64,
+    approach: Approach,
 ) -> CheckWalk {
     let r = settings.radii_vec();
-    let dir = DQuat::from_rotation_y(angle_deg.to_radians()) * f.direction;
+    let normal = if approach.reverse {
+        -f.direction
+    } else {
+        f.direction
+    };
+    let line = DVec3::new(-f.direction.z, 0.0, f.direction.x);
+    let target = f.position + line * approach.offset * f.extent_m;
+    let dir = DQuat::from_rotation_y(angle_deg.to_radians()) * normal;
     let dir = DVec3::new(dir.x, 0.0, dir.z).normalize_or(DVec3::X);
-    let start = start_before(world, settings, f, dir);
-    let run_up = (f.position - start).dot(dir).max(0.0);
+    let (start, start_problem) = match start_before(world, settings, target, dir) {
+        Ok(p) => (p, None),
+        Err((p, why)) => (p, Some(why)),
+    };
+    let run_up = (target - start).dot(dir).max(0.0);
     // Past the feature: over a step's tread or a slope, through a door.
     let beyond = match f.kind {
         FeatureKind::Step => f.tread_depth_m.unwrap_or(1.0).clamp(0.2, 1.0) * 0.5,
@@ -254,7 +442,7 @@ fn walk_at(
         FeatureKind::Ceiling => radius_along(r, dir) + PAST_M,
     };
     // Along the walk, the feature's own direction shortens at an angle.
-    let cos = dir.dot(f.direction).max(0.5);
+    let cos = dir.dot(normal).max(0.5);
     let speed = settings.character.walk_speed_m_s.max(1e-3);
     // The way at full speed, and time to settle on the floor at the start
     // and for the frames that step up.
@@ -264,44 +452,48 @@ fn walk_at(
         seconds: ((run_up + beyond / cos) / speed + WALK_MARGIN_S).min(10.0),
         jump: false,
     };
-    let (passed, summary, drop_before_m) = match walk(world, settings, &spec, WalkTrace::FramesOnly)
-    {
-        Ok(w) => {
-            let lowest = w
-                .frames
-                .iter()
-                .map(|fr| fr.after.position)
-                .filter(|p| (*p - f.position).dot(dir) < 0.0)
-                .fold(start.y, |low, p| low.min(p.y));
-            (got_past(settings, f, &w), w.summary, start.y - lowest)
-        }
-        // Settings were validated: only a non-finite position ends here.
-        Err(_) => (false, WalkSummary::at_rest(start), 0.0),
+    let walked = if start_problem.is_none() {
+        walk(world, settings, &spec, WalkTrace::FramesOnly).ok()
+    } else {
+        None
     };
+    let Some(w) = walked else {
+        return CheckWalk {
+            angle_deg,
+            spec,
+            passed: false,
+            summary: WalkSummary::at_rest(start),
+            drop_before_m: 0.0,
+            untested: Some(start_problem.unwrap_or_else(|| "the walk could not run".into())),
+        };
+    };
+    let judged = Judged::of(settings, f, target, normal, &w);
     CheckWalk {
         angle_deg,
         spec,
-        passed,
-        summary,
-        drop_before_m,
+        passed: judged.untested.is_none() && judged.passed,
+        summary: w.summary,
+        drop_before_m: judged.drop_before_m,
+        untested: judged.untested,
     }
 }
 
-/// Where a walk along `dir` at `f` starts: standing on the floor a radius
-/// and a run-up before it; or, where that spot is inside something (a
-/// niche, the level's edge), as far back as the solver slides the body
-/// from just before the feature, so the start is always free and
-/// reachable.
+/// Where a walk along `dir` towards `target` (on the feature's floor)
+/// starts: standing on that floor a radius and a run-up before it, the
+/// longest run-up whose spot is free with the floor under it at the
+/// feature's height; or, where none is (a niche, the level's edge), as
+/// far back as the solver slides the body from just before the feature.
+/// `Err` with the spot tried and why no start tests the feature: no floor
+/// at its height before it, or no room to stand.
 fn start_before(
     world: CollisionWorld<'_>,
     settings: &SlideSettings,
-    f: &Feature,
+    target: DVec3,
     dir: DVec3,
-) -> DVec3 {
+) -> Result<DVec3, (DVec3, String)> {
     let r = settings.radii_vec();
     let lift = DVec3::Y * (r.y + 2.0 * settings.skin);
     let radius = radius_along(r, dir);
-    let plain = f.position - dir * (radius + RUN_UP_M) + lift;
     let mut robust = settings.clone();
     robust.mode = SlideMode::Robust;
     robust.gravity = [0.0; 3];
@@ -310,46 +502,150 @@ fn start_before(
         slide(world, &robust, p, -DVec3::Y * 1e-3, TraceDetail::Summary)
             .is_some_and(|res| res.iterations.iter().all(|i| i.recovery.is_none()))
     };
-    if free(plain) {
-        return plain;
+    // The floor under the centre, at the feature's height.
+    let floor_at =
+        |p: DVec3| floor_below(world, p, r.y + 1.0).map(|y| (y - target.y).abs() <= LEVEL_M);
+    let spot = |run_up: f64| target - dir * (radius + run_up) + lift;
+    let mut why = None;
+    for run_up in RUN_UPS_M {
+        let p = spot(run_up);
+        match floor_at(p) {
+            Some(true) if free(p) => return Ok(p),
+            Some(true) => {
+                why.get_or_insert("no room to stand before it (the start is inside something)")
+            }
+            Some(false) => why.get_or_insert("no floor at its height before it"),
+            None => why.get_or_insert("no floor before it (the start is over nothing)"),
+        };
     }
-    let near = f.position - dir * (radius + 2.0 * settings.skin) + lift;
-    let back = -dir * RUN_UP_M;
-    slide(world, &robust, near, back, TraceDetail::Summary)
+    let near = target - dir * (radius + 2.0 * settings.skin) + lift;
+    let back = -dir * RUN_UPS_M[0];
+    if let Some(res) = slide(world, &robust, near, back, TraceDetail::Summary)
         .filter(|res| res.end_reason != EndReason::StuckEmbedded)
-        .map_or(plain, |res| res.final_position)
+    {
+        let p = res.final_position;
+        if floor_at(p) == Some(true) && free(p) {
+            return Ok(p);
+        }
+    }
+    Err((
+        spot(RUN_UPS_M[0]),
+        why.unwrap_or("no floor at its height before it")
+            .to_string(),
+    ))
 }
 
-/// Whether a walk got over, up, through or under the feature.
-fn got_past(settings: &SlideSettings, f: &Feature, w: &Walk) -> bool {
-    let s = &w.summary;
-    let ry = settings.radii[1];
-    let floor = f.position.y;
-    let along = |p: DVec3| (p - f.position).dot(w.spec.direction);
-    let past = along(s.final_position);
-    match f.kind {
-        FeatureKind::Step => {
-            let riser = f.riser_height_m.unwrap_or(0.0);
-            past > 0.0 && s.highest_y >= floor + riser + ry - 0.05
+/// What one walk showed about a feature.
+struct Judged {
+    passed: bool,
+    drop_before_m: f64,
+    untested: Option<String>,
+}
+
+impl Judged {
+    /// Reads walk `w` at `f`, approached towards `target` along the
+    /// feature's `normal` (its direction, or the reverse).
+    fn of(settings: &SlideSettings, f: &Feature, target: DVec3, normal: DVec3, w: &Walk) -> Self {
+        let r = settings.radii_vec();
+        let c = &settings.character;
+        let radius = radius_along(r, normal);
+        // Signed distance past the feature's line, along its normal.
+        let past = |p: DVec3| (p - target).dot(normal);
+        let line = DVec3::new(-normal.z, 0.0, normal.x);
+        let aside = |p: DVec3| (p - f.position).dot(line).abs();
+        let positions: Vec<(DVec3, bool)> = w
+            .frames
+            .iter()
+            .map(|fr| (fr.after.position, fr.after.grounded))
+            .collect();
+        // Standing on the feature's floor: the first frame on ground.
+        let Some(&(settled, _)) = positions.iter().find(|(_, g)| *g) else {
+            return Judged::nothing(0.0, "the walk never stood on ground".into());
+        };
+        let reached_at = positions
+            .iter()
+            .position(|&(p, _)| past(p) >= -(radius + REACH_M));
+        let before = &positions[..reached_at.unwrap_or(positions.len())];
+        let lowest = before.iter().fold(settled.y, |low, (p, _)| low.min(p.y));
+        let drop = settled.y - lowest;
+        if drop > APPROACH_DROP_M {
+            return Judged::nothing(
+                drop,
+                format!(
+                    "the walk fell {drop:.2} m before reaching it (no floor at its level on the way)"
+                ),
+            );
         }
-        // Up the slope by as much as the way walked on it says, at least
-        // half of it (a short slope may end at a wall: still climbed).
-        FeatureKind::Slope => {
-            let tan = f.slope_deg.unwrap_or(0.0).to_radians().tan();
-            let on_slope = past.min(1.2);
-            let start_y = w.spec.from.y;
-            on_slope >= 0.1 && s.highest_y - start_y >= 0.5 * tan * on_slope
+        let Some(reached_at) = reached_at else {
+            let end = w.summary.final_position;
+            return Judged::nothing(
+                drop,
+                format!(
+                    "the walk stopped {:.2} m before it",
+                    (-past(end) - radius).max(0.0)
+                ),
+            );
+        };
+        if (positions[reached_at].0.y - settled.y).abs() > c.max_step_height_m + LEVEL_M {
+            return Judged::nothing(drop, "the walk reached it at another level".into());
         }
-        FeatureKind::Opening => past > f.extent_m * 0.5 + PAST_M,
-        // Under it, not over it: reaching the point under the lowest
-        // clearance is enough (a niche under a low ceiling is a dead end).
-        FeatureKind::Ceiling => {
-            let under = f.height_m.unwrap_or(f64::INFINITY);
-            let reached = w.frames.iter().any(|fr| {
-                let p = fr.after.position;
-                DVec3::new(p.x - f.position.x, 0.0, p.z - f.position.z).length() <= 0.25
-            });
-            (reached || past > 0.0) && s.highest_y < floor + under
+        let after = &positions[reached_at..];
+        let level = |p: DVec3, rise: f64| (p.y - settled.y - rise).abs() <= LEVEL_M;
+        let passed = match f.kind {
+            // Standing on the upper floor, at the riser's height, past it.
+            FeatureKind::Step => {
+                let riser = f.riser_height_m.unwrap_or(0.0);
+                after
+                    .iter()
+                    .any(|&(p, g)| g && past(p) > 0.0 && level(p, riser))
+            }
+            // Up the slope by as much as the way walked on it says, at
+            // least half of it (a short slope may end at a wall: still
+            // climbed).
+            FeatureKind::Slope => {
+                let tan = f.slope_deg.unwrap_or(0.0).to_radians().tan();
+                let end = w.summary.final_position;
+                let on_slope = past(end).min(1.2);
+                on_slope >= 0.1 && w.summary.highest_y - settled.y >= 0.5 * tan * on_slope
+            }
+            // Through the door at the floor's level: crossing its middle
+            // within its jambs, and out the far side.
+            FeatureKind::Opening => {
+                let half_w = 0.5 * f.width_m.unwrap_or(0.0) + LEVEL_M;
+                let crossing = after.iter().find(|(p, _)| past(*p) >= 0.0);
+                let through = crossing.is_some_and(|&(p, _)| {
+                    aside(p) <= half_w && (p.y - settled.y).abs() <= c.max_step_height_m + LEVEL_M
+                });
+                through
+                    && after
+                        .iter()
+                        .any(|&(p, _)| past(p) > 0.5 * f.extent_m + PAST_M)
+            }
+            // Under it at the floor's level, not over it: reaching the
+            // point under the lowest clearance is enough (a niche under a
+            // low ceiling is a dead end).
+            FeatureKind::Ceiling => {
+                let under = f.height_m.unwrap_or(f64::INFINITY);
+                let below = w.summary.highest_y < f.position.y + under;
+                below
+                    && after.iter().any(|&(p, _)| {
+                        let h = DVec3::new(p.x - f.position.x, 0.0, p.z - f.position.z);
+                        (h.length() <= 0.25 || past(p) > 0.0) && level(p, 0.0)
+                    })
+            }
+        };
+        Judged {
+            passed,
+            drop_before_m: drop,
+            untested: None,
+        }
+    }
+
+    fn nothing(drop_before_m: f64, why: String) -> Self {
+        Judged {
+            passed: false,
+            drop_before_m,
+            untested: Some(why),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::FeatureOptions;
 use crate::bvh::{BvhScratch, QueryStats, ray_triangle};
-use crate::level::Level;
+use crate::collide::CollisionWorld;
 use crate::math::{Aabb, Vec3};
 use glam::{DVec2, DVec3};
 use rayon::prelude::*;
@@ -88,6 +88,9 @@ pub(super) struct Grid {
     pub nz: usize,
     /// True when the asked cell size was coarsened to fit the cap.
     pub coarsened: bool,
+    /// True when the level's faces point away from where a player stands
+    /// (see [`orientation`]): floors were taken on the other side of every face.
+    pub inside_out: bool,
     /// `layers[offsets[i]..offsets[i + 1]]` are cell `i`'s layers.
     offsets: Vec<u32>,
     layers: Vec<Layer>,
@@ -96,12 +99,12 @@ pub(super) struct Grid {
 impl Grid {
     /// Samples `level` (see the module doc of `features`); `None` if cancelled.
     pub fn sample(
-        level: &Level,
+        world: CollisionWorld<'_>,
         opts: &FeatureOptions,
         progress: &(dyn Fn(f32) + Sync),
         cancel: &AtomicBool,
     ) -> Option<Grid> {
-        let bounds = level.mesh.bounds();
+        let bounds = world.mesh.bounds();
         let (lo, hi) = if bounds.is_empty() {
             (DVec3::ZERO, DVec3::ZERO)
         } else {
@@ -118,6 +121,8 @@ impl Grid {
         let (nx, nz) = (count(cell, hi.x - lo.x), count(cell, hi.z - lo.z));
         let origin = DVec2::new(lo.x, lo.z) + DVec2::splat(PHASE * cell);
         let (y_lo, y_hi) = (lo.y as f32 - 1.0, hi.y as f32 + 1.0);
+        let inside_out = orientation(world, origin, cell, nx, nz, y_lo, y_hi) < 0.0;
+        let facing = if inside_out { -1.0 } else { 1.0 };
         let done = AtomicUsize::new(0);
         let every = (nz / 100).max(1);
         let rows: Vec<(Vec<u32>, Vec<Layer>)> = (0..nz)
@@ -132,7 +137,7 @@ impl Grid {
                 for ix in 0..nx {
                     let x = origin.x + ix as f64 * cell;
                     let before = layers.len();
-                    col.sample(level, x as f32, z as f32, y_lo, y_hi, &mut layers);
+                    col.sample(world, facing, x as f32, z as f32, y_lo, y_hi, &mut layers);
                     counts.push((layers.len() - before) as u32);
                 }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -162,6 +167,7 @@ impl Grid {
             nx,
             nz,
             coarsened,
+            inside_out,
             offsets,
             layers: all,
         })
@@ -214,15 +220,17 @@ struct Column {
 }
 
 impl Column {
-    /// Appends the layers of the vertical line at `(x, z)` to `out`, bottom to top.
-    fn sample(
+    /// The colliding surfaces the vertical line at `(x, z)` crosses, bottom
+    /// to top, as (height, normal times `facing`, triangle) in `self.hits`.
+    #[allow(clippy::too_many_arguments)]
+    fn cross(
         &mut self,
-        level: &Level,
+        world: CollisionWorld<'_>,
+        facing: f32,
         x: f32,
         z: f32,
         y_lo: f32,
         y_hi: f32,
-        out: &mut Vec<Layer>,
     ) {
         let e = 1e-4;
         let query =
@@ -230,8 +238,8 @@ impl Column {
         self.candidates.clear();
         self.hits.clear();
         let mut stats = QueryStats::default();
-        level.bvh.query_aabb(
-            &level.mesh.tri_aabbs,
+        world.bvh.query_aabb(
+            &world.mesh.tri_aabbs,
             &query,
             &mut self.scratch,
             &mut self.candidates,
@@ -240,9 +248,12 @@ impl Column {
         );
         let origin = Vec3::new(x, y_hi, z);
         for &tri in &self.candidates {
-            let corners = level.mesh.triangle(tri);
+            if !world.triangle_collides(tri) {
+                continue;
+            }
+            let corners = world.mesh.triangle(tri);
             if let Some((t, _, _)) = ray_triangle(origin, Vec3::NEG_Y, corners, y_hi - y_lo) {
-                let normal = level.mesh.triangle_normal(tri).as_vec3();
+                let normal = world.mesh.triangle_normal(tri).as_vec3() * facing;
                 if normal != Vec3::ZERO {
                     self.hits.push((y_hi - t, normal, tri));
                 }
@@ -250,6 +261,21 @@ impl Column {
         }
         self.hits
             .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
+    }
+
+    /// Appends the layers of the vertical line at `(x, z)` to `out`, bottom to top.
+    #[allow(clippy::too_many_arguments)]
+    fn sample(
+        &mut self,
+        world: CollisionWorld<'_>,
+        facing: f32,
+        x: f32,
+        z: f32,
+        y_lo: f32,
+        y_hi: f32,
+        out: &mut Vec<Layer>,
+    ) {
+        self.cross(world, facing, x, z, y_lo, y_hi);
         let up = WALL_SLOPE_DEG.to_radians().cos() as f32;
         let hits = &self.hits;
         let first = out.len();
@@ -286,42 +312,110 @@ impl Column {
     }
 }
 
-/// Closest-hit rays against the level, with reusable scratch.
+/// How many non-colliding surfaces one ray passes before it gives up
+/// (a stack of decals or liquid sheets deeper than this reads as a hit).
+const MAX_PASSED: usize = 32;
+
+/// Closest-hit rays against the level's colliding triangles, with reusable scratch.
 pub(super) struct Rays<'a> {
-    level: &'a Level,
+    world: CollisionWorld<'a>,
     scratch: BvhScratch,
 }
 
 impl<'a> Rays<'a> {
-    /// Rays against `level`.
-    pub fn new(level: &'a Level) -> Self {
+    /// Rays against `world`.
+    pub fn new(world: CollisionWorld<'a>) -> Self {
         Rays {
-            level,
+            world,
             scratch: BvhScratch::default(),
         }
     }
 
-    /// Distance and triangle of the first surface the ray from `origin`
-    /// along the unit `dir` meets within `max_t`.
+    /// Distance and triangle of the first colliding surface the ray from
+    /// `origin` along the unit `dir` meets within `max_t`: non-colliding
+    /// ones (liquids, triggers) are passed through.
     pub fn cast(&mut self, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, u32)> {
         let mut stats = QueryStats::default();
-        let hit = self.level.bvh.ray_cast(
-            &self.level.mesh,
-            origin.as_vec3(),
-            dir.as_vec3(),
-            max_t as f32,
-            &mut self.scratch,
-            &mut stats,
-        )?;
-        Some((f64::from(hit.t), hit.triangle))
+        let mut start = 0.0;
+        for _ in 0..MAX_PASSED {
+            let hit = self.world.bvh.ray_cast(
+                self.world.mesh,
+                (origin + dir * start).as_vec3(),
+                dir.as_vec3(),
+                (max_t - start) as f32,
+                &mut self.scratch,
+                &mut stats,
+            )?;
+            let t = start + f64::from(hit.t);
+            if self.world.triangle_collides(hit.triangle) {
+                return Some((t, hit.triangle));
+            }
+            start = t + 1e-4;
+            if start >= max_t {
+                return None;
+            }
+        }
+        None
     }
 
     /// Slope of triangle `tri`, degrees (90 for a degenerate one).
     pub fn slope_deg(&self, tri: u32) -> f64 {
-        let n = self.level.mesh.triangle_normal(tri);
+        let n = self.world.mesh.triangle_normal(tri);
         if n == DVec3::ZERO {
             return 90.0;
         }
         n.y.abs().clamp(0.0, 1.0).acos().to_degrees()
+    }
+}
+
+/// Largest number of columns [`orientation`] samples along each axis.
+const ORIENTATION_COLUMNS: usize = 96;
+
+/// Which way the level's faces point, from the lowest and highest surface
+/// of a sparse set of vertical lines: positive when they point to where a
+/// player stands (the usual winding, counter-clockwise seen from the
+/// front), negative when the level is wound inside out.
+///
+/// The lowest surface a vertical line meets is the ground (facing up) in a
+/// level open to the sky and in a closed interior alike; the highest is
+/// the top of the world (facing up) in an open level, or a closed
+/// interior's ceiling (facing down). So a correctly wound level scores
+/// from 0 (closed interiors, closed solids) to +2 a line (open ground),
+/// and the same level wound the other way its opposite. A closed interior
+/// scores about 0 either way: its winding cannot be told from its shape,
+/// and it is kept as it is. Only an unambiguous vote (below -1 a line on
+/// average) turns the level over.
+pub(super) fn orientation(
+    world: CollisionWorld<'_>,
+    origin: DVec2,
+    cell: f64,
+    nx: usize,
+    nz: usize,
+    y_lo: f32,
+    y_hi: f32,
+) -> f64 {
+    let step_x = nx.div_ceil(ORIENTATION_COLUMNS).max(1);
+    let step_z = nz.div_ceil(ORIENTATION_COLUMNS).max(1);
+    let mut col = Column::default();
+    let (mut score, mut lines) = (0.0, 0usize);
+    let up = |n: Vec3| if n.y > 0.0 { 1.0 } else { -1.0 };
+    let flat = WALL_SLOPE_DEG.to_radians().cos() as f32;
+    for iz in (0..nz).step_by(step_z) {
+        for ix in (0..nx).step_by(step_x) {
+            let x = origin.x + ix as f64 * cell;
+            let z = origin.y + iz as f64 * cell;
+            col.cross(world, 1.0, x as f32, z as f32, y_lo, y_hi);
+            col.hits.retain(|h| h.1.y.abs() > flat);
+            let (Some(low), Some(high)) = (col.hits.first(), col.hits.last()) else {
+                continue;
+            };
+            score += up(low.1) + up(high.1);
+            lines += 1;
+        }
+    }
+    if lines == 0 || score >= -(lines as f64) {
+        1.0
+    } else {
+        -1.0
     }
 }

@@ -52,9 +52,48 @@ pub(super) fn components(
             }
         }
     }
+    collect(uf, cells.len())
+}
+
+/// Like [`components`], with the 8 neighbours (diagonal ones too) and
+/// items of the same cell compared as well: `same(i, j)` decides.
+pub(super) fn components_8(
+    grid: &Grid,
+    cells: &[usize],
+    same: impl Fn(usize, usize) -> bool,
+) -> Vec<Vec<usize>> {
+    let mut by_cell: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, &c) in cells.iter().enumerate() {
+        by_cell.entry(c).or_default().push(i);
+    }
+    let mut uf = UnionFind((0..cells.len()).collect());
+    // Half the neighbourhood, so each pair of cells is seen once; the cell
+    // itself compares each pair of its items once (j > i).
+    const HALF: [(i64, i64); 5] = [(0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+    for (i, &c) in cells.iter().enumerate() {
+        let (ix, iz) = grid.cell_of(c);
+        for (dx, dz) in HALF {
+            let (jx, jz) = (ix as i64 + dx, iz as i64 + dz);
+            if jx < 0 || jz < 0 || jx as usize >= grid.nx || jz as usize >= grid.nz {
+                continue;
+            }
+            let other = grid.index(jx as usize, jz as usize);
+            for &j in by_cell.get(&other).into_iter().flatten() {
+                if (other != c || j > i) && same(i, j) {
+                    uf.union(i, j);
+                }
+            }
+        }
+    }
+    collect(uf, cells.len())
+}
+
+/// The groups of a finished union-find over `n` items, each sorted,
+/// ordered by their first item.
+fn collect(mut uf: UnionFind, n: usize) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut slot: HashMap<usize, usize> = HashMap::new();
-    for i in 0..cells.len() {
+    for i in 0..n {
         let root = uf.find(i);
         let k = *slot.entry(root).or_insert_with(|| {
             groups.push(Vec::new());

@@ -74,7 +74,7 @@ mod surfaces;
 #[cfg(test)]
 mod tests;
 
-use crate::level::Level;
+use crate::collide::CollisionWorld;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -99,6 +99,10 @@ pub struct FeatureOptions {
     /// The character's full height, metres: ceilings lower than 1.5 times
     /// this over walkable floor are reported.
     pub probe_height_m: f64,
+    /// The character's width, metres: a riser shorter than this that ends
+    /// at risers square to it at both ends is a stair block's side face,
+    /// not a step.
+    pub probe_width_m: f64,
     /// Wider passages are not openings, metres.
     pub max_opening_width_m: f64,
     /// Higher lintels are not openings, metres.
@@ -123,8 +127,9 @@ impl Default for FeatureOptions {
             min_riser_m: 0.03,
             max_riser_m: 1.5,
             probe_height_m: 1.8,
-            max_opening_width_m: 3.0,
-            max_opening_height_m: 3.0,
+            probe_width_m: 0.8,
+            max_opening_width_m: 6.0,
+            max_opening_height_m: 6.0,
             min_opening_width_m: 0.3,
             min_opening_height_m: 0.9,
             max_cells: MAX_CELLS,
@@ -179,6 +184,11 @@ pub struct Feature {
     pub object: Option<String>,
     /// Grid cells the feature covers (edges for a step).
     pub cells: usize,
+    /// Step: the staircase it belongs to (risers chained tread to tread,
+    /// climbing the same way), numbered from 0 in the order of the
+    /// findings; `None` for a riser on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flight: Option<u32>,
 }
 
 /// Everything [`find_features`] found.
@@ -195,6 +205,11 @@ pub struct Features {
     pub coarsened: bool,
     /// Grid size, cells along x and z.
     pub grid_size: [usize; 2],
+    /// True when the level is wound inside out (its faces point away from
+    /// where a player stands, judged from the ground and the sky): the
+    /// features were found on the other side of every face.
+    #[serde(default)]
+    pub inside_out: bool,
 }
 
 /// A feature with the measured fields empty.
@@ -211,13 +226,14 @@ fn blank(kind: FeatureKind, position: DVec3, direction: DVec3) -> Feature {
         extent_m: 0.0,
         object: None,
         cells: 0,
+        flight: None,
     }
 }
 
 /// Name of the object owning triangle `tri`.
-fn object_name(level: &Level, tri: u32) -> Option<String> {
-    let objects = &level.mesh.objects;
-    (!objects.is_empty()).then(|| objects[level.mesh.object_of(tri)].name.clone())
+fn object_name(world: CollisionWorld<'_>, tri: u32) -> Option<String> {
+    let objects = &world.mesh.objects;
+    (!objects.is_empty()).then(|| objects[world.mesh.object_of(tri)].name.clone())
 }
 
 /// Median of `values` (the upper one for an even count); 0 when empty.
@@ -229,30 +245,89 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// Risers of one staircase climb the same way within this, degrees.
+const FLIGHT_TURN_DEG: f64 = 25.0;
+
+/// Groups the steps into staircases: riser `b` follows riser `a` when it
+/// climbs the same way, starts on `a`'s upper floor, one tread of `a`
+/// further on (within two cells), and the two overlap side by side.
+/// Numbers the flights of two risers or more in the findings' order.
+fn number_flights(features: &mut [Feature], cell: f64) {
+    let steps: Vec<usize> = (0..features.len())
+        .filter(|&i| features[i].kind == FeatureKind::Step)
+        .collect();
+    let turn = FLIGHT_TURN_DEG.to_radians().cos();
+    let follows = |a: &Feature, b: &Feature| {
+        let (Some(riser), Some(tread)) = (a.riser_height_m, a.tread_depth_m) else {
+            return false;
+        };
+        let along = DVec3::new(-a.direction.z, 0.0, a.direction.x);
+        let d = b.position - a.position;
+        a.direction.dot(b.direction) > turn
+            && (d.y - riser).abs() <= 0.05 + 0.1 * riser
+            && (d.dot(a.direction) - tread).abs() <= 2.0 * cell
+            && d.dot(along).abs() <= 0.5 * (a.extent_m + b.extent_m)
+    };
+    let mut root: Vec<usize> = (0..steps.len()).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for (x, &a) in steps.iter().enumerate() {
+        for (y, &b) in steps.iter().enumerate() {
+            if x != y && follows(&features[a], &features[b]) {
+                let (ra, rb) = (find(&mut root, x), find(&mut root, y));
+                root[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut size = vec![0usize; steps.len()];
+    for x in 0..steps.len() {
+        let r = find(&mut root, x);
+        size[r] += 1;
+    }
+    let mut number: Vec<Option<u32>> = vec![None; steps.len()];
+    let mut next = 0;
+    for (x, &i) in steps.iter().enumerate() {
+        let r = find(&mut root, x);
+        if size[r] < 2 {
+            continue;
+        }
+        let n = *number[r].get_or_insert_with(|| {
+            next += 1;
+            next - 1
+        });
+        features[i].flight = Some(n);
+    }
+}
+
 /// Finds the steps, openings, slopes and ceilings of `level` (see the module
 /// doc), calling `progress` with fractions in `[0, 1]` (from rayon's
 /// threads) and returning `None` as soon as `cancel` is seen set.
 pub fn find_features(
-    level: &Level,
+    world: CollisionWorld<'_>,
     opts: &FeatureOptions,
     progress: &(dyn Fn(f32) + Sync),
     cancel: &AtomicBool,
 ) -> Option<Features> {
-    let grid = grid::Grid::sample(level, opts, progress, cancel)?;
+    let grid = grid::Grid::sample(world, opts, progress, cancel)?;
     let cancelled = || cancel.load(std::sync::atomic::Ordering::Relaxed);
-    let mut features = steps::find(level, &grid, opts);
+    let mut features = steps::find(world, &grid, opts);
     progress(0.85);
     if cancelled() {
         return None;
     }
-    let (openings, opening_cells) = openings::find(level, &grid, opts);
+    let (openings, opening_cells) = openings::find(world, &grid, opts);
     features.extend(openings);
     progress(0.95);
     if cancelled() {
         return None;
     }
-    features.extend(surfaces::slopes(level, &grid, opts));
-    features.extend(surfaces::ceilings(level, &grid, opts, &opening_cells));
+    features.extend(surfaces::slopes(world, &grid, opts));
+    features.extend(surfaces::ceilings(world, &grid, opts, &opening_cells));
     features.sort_by(|a, b| {
         a.kind.cmp(&b.kind).then_with(|| {
             let key = |f: &Feature| [f.position.x, f.position.z, f.position.y];
@@ -263,6 +338,7 @@ pub fn find_features(
                 .unwrap_or(std::cmp::Ordering::Equal)
         })
     });
+    number_flights(&mut features, grid.cell);
     progress(1.0);
     Some(Features {
         features,
@@ -270,5 +346,6 @@ pub fn find_features(
         cell_m: grid.cell,
         coarsened: grid.coarsened,
         grid_size: [grid.nx, grid.nz],
+        inside_out: grid.inside_out,
     })
 }

@@ -3,7 +3,7 @@
 
 use super::grid::{Grid, Layer, Rays, continuous, dir_vec};
 use super::{Feature, FeatureKind, FeatureOptions, blank, median, object_name};
-use crate::level::Level;
+use crate::collide::CollisionWorld;
 use glam::DVec3;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -15,6 +15,10 @@ const WALL_RAY_HEIGHT_M: f64 = 1.0;
 const MAX_LINTEL_DEPTH_M: f64 = 2.0;
 /// Beyond the lintel the ceiling is higher by at least this, metres.
 const LINTEL_STEP_M: f64 = 0.3;
+/// A lintel is within this of level, degrees: the underside of a ramp or
+/// a sloped roof over a gap is no door head (an arch keeps its level
+/// middle, where the passage's centre line runs).
+const LINTEL_TILT_DEG: f64 = 20.0;
 
 /// A cell under a lintel with walls both sides along axis `across`.
 #[derive(Clone, Copy, Debug)]
@@ -78,6 +82,9 @@ fn gap_at(
     if !floor.walkable(opts) || clearance > opts.max_opening_height_m {
         return None;
     }
+    if floor.ceiling_tri == u32::MAX || rays.slope_deg(floor.ceiling_tri) > LINTEL_TILT_DEG {
+        return None;
+    }
     let (ix, iz) = grid.cell_of(i);
     let y = f64::from(floor.y) + WALL_RAY_HEIGHT_M.min(0.5 * clearance);
     let origin = grid.point(ix, iz, y);
@@ -117,14 +124,14 @@ fn gap_at(
 /// Finds the openings; also returns their `(cell, layer)`s, which are not
 /// low ceilings.
 pub(super) fn find(
-    level: &Level,
+    world: CollisionWorld<'_>,
     grid: &Grid,
     opts: &FeatureOptions,
 ) -> (Vec<Feature>, HashSet<(usize, usize)>) {
     let gaps: Vec<Gap> = (0..grid.nz)
         .into_par_iter()
         .map_init(
-            || Rays::new(level),
+            || Rays::new(world),
             |rays, iz| {
                 let mut out = Vec::new();
                 for ix in 0..grid.nx {
@@ -149,14 +156,19 @@ pub(super) fn find(
     };
     let features = groups
         .iter()
-        .map(|group| opening_feature(level, grid, group, &gaps))
+        .map(|group| opening_feature(world, grid, group, &gaps))
         .filter(big_enough)
         .collect();
     (features, gaps.iter().map(|g| (g.cell, g.layer)).collect())
 }
 
 /// Measures one opening from its cells.
-fn opening_feature(level: &Level, grid: &Grid, group: &[usize], gaps: &[Gap]) -> Feature {
+fn opening_feature(
+    world: CollisionWorld<'_>,
+    grid: &Grid,
+    group: &[usize],
+    gaps: &[Gap],
+) -> Feature {
     let members: Vec<&Gap> = group.iter().map(|&i| &gaps[i]).collect();
     let across = dir_vec(dirs(members[0].across).0);
     let passage = dir_vec(dirs(1 - members[0].across).0);
@@ -182,7 +194,7 @@ fn opening_feature(level: &Level, grid: &Grid, group: &[usize], gaps: &[Gap]) ->
     f.height_m = Some(f64::from(lowest.floor.clearance));
     f.extent_m = hi - lo + grid.cell;
     f.object = (lowest.floor.ceiling_tri != u32::MAX)
-        .then(|| object_name(level, lowest.floor.ceiling_tri))
+        .then(|| object_name(world, lowest.floor.ceiling_tri))
         .flatten();
     f.cells = members.len();
     f

@@ -3,7 +3,7 @@
 
 use super::grid::{Grid, Layer, continuous};
 use super::{Feature, FeatureKind, FeatureOptions, blank, median, object_name};
-use crate::level::Level;
+use crate::collide::CollisionWorld;
 use glam::DVec3;
 use std::collections::HashSet;
 
@@ -17,8 +17,11 @@ const MIN_SLOPE_CELLS: usize = 4;
 const SAME_SLOPE_DEG: f64 = 5.0;
 /// ... and their uphill directions by less than this, degrees.
 const SAME_UPHILL_DEG: f64 = 20.0;
-/// Ceilings lower than this many character heights are reported.
+/// Ceilings lower than this many character heights are reported...
 const CEILING_FACTOR: f64 = 1.5;
+/// ... unless lower than this many: nobody stands on the floor under
+/// them (the gap under a slab, a vent), so they stop no one there.
+const CEILING_LEAST_FACTOR: f64 = 0.5;
 
 /// One layer of one cell, with its sample point.
 struct Item {
@@ -59,7 +62,11 @@ fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// Sloped regions: up-facing surfaces between 5 and 80 degrees.
-pub(super) fn slopes(level: &Level, grid: &Grid, opts: &FeatureOptions) -> Vec<Feature> {
+pub(super) fn slopes(
+    world: CollisionWorld<'_>,
+    grid: &Grid,
+    opts: &FeatureOptions,
+) -> Vec<Feature> {
     let items = items(grid, |_, _, l| l.slope_deg() > MIN_SLOPE_DEG);
     let cells: Vec<usize> = items.iter().map(|it| it.cell).collect();
     let cos_same = SAME_UPHILL_DEG.to_radians().cos();
@@ -99,7 +106,7 @@ pub(super) fn slopes(level: &Level, grid: &Grid, opts: &FeatureOptions) -> Vec<F
             let mut f = blank(FeatureKind::Slope, position, up);
             f.slope_deg = Some(angle);
             f.extent_m = hi - lo + grid.cell;
-            f.object = object_name(level, rep.layer.tri);
+            f.object = object_name(world, rep.layer.tri);
             f.cells = members.len();
             f
         })
@@ -109,14 +116,19 @@ pub(super) fn slopes(level: &Level, grid: &Grid, opts: &FeatureOptions) -> Vec<F
 /// Low ceilings: walkable floor with less than 1.5 character heights of
 /// clearance, outside openings.
 pub(super) fn ceilings(
-    level: &Level,
+    world: CollisionWorld<'_>,
     grid: &Grid,
     opts: &FeatureOptions,
     openings: &HashSet<(usize, usize)>,
 ) -> Vec<Feature> {
     let limit = CEILING_FACTOR * opts.probe_height_m;
+    let least = CEILING_LEAST_FACTOR * opts.probe_height_m;
     let items = items(grid, |cell, k, l| {
-        l.walkable(opts) && f64::from(l.clearance) < limit && !openings.contains(&(cell, k))
+        let clearance = f64::from(l.clearance);
+        l.walkable(opts)
+            && clearance < limit
+            && clearance >= least
+            && !openings.contains(&(cell, k))
     });
     let cells: Vec<usize> = items.iter().map(|it| it.cell).collect();
     let groups = super::group::components(grid, &cells, |i, j, _| {
@@ -146,7 +158,7 @@ pub(super) fn ceilings(
             f.height_m = Some(f64::from(lowest.layer.clearance));
             f.extent_m = extent + grid.cell;
             f.object = (lowest.layer.ceiling_tri != u32::MAX)
-                .then(|| object_name(level, lowest.layer.ceiling_tri))
+                .then(|| object_name(world, lowest.layer.ceiling_tri))
                 .flatten();
             f.cells = members.len();
             f

@@ -8,6 +8,7 @@ use crate::analysis::generate::solid::cuboid;
 use crate::analysis::generate::{
     CEILINGS, DOORS, LevelBuilder, RAMP_SLOPES, STAIR_RISERS, default_level, write_obj,
 };
+use crate::level::Level;
 use crate::level::{ImportOptions, UpAxis, import::import_obj_bytes};
 use crate::mesh::TriMesh;
 use glam::{DVec2, DVec3};
@@ -16,7 +17,8 @@ use std::sync::atomic::AtomicBool;
 
 fn find(level: &Level) -> Features {
     let cancel = AtomicBool::new(false);
-    find_features(level, &FeatureOptions::default(), &|_| {}, &cancel).expect("not cancelled")
+    find_features(level.world(), &FeatureOptions::default(), &|_| {}, &cancel)
+        .expect("not cancelled")
 }
 
 fn of_kind(found: &Features, kind: FeatureKind) -> Vec<&Feature> {
@@ -222,7 +224,7 @@ fn level_of_walls_only_has_no_walkable_floor() {
 fn cancel_returns_none() {
     let level = small_level(&step_door_slab());
     let cancel = AtomicBool::new(true);
-    assert!(find_features(&level, &FeatureOptions::default(), &|_| {}, &cancel).is_none());
+    assert!(find_features(level.world(), &FeatureOptions::default(), &|_| {}, &cancel).is_none());
 }
 
 #[test]
@@ -234,7 +236,7 @@ fn huge_grid_is_coarsened_and_says_so() {
     };
     let level = small_level(&[]);
     let cancel = AtomicBool::new(false);
-    let found = find_features(&level, &opts, &|_| {}, &cancel).unwrap();
+    let found = find_features(level.world(), &opts, &|_| {}, &cancel).unwrap();
     assert!(found.coarsened);
     assert!(found.grid_size[0] * found.grid_size[1] <= 10_000);
     assert!(found.cell_m > 0.08, "{}", found.cell_m);

@@ -14,14 +14,18 @@ use eframe::egui::{self, Color32, RichText, text::LayoutJob};
 const ROW_H: f32 = 20.0;
 
 /// The colour of a verdict: green for climbs and passes, red for blocked,
-/// orange for stalls.
+/// orange for stalls, grey for untested.
 pub fn verdict_color(v: Verdict) -> Color32 {
     match v {
         Verdict::Climbs | Verdict::Passes => Color32::from_rgb(80, 200, 90),
         Verdict::Blocked => Color32::from_rgb(230, 70, 60),
         Verdict::Stalls => Color32::from_rgb(240, 150, 40),
+        Verdict::Untested => Color32::from_rgb(150, 150, 160),
     }
 }
+
+/// The colour that marks a marginal finding.
+pub const MARGINAL_COLOR: Color32 = Color32::from_rgb(90, 170, 240);
 
 /// A verdict's word.
 pub fn verdict_word(v: Verdict) -> &'static str {
@@ -30,6 +34,7 @@ pub fn verdict_word(v: Verdict) -> &'static str {
         Verdict::Passes => "passes",
         Verdict::Blocked => "blocked",
         Verdict::Stalls => "stalls",
+        Verdict::Untested => "untested",
     }
 }
 
@@ -66,10 +71,24 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             (Verdict::Passes, c.passes),
             (Verdict::Blocked, c.blocked),
             (Verdict::Stalls, c.stalls),
+            (Verdict::Untested, c.untested),
         ] {
             ui.label(RichText::new(format!("{n} {}", verdict_word(v))).color(verdict_color(v)));
         }
+        if c.marginal > 0 {
+            ui.label(RichText::new(format!("({} marginal)", c.marginal)).color(MARGINAL_COLOR))
+                .on_hover_text(
+                    "Verdicts within a centimetre (half a degree) of the character's limit",
+                );
+        }
     });
+    if report.inside_out {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "The level is wound inside out: its faces point away from where a player stands. \
+             The features were found on their other side; fix the winding in the file.",
+        );
+    }
     ui.weak(format!(
         "cell {:.2} m{} · found in {:.0} ms, walked in {:.0} ms · {} ghost corner hits",
         report.cell_m,
@@ -108,8 +127,20 @@ fn filters(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     });
     ui.horizontal_wrapped(|ui| {
         for (v, on) in VERDICTS.iter().zip(f.verdicts.iter_mut()) {
-            ui.toggle_value(on, RichText::new(verdict_word(*v)).color(verdict_color(*v)));
+            ui.toggle_value(on, RichText::new(verdict_word(*v)).color(verdict_color(*v)))
+                .on_hover_text(if v == &Verdict::Untested {
+                    "Features no walk could reach or test (never a failure)"
+                } else {
+                    "Show or hide findings with this verdict"
+                });
         }
+        ui.toggle_value(
+            &mut f.marginal_only,
+            RichText::new("marginal only").color(MARGINAL_COLOR),
+        )
+        .on_hover_text(
+            "Only verdicts within a centimetre (half a degree) of the character's limit",
+        );
     });
     if f != before {
         app.queue.push(Command::SetChecksFilter(f));
@@ -143,6 +174,9 @@ fn opened(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         }
     });
     ui.label(&f.reason);
+    if let Some(m) = &f.marginal {
+        ui.colored_label(MARGINAL_COLOR, format!("Marginal: {m}"));
+    }
     ui.weak(format!(
         "walk at {:.0}°, frame {} of {} in the stepper",
         open.angle_deg,
@@ -203,6 +237,16 @@ fn row_job(i: usize, f: &Finding, text: Color32) -> LayoutJob {
             ..font.clone()
         },
     );
+    if f.marginal.is_some() {
+        job.append(
+            " (marginal)",
+            0.0,
+            egui::TextFormat {
+                color: MARGINAL_COLOR,
+                ..font.clone()
+            },
+        );
+    }
     job.append(&format!(" · {} · {object}", measurements(f)), 0.0, font);
     job
 }
