@@ -876,6 +876,19 @@ mod tests {
         let d = compare(&now, None, &before, "b.json");
         assert!(!d.fails && d.changed.len() == 2);
         assert!(d.changed.iter().all(|e| !e.fails));
+        // `untested` never fails: new, or from ok.
+        let now = report(&[
+            (Step, at(0.0, 0.0, 0.0), Verdict::Untested),
+            (Step, at(5.0, 0.0, 0.0), Verdict::Untested),
+        ]);
+        let d = compare(
+            &now,
+            None,
+            &baseline(&[("step", at(0.0, 0.0, 0.0), "climbs")]),
+            "b",
+        );
+        assert_eq!((d.new.len(), d.changed.len(), d.fails), (1, 1, false));
+        assert_eq!(d.changed[0].after.as_deref(), Some("untested"));
         // Settings compared when both are there.
         let s = serde_json::json!({"radii": [0.4, 0.9, 0.4]});
         let mut before = before;
