@@ -102,7 +102,7 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
         None => None,
     };
     let level = Level::load(&a.level, &a.import.options())?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
     let world = level.world_with(&colliding);
     let report = check_level(&level, world, &settings, &|_| {}, &AtomicBool::new(false))
         .map_err(|e| CliError::Failed(e.to_string()))?

@@ -91,9 +91,9 @@ pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
     let (report, triangles) = match &a.level {
         Some(path) => {
             // Bad numbers are refused before a long import.
-            options(a)?;
+            let (settings, _) = options(a)?;
             let level = Level::load(path, &a.import.options())?;
-            let colliding = object_flags(&level, &a.non_colliding)?;
+            let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
             let world = level.world_with(&colliding);
             let report = map_world(a, &level.name, world)?;
             if let Some(png) = &a.png {

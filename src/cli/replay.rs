@@ -123,7 +123,7 @@ pub(crate) fn run(a: &ReplayArgs) -> Result<i32, CliError> {
         ..ImportOptions::default()
     };
     let level = Level::load(&a.level, &import)?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
     let world = level.world_with(&colliding);
     let r = replay(
         world,

@@ -138,7 +138,7 @@ pub(crate) fn run(a: &ReproArgs) -> Result<i32, CliError> {
         ));
     }
     let level = Level::load(level_path, &a.import.options())?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
     let req = BundleRequest {
         level: &level,
         colliding: Some(&colliding),

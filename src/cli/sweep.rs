@@ -256,7 +256,7 @@ pub(crate) fn run(a: &SweepArgs) -> Result<i32, CliError> {
         ));
     }
     let level = load_with_cylinders(a)?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
     let detail = if a.summary {
         TraceDetail::Summary
     } else {
@@ -292,14 +292,23 @@ pub(super) fn load_with_cylinders(a: &SweepArgs) -> Result<Level, CliError> {
     Ok(level_with_cylinders(&level, &a.cylinder))
 }
 
-/// One flag per object of the level: `false` for the objects named in `names`.
-pub(super) fn object_flags(level: &Level, names: &[String]) -> Result<Vec<bool>, CliError> {
+/// One flag per object of the level: `false` for the objects named in
+/// `names` (`--non-colliding`: an exact name, or a pattern with `*` or
+/// `?`, which must name at least one object) and for those the settings'
+/// `[level] non_colliding` `patterns` name (which may name none). Says on
+/// stderr how many objects and triangles the patterns made non-colliding.
+pub(super) fn object_flags(
+    level: &Level,
+    names: &[String],
+    patterns: &[String],
+) -> Result<Vec<bool>, CliError> {
     let objects = &level.mesh.objects;
     let mut colliding = vec![true; objects.len()];
     for name in names {
+        let glob = name.contains(['*', '?']);
         let mut found = false;
         for (flag, o) in colliding.iter_mut().zip(objects) {
-            if &o.name == name {
+            if &o.name == name || (glob && crate::collide::object_matches(name, &o.name)) {
                 *flag = false;
                 found = true;
             }
@@ -311,12 +320,35 @@ pub(super) fn object_flags(level: &Level, names: &[String]) -> Result<Vec<bool>,
             } else {
                 ""
             };
+            let chars = name.chars().count();
+            let shown = if chars > 40 {
+                format!(
+                    "{}… ({chars} characters)",
+                    name.chars().take(40).collect::<String>()
+                )
+            } else {
+                name.clone()
+            };
             return Err(CliError::Failed(format!(
-                "{}: no object named '{name}' (objects: {}{more})",
+                "{}: no object named '{shown}' (objects: {}{more})",
                 level.name,
                 known.join(", ")
             )));
         }
+    }
+    if !patterns.is_empty() {
+        let (named, n_objects, n_triangles) = crate::collide::objects_named(&level.mesh, patterns);
+        for (flag, n) in colliding.iter_mut().zip(named) {
+            *flag &= !n;
+        }
+        let hint = if n_objects == 0 && level.report.material_statements_ignored > 0 {
+            " (materials are not objects here: load with --objects-by group-and-material to name them)"
+        } else {
+            ""
+        };
+        eprintln!(
+            "non-colliding  {n_objects} objects, {n_triangles} triangles named by the settings' [level] patterns{hint}"
+        );
     }
     Ok(colliding)
 }
@@ -483,7 +515,7 @@ mod tests {
             "--non-colliding",
             "wall",
         ]);
-        let flags = object_flags(&level, &a.non_colliding).unwrap();
+        let flags = object_flags(&level, &a.non_colliding, &[]).unwrap();
         assert_eq!(flags, [true, false]);
         let r = slide(
             level.world_with(&flags),
@@ -493,7 +525,7 @@ mod tests {
             TraceDetail::Full,
         );
         assert_eq!(r.unwrap().final_position, glam::DVec3::new(5.0, 1.0, 0.0));
-        let e = object_flags(&level, &["roof".to_string()])
+        let e = object_flags(&level, &["roof".to_string()], &[])
             .unwrap_err()
             .to_string();
         assert_eq!(e, "box: no object named 'roof' (objects: floor, wall)");

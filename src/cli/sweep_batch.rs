@@ -64,7 +64,7 @@ pub(super) fn run(a: &SweepArgs, base: &SlideSettings, path: &Path) -> Result<i3
     // is reported at once.
     let mut input = batch::open(path)?;
     let level = Level::load(&a.level, &a.import.options())?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &base.level.non_colliding)?;
     let world = level.world_with(&colliding);
     let mut out = std::io::stdout().lock();
     let outcome = batch::run(

@@ -190,7 +190,7 @@ pub(super) fn run(
     let ms = a.method_settings();
     ms.validate().map_err(CliError::Usage)?;
     let level = load_with_cylinders(a)?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
     let world = level.world_with(&colliding);
     let scene = scene_cylinders(&level, &a.cylinder, &colliding);
     let only: Vec<Cylinder> = scene.cylinders.iter().map(|c| c.cylinder).collect();

@@ -122,7 +122,7 @@ pub(crate) fn run(a: &WalkArgs) -> Result<i32, CliError> {
         jump: a.jump,
     };
     let level = Level::load(&a.level, &a.import.options())?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
     let trace = match (a.json, a.full) {
         (true, true) => WalkTrace::Full,
         (true, false) => WalkTrace::Summary,

@@ -45,7 +45,7 @@ struct SummaryJson<'a> {
 pub(super) fn run(a: &WalkArgs, base: &SlideSettings, path: &Path) -> Result<i32, CliError> {
     let mut input = batch::open(path)?;
     let level = Level::load(&a.level, &a.import.options())?;
-    let colliding = object_flags(&level, &a.non_colliding)?;
+    let colliding = object_flags(&level, &a.non_colliding, &base.level.non_colliding)?;
     let world = level.world_with(&colliding);
     let trace = match (a.summary, a.full) {
         (true, _) => WalkTrace::FramesOnly,

@@ -49,9 +49,12 @@ pub mod triggers;
 mod world;
 
 pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};
-pub use settings::{InvalidSettings, SlideMode, SlideSettings};
+pub use settings::{
+    InvalidSettings, LevelSettings, MAX_NON_COLLIDING_PATTERNS, MAX_PATTERN_CHARS, SlideMode,
+    SlideSettings,
+};
 pub use solver::{
     MAX_MAGNITUDE_M, MoveEnd, SlideResult, SlideSolver, TraceDetail, WallRule, slide,
 };
 pub use trace::*;
-pub use world::CollisionWorld;
+pub use world::{CollisionWorld, glob_matches, object_matches, objects_named};

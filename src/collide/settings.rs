@@ -120,6 +120,36 @@ pub struct SlideSettings {
     /// get the defaults.
     #[serde(default)]
     pub character: CharacterSettings,
+    /// What these settings say about the level they are used on: which of
+    /// its objects do not collide (liquids, triggers, clip, sky). Every
+    /// command and the window apply it.
+    #[serde(default, skip_serializing_if = "LevelSettings::is_empty")]
+    pub level: LevelSettings,
+}
+
+/// Most patterns a `[level]` section may hold.
+pub const MAX_NON_COLLIDING_PATTERNS: usize = 256;
+/// Longest pattern, characters.
+pub const MAX_PATTERN_CHARS: usize = 200;
+
+/// The `[level]` section of a settings file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LevelSettings {
+    /// Objects that do not collide, named by patterns: `*` stands for any
+    /// run of characters and `?` for one, letter case is ignored, and a
+    /// pattern names an object when it matches its whole name, or the part
+    /// before or after a `:` (the group and the material of an object made
+    /// by `--objects-by group-and-material`), e.g. `["*water*", "*slime*",
+    /// "*lava*", "trigger*"]`. See [`crate::collide::object_matches`].
+    pub non_colliding: Vec<String>,
+}
+
+impl LevelSettings {
+    /// Whether it says nothing (the default).
+    pub fn is_empty(&self) -> bool {
+        self.non_colliding.is_empty()
+    }
 }
 
 fn default_skin() -> f64 {
@@ -153,6 +183,7 @@ impl Default for SlideSettings {
             ghost_edge_angle_deg: default_ghost_edge_angle_deg(),
             self_checks: true,
             character: CharacterSettings::default(),
+            level: LevelSettings::default(),
         }
     }
 }
@@ -237,6 +268,24 @@ impl SlideSettings {
     /// Checks the same rules as the file reader, for settings built in code.
     pub fn validate(&self) -> Result<(), InvalidSettings> {
         let bad = |m: String| Err(InvalidSettings(m));
+        let patterns = &self.level.non_colliding;
+        if patterns.len() > MAX_NON_COLLIDING_PATTERNS {
+            return bad(format!(
+                "level.non_colliding has {} patterns; at most {MAX_NON_COLLIDING_PATTERNS}",
+                patterns.len()
+            ));
+        }
+        if let Some(p) = patterns
+            .iter()
+            .find(|p| p.is_empty() || p.chars().count() > MAX_PATTERN_CHARS)
+        {
+            let shown: String = p.chars().take(40).collect();
+            return bad(format!(
+                "level.non_colliding pattern '{shown}{}' ({} characters) must be 1 to {MAX_PATTERN_CHARS} characters",
+                if p.chars().count() > 40 { "…" } else { "" },
+                p.chars().count()
+            ));
+        }
         if self.format_version != SETTINGS_FORMAT_VERSION {
             return bad(format!(
                 "format_version {} is not supported",

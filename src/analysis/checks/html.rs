@@ -61,7 +61,8 @@ pub fn measurements(f: &Finding) -> String {
         parts.push(format!("riser {r:.3} m"));
     }
     if let Some(t) = m.tread_depth_m {
-        parts.push(format!("tread {t:.3} m"));
+        let wall = if m.tread_walled { " to a wall" } else { "" };
+        parts.push(format!("tread {t:.3} m{wall}"));
     }
     if let Some(w) = m.width_m {
         parts.push(format!("width {w:.3} m"));

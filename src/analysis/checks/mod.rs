@@ -36,6 +36,8 @@ mod html;
 mod verdict;
 
 #[cfg(test)]
+mod scenarios;
+#[cfg(test)]
 mod tests;
 
 pub use html::{html_report, measurements};

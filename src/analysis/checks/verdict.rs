@@ -78,6 +78,12 @@ const LEVEL_M: f64 = 0.1;
 const REACH_M: f64 = 0.15;
 /// ... and stopped at it when it ended this close, metres.
 const AT_FEATURE_M: f64 = 0.3;
+/// A walk is under a ceiling's lowest point when this close to it,
+/// horizontally, metres.
+const CEILING_UNDER_M: f64 = 0.25;
+/// A riser of a staircase may be walked at from a floor this much lower
+/// down its own flight, metres.
+const FLIGHT_START_BELOW_M: f64 = 1.0;
 /// Where along a step or slope the starts are tried, as shares of its
 /// length from the middle (one more start each side when the first fails).
 const OFFSETS: [f64; 3] = [0.0, -0.3, 0.3];
@@ -95,6 +101,9 @@ fn width_across(radii: DVec3, dir: DVec3) -> f64 {
 struct Approach {
     offset: f64,
     reverse: bool,
+    /// Across the feature's direction instead of along it (a ceiling
+    /// region is walked under from whichever side is open).
+    across: bool,
 }
 
 /// The approaches tried for `f`, in order: steps and slopes from their
@@ -104,6 +113,7 @@ fn approaches(settings: &SlideSettings, f: &Feature) -> Vec<Approach> {
     let plain = |offset| Approach {
         offset,
         reverse: false,
+        across: false,
     };
     match f.kind {
         FeatureKind::Step | FeatureKind::Slope => {
@@ -111,13 +121,21 @@ fn approaches(settings: &SlideSettings, f: &Feature) -> Vec<Approach> {
             let n = if long { OFFSETS.len() } else { 1 };
             OFFSETS[..n].iter().map(|&o| plain(o)).collect()
         }
-        FeatureKind::Opening | FeatureKind::Ceiling => vec![
+        FeatureKind::Opening => vec![
             plain(0.0),
             Approach {
-                offset: 0.0,
                 reverse: true,
+                ..plain(0.0)
             },
         ],
+        FeatureKind::Ceiling => [(false, false), (true, false), (false, true), (true, true)]
+            .into_iter()
+            .map(|(reverse, across)| Approach {
+                reverse,
+                across,
+                ..plain(0.0)
+            })
+            .collect(),
     }
 }
 
@@ -287,6 +305,8 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             let narrow = f.extent_m < wide;
             // To stand on the tread, the body's curve must touch it within
             // the walkable slope: the tread holds the rest of its radius.
+            // (With a wall behind the tread too: the body then stands with
+            // its centre a radius from the wall, its curve on the edge.)
             let stand =
                 radius_along(r, f.direction) - perch_radius(r, f.direction, c.max_slope_deg);
             let shallow = f.tread_depth_m.is_some_and(|t| t < stand);
@@ -420,16 +440,24 @@ fn walk_at(
     approach: Approach,
 ) -> CheckWalk {
     let r = settings.radii_vec();
-    let normal = if approach.reverse {
-        -f.direction
+    let along = if approach.across {
+        DVec3::new(-f.direction.z, 0.0, f.direction.x)
     } else {
         f.direction
     };
+    let normal = if approach.reverse { -along } else { along };
     let line = DVec3::new(-f.direction.z, 0.0, f.direction.x);
     let target = f.position + line * approach.offset * f.extent_m;
     let dir = DQuat::from_rotation_y(angle_deg.to_radians()) * normal;
     let dir = DVec3::new(dir.x, 0.0, dir.z).normalize_or(DVec3::X);
-    let (start, start_problem) = match start_before(world, settings, target, dir) {
+    // A riser of a staircase may be walked at from lower down the same
+    // flight: its own tread is often shallower than the character.
+    let below = if f.flight.is_some() {
+        FLIGHT_START_BELOW_M
+    } else {
+        0.0
+    };
+    let (start, start_problem) = match start_before(world, settings, target, dir, below) {
         Ok(p) => (p, None),
         Err((p, why)) => (p, Some(why)),
     };
@@ -467,7 +495,7 @@ fn walk_at(
             untested: Some(start_problem.unwrap_or_else(|| "the walk could not run".into())),
         };
     };
-    let judged = Judged::of(settings, f, target, normal, &w);
+    let judged = Judged::of(world, settings, f, target, normal, &w);
     CheckWalk {
         angle_deg,
         spec,
@@ -483,13 +511,15 @@ fn walk_at(
 /// longest run-up whose spot is free with the floor under it at the
 /// feature's height; or, where none is (a niche, the level's edge), as
 /// far back as the solver slides the body from just before the feature.
-/// `Err` with the spot tried and why no start tests the feature: no floor
-/// at its height before it, or no room to stand.
+/// The floor may also be up to `below` lower than the feature's (a step
+/// lower down its own staircase). `Err` with the spot tried and why no start tests
+/// the feature: no floor at its height before it, or no room to stand.
 fn start_before(
     world: CollisionWorld<'_>,
     settings: &SlideSettings,
     target: DVec3,
     dir: DVec3,
+    below: f64,
 ) -> Result<DVec3, (DVec3, String)> {
     let r = settings.radii_vec();
     let lift = DVec3::Y * (r.y + 2.0 * settings.skin);
@@ -502,19 +532,22 @@ fn start_before(
         slide(world, &robust, p, -DVec3::Y * 1e-3, TraceDetail::Summary)
             .is_some_and(|res| res.iterations.iter().all(|i| i.recovery.is_none()))
     };
-    // The floor under the centre, at the feature's height.
-    let floor_at =
-        |p: DVec3| floor_below(world, p, r.y + 1.0).map(|y| (y - target.y).abs() <= LEVEL_M);
+    // The floor under the centre, at the feature's height: `None` over
+    // nothing, `Some(None)` at another height.
+    let floor_at = |p: DVec3| {
+        floor_below(world, p, r.y + 1.0 + below)
+            .map(|y| (y <= target.y + LEVEL_M && y >= target.y - LEVEL_M - below).then_some(y))
+    };
     let spot = |run_up: f64| target - dir * (radius + run_up) + lift;
     let mut why = None;
     for run_up in RUN_UPS_M {
         let p = spot(run_up);
         match floor_at(p) {
-            Some(true) if free(p) => return Ok(p),
-            Some(true) => {
+            Some(Some(_)) if free(p) => return Ok(p),
+            Some(Some(_)) => {
                 why.get_or_insert("no room to stand before it (the start is inside something)")
             }
-            Some(false) => why.get_or_insert("no floor at its height before it"),
+            Some(None) => why.get_or_insert("no floor at its height before it"),
             None => why.get_or_insert("no floor before it (the start is over nothing)"),
         };
     }
@@ -524,7 +557,9 @@ fn start_before(
         .filter(|res| res.end_reason != EndReason::StuckEmbedded)
     {
         let p = res.final_position;
-        if floor_at(p) == Some(true) && free(p) {
+        if let Some(Some(_)) = floor_at(p)
+            && free(p)
+        {
             return Ok(p);
         }
     }
@@ -543,9 +578,17 @@ struct Judged {
 }
 
 impl Judged {
-    /// Reads walk `w` at `f`, approached towards `target` along the
-    /// feature's `normal` (its direction, or the reverse).
-    fn of(settings: &SlideSettings, f: &Feature, target: DVec3, normal: DVec3, w: &Walk) -> Self {
+    /// Reads walk `w` at `f` in `world`, approached towards `target` (on
+    /// the feature's floor) along the feature's `normal` (its direction,
+    /// or the reverse).
+    fn of(
+        world: CollisionWorld<'_>,
+        settings: &SlideSettings,
+        f: &Feature,
+        target: DVec3,
+        normal: DVec3,
+        w: &Walk,
+    ) -> Self {
         let r = settings.radii_vec();
         let c = &settings.character;
         let radius = radius_along(r, normal);
@@ -576,6 +619,19 @@ impl Judged {
                 ),
             );
         }
+        // A ceiling is reached when the walk got under its lowest point or
+        // was stopped by something facing down (the ceiling's edge), not
+        // by a wall on the way.
+        let reached_at = if f.kind == FeatureKind::Ceiling {
+            let under = positions.iter().position(|&(p, _)| {
+                DVec3::new(p.x - target.x, 0.0, p.z - target.z).length() <= CEILING_UNDER_M
+                    || past(p) > 0.0
+            });
+            let by_ceiling = w.summary.blocked_by.is_some_and(|c| c.normal.y < -0.1);
+            under.or(reached_at.filter(|_| by_ceiling))
+        } else {
+            reached_at
+        };
         let Some(reached_at) = reached_at else {
             let end = w.summary.final_position;
             return Judged::nothing(
@@ -586,11 +642,15 @@ impl Judged {
                 ),
             );
         };
-        if (positions[reached_at].0.y - settled.y).abs() > c.max_step_height_m + LEVEL_M {
+        // The floor straight under a frame's centre (a ray down: a body
+        // resting on an edge has its centre over the floor it stands at).
+        let reach_down = r.y + 2.0 * c.max_step_height_m + 1.0;
+        let floor_of = |p: DVec3| floor_below(world, p, reach_down).unwrap_or(f64::NEG_INFINITY);
+        if (floor_of(positions[reached_at].0) - target.y).abs() > c.max_step_height_m + LEVEL_M {
             return Judged::nothing(drop, "the walk reached it at another level".into());
         }
         let after = &positions[reached_at..];
-        let level = |p: DVec3, rise: f64| (p.y - settled.y - rise).abs() <= LEVEL_M;
+        let level = |p: DVec3, rise: f64| (floor_of(p) - target.y - rise).abs() <= LEVEL_M;
         let passed = match f.kind {
             // Standing on the upper floor, at the riser's height, past it.
             FeatureKind::Step => {
@@ -614,7 +674,8 @@ impl Judged {
                 let half_w = 0.5 * f.width_m.unwrap_or(0.0) + LEVEL_M;
                 let crossing = after.iter().find(|(p, _)| past(*p) >= 0.0);
                 let through = crossing.is_some_and(|&(p, _)| {
-                    aside(p) <= half_w && (p.y - settled.y).abs() <= c.max_step_height_m + LEVEL_M
+                    aside(p) <= half_w
+                        && (floor_of(p) - target.y).abs() <= c.max_step_height_m + LEVEL_M
                 });
                 through
                     && after
@@ -630,7 +691,7 @@ impl Judged {
                 below
                     && after.iter().any(|&(p, _)| {
                         let h = DVec3::new(p.x - f.position.x, 0.0, p.z - f.position.z);
-                        (h.length() <= 0.25 || past(p) > 0.0) && level(p, 0.0)
+                        (h.length() <= CEILING_UNDER_M || past(p) > 0.0) && level(p, 0.0)
                     })
             }
         };

@@ -371,20 +371,29 @@ impl<'a> Rays<'a> {
 /// Largest number of columns [`orientation`] samples along each axis.
 const ORIENTATION_COLUMNS: usize = 96;
 
-/// Which way the level's faces point, from the lowest and highest surface
-/// of a sparse set of vertical lines: positive when they point to where a
-/// player stands (the usual winding, counter-clockwise seen from the
-/// front), negative when the level is wound inside out.
+/// Which way the level's faces point, from a sparse set of vertical
+/// lines: positive when they point to where a player stands (the usual
+/// winding, counter-clockwise seen from the front), negative when the
+/// level is wound inside out.
 ///
-/// The lowest surface a vertical line meets is the ground (facing up) in a
-/// level open to the sky and in a closed interior alike; the highest is
-/// the top of the world (facing up) in an open level, or a closed
-/// interior's ceiling (facing down). So a correctly wound level scores
-/// from 0 (closed interiors, closed solids) to +2 a line (open ground),
-/// and the same level wound the other way its opposite. A closed interior
-/// scores about 0 either way: its winding cannot be told from its shape,
-/// and it is kept as it is. Only an unambiguous vote (below -1 a line on
-/// average) turns the level over.
+/// Along a vertical line, the surfaces a level is made of alternate
+/// between the open space a player walks in (a room, the outdoors) and
+/// solid (a floor slab, a ceiling, a block). A surface faces the open
+/// side; and open space is mostly the larger of the two gaps either side
+/// of a surface between two others (a room is taller than the slab under
+/// it). Each such surface votes +1 when it faces its larger gap and -1
+/// when it faces the smaller. Gaps that run out of the level (above the
+/// top surface, below the bottom one) say nothing: a closed interior's
+/// sky and an open level's ground both have one. A level with few
+/// surfaces between two others (on fewer than one line in twenty: a sheet
+/// of terrain, blocks standing on a slab or on nothing) falls back on its
+/// top: the highest surface of a line faces the sky in
+/// such a level (a bare single box room, floor and ceiling only, is the
+/// one shape this misjudges). Only a clear majority (55 % of the votes)
+/// turns the level over; anything closer keeps it as it is.
+///
+/// Measured on every level in `../shared/levels` and the built-in one,
+/// each as it is and with every face turned over: all are judged right.
 pub(super) fn orientation(
     world: CollisionWorld<'_>,
     origin: DVec2,
@@ -397,25 +406,52 @@ pub(super) fn orientation(
     let step_x = nx.div_ceil(ORIENTATION_COLUMNS).max(1);
     let step_z = nz.div_ceil(ORIENTATION_COLUMNS).max(1);
     let mut col = Column::default();
-    let (mut score, mut lines) = (0.0, 0usize);
-    let up = |n: Vec3| if n.y > 0.0 { 1.0 } else { -1.0 };
+    let (mut between, mut between_votes) = (0i64, 0i64);
+    let (mut sky, mut sky_votes) = (0i64, 0i64);
     let flat = WALL_SLOPE_DEG.to_radians().cos() as f32;
+    let mut ys: Vec<(f32, f32)> = Vec::new();
     for iz in (0..nz).step_by(step_z) {
         for ix in (0..nx).step_by(step_x) {
             let x = origin.x + ix as f64 * cell;
             let z = origin.y + iz as f64 * cell;
             col.cross(world, 1.0, x as f32, z as f32, y_lo, y_hi);
-            col.hits.retain(|h| h.1.y.abs() > flat);
-            let (Some(low), Some(high)) = (col.hits.first(), col.hits.last()) else {
-                continue;
-            };
-            score += up(low.1) + up(high.1);
-            lines += 1;
+            // One entry per height: coincident faces (a two-sided sheet, a
+            // solid resting on a floor) cancel out.
+            ys.clear();
+            for h in col.hits.iter().filter(|h| h.1.y.abs() > flat) {
+                let up = h.1.y.signum();
+                match ys.last_mut() {
+                    Some(last) if (h.0 - last.0).abs() <= SAME_HEIGHT => last.1 += up,
+                    _ => ys.push((h.0, up)),
+                }
+            }
+            ys.retain(|e| e.1 != 0.0);
+            if let Some(top) = ys.last() {
+                sky += if top.1 > 0.0 { 1 } else { -1 };
+                sky_votes += 1;
+            }
+            for w in ys.windows(3) {
+                let (below, here, above) = (w[0].0, w[1], w[2].0);
+                let (gap_below, gap_above) = (here.0 - below, above - here.0);
+                if gap_below == gap_above {
+                    continue;
+                }
+                let faces_larger = (here.1 > 0.0) == (gap_above > gap_below);
+                between += if faces_larger { 1 } else { -1 };
+                between_votes += 1;
+            }
         }
     }
-    if lines == 0 || score >= -(lines as f64) {
-        1.0
+    // Surfaces between two others on at least one line in twenty decide;
+    // fewer are a few stray crossings (a ray through an edge), not rooms.
+    let (score, votes) = if 20 * between_votes >= sky_votes {
+        (between, between_votes)
     } else {
+        (sky, sky_votes)
+    };
+    if votes > 0 && 10 * score < -votes {
         -1.0
+    } else {
+        1.0
     }
 }

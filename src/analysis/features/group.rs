@@ -55,9 +55,12 @@ pub(super) fn components(
     collect(uf, cells.len())
 }
 
-/// Like [`components`], with the 8 neighbours (diagonal ones too) and
-/// items of the same cell compared as well: `same(i, j)` decides.
-pub(super) fn components_8(
+/// Like [`components`], with every cell within two cells (diagonal ones
+/// too) and items of the same cell compared as well: `same(i, j)` decides.
+/// A line of cells at an angle to the grid touches only at corners, and a
+/// sample that falls right on a feature's edge may see nothing: the
+/// second ring bridges such a one-cell gap.
+pub(super) fn components_near(
     grid: &Grid,
     cells: &[usize],
     same: impl Fn(usize, usize) -> bool,
@@ -67,12 +70,15 @@ pub(super) fn components_8(
         by_cell.entry(c).or_default().push(i);
     }
     let mut uf = UnionFind((0..cells.len()).collect());
-    // Half the neighbourhood, so each pair of cells is seen once; the cell
-    // itself compares each pair of its items once (j > i).
-    const HALF: [(i64, i64); 5] = [(0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+    // Half the 5 x 5 neighbourhood, so each pair of cells is seen once;
+    // the cell itself compares each pair of its items once (j > i).
+    let half = (-2i64..=2)
+        .flat_map(|dz| (-2i64..=2).map(move |dx| (dx, dz)))
+        .filter(|&(dx, dz)| dz > 0 || (dz == 0 && dx >= 0));
+    let half: Vec<(i64, i64)> = half.collect();
     for (i, &c) in cells.iter().enumerate() {
         let (ix, iz) = grid.cell_of(c);
-        for (dx, dz) in HALF {
+        for &(dx, dz) in &half {
             let (jx, jz) = (ix as i64 + dx, iz as i64 + dz);
             if jx < 0 || jz < 0 || jx as usize >= grid.nx || jz as usize >= grid.nz {
                 continue;

@@ -170,6 +170,10 @@ pub struct Feature {
     /// Step: depth of the walkable floor on top before the next rise, drop or
     /// wall; `None` when it does not end within 20 m.
     pub tread_depth_m: Option<f64>,
+    /// Step: the tread ends at a wall or a rise (not at a drop), so a body
+    /// must fit between the riser's edge and it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tread_walled: bool,
     /// Opening: clear width (smallest wall-to-wall distance), metres.
     pub width_m: Option<f64>,
     /// Opening: clear height; ceiling: smallest clearance over the floor, metres.
@@ -220,6 +224,7 @@ fn blank(kind: FeatureKind, position: DVec3, direction: DVec3) -> Feature {
         direction,
         riser_height_m: None,
         tread_depth_m: None,
+        tread_walled: false,
         width_m: None,
         height_m: None,
         slope_deg: None,

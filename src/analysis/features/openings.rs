@@ -39,12 +39,18 @@ fn dirs(axis: usize) -> (usize, usize) {
 }
 
 /// True when, walking from cell `i` along direction `d`, the ceiling rises
-/// by [`LINTEL_STEP_M`] above `lintel_y` within [`MAX_LINTEL_DEPTH_M`].
+/// by [`LINTEL_STEP_M`] above `lintel_y` within [`MAX_LINTEL_DEPTH_M`] and
+/// the floor goes on beyond for half the character's width: there is room
+/// to come out of the passage (an alcove whose back wall stands just past
+/// its lintel is a dead end under a low ceiling, not a door).
 fn lintel_ends(grid: &Grid, opts: &FeatureOptions, i: usize, floor: Layer, d: usize) -> bool {
     let lintel_y = floor.ceiling_y();
     let (mut ix, mut iz) = grid.cell_of(i);
     let mut y = f64::from(floor.y);
-    for _ in 0..(MAX_LINTEL_DEPTH_M / grid.cell).ceil() as usize {
+    let room = (0.5 * opts.probe_width_m / grid.cell).ceil() as usize;
+    let mut risen: Option<usize> = None;
+    let most = (MAX_LINTEL_DEPTH_M / grid.cell).ceil() as usize + room;
+    for k in 0..most {
         let Some(next) = grid.neighbour(ix, iz, d) else {
             return false;
         };
@@ -61,10 +67,19 @@ fn lintel_ends(grid: &Grid, opts: &FeatureOptions, i: usize, floor: Layer, d: us
         else {
             return false;
         };
-        if b.ceiling_y() > lintel_y + LINTEL_STEP_M {
-            return true;
-        }
         y = f64::from(b.y);
+        match risen {
+            Some(at) if k >= at + room => return true,
+            Some(_) => {}
+            None if b.ceiling_y() > lintel_y + LINTEL_STEP_M => {
+                if room == 0 {
+                    return true;
+                }
+                risen = Some(k);
+            }
+            None if k + 1 >= (MAX_LINTEL_DEPTH_M / grid.cell).ceil() as usize => return false,
+            None => {}
+        }
     }
     false
 }

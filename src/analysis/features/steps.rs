@@ -170,8 +170,9 @@ pub(super) fn find(world: CollisionWorld<'_>, grid: &Grid, opts: &FeatureOptions
     let same_riser = SAME_RISER_DEG.to_radians().cos();
     // One riser at any angle to the grid: its edges face the same way and
     // join the same two floors, in cells that touch (diagonally too: the
-    // cells along a 45 degree riser touch only at their corners).
-    let groups = super::group::components_8(grid, &cells, |i, j| {
+    // cells along a 45 degree riser touch only at their corners; see
+    // `components_near`).
+    let groups = super::group::components_near(grid, &cells, |i, j| {
         let (a, b) = (&edges[i], &edges[j]);
         a.climb.dot(b.climb) > same_riser
             && continuous(&a.lower, &b.lower, 1.5 * grid.cell, opts.min_riser_m)
@@ -257,7 +258,9 @@ fn step_feature(
     let centre = mid - along * (mid.dot(along) - 0.5 * (lo + hi));
     let mut f = blank(FeatureKind::Step, centre, climb);
     f.riser_height_m = Some(median(members.iter().map(|e| e.height()).collect()));
-    f.tread_depth_m = tread_depth(grid, opts, rays, rep.foot(grid), rep.upper, climb);
+    let tread = tread_depth(grid, opts, rays, rep.foot(grid), rep.upper, climb);
+    f.tread_depth_m = tread.map(|t| t.0);
+    f.tread_walled = tread.is_some_and(|t| t.1);
     f.extent_m = hi - lo + grid.cell;
     f.object = object_name(world, rep.riser_tri);
     f.cells = members.len();
@@ -273,7 +276,7 @@ fn step_feature(
 /// along its climb direction `climb` (the riser's normal): up to the next
 /// rise or wall (by a ray just above the tread) or the edge where the
 /// tread ends (found by rays down, then bisection); `None` if it goes on
-/// past [`MAX_TREAD_M`].
+/// past [`MAX_TREAD_M`]; with `true` when a wall or rise ends it.
 fn tread_depth(
     grid: &Grid,
     opts: &FeatureOptions,
@@ -281,7 +284,7 @@ fn tread_depth(
     foot: DVec3,
     upper: Layer,
     climb: DVec3,
-) -> Option<f64> {
+) -> Option<(f64, bool)> {
     let lift = 0.5 * opts.min_riser_m;
     // Just past the riser's top edge, a little above the tread.
     let top = foot.with_y(f64::from(upper.y) + lift) + climb * 1e-3;
@@ -306,10 +309,10 @@ fn tread_depth(
                     off = m;
                 }
             }
-            return Some(on + 1e-3);
+            return Some((on + 1e-3, false));
         }
         on = s;
         s += step;
     }
-    wall.map(|t| t + 1e-3)
+    wall.map(|t| (t + 1e-3, true))
 }

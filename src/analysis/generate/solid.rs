@@ -48,6 +48,25 @@ impl Solid {
         self
     }
 
+    /// The same solid turned by `angle_rad` about the vertical axis through
+    /// `pivot` (+x towards -z for a positive angle, as [`Solid::turned`]).
+    pub fn rotated_y(mut self, angle_rad: f64, pivot: DVec3) -> Solid {
+        let (sin, cos) = angle_rad.sin_cos();
+        for p in &mut self.positions {
+            let d = *p - pivot;
+            *p = pivot + DVec3::new(cos * d.x + sin * d.z, d.y, -sin * d.x + cos * d.z);
+        }
+        self
+    }
+
+    /// The same solid with every triangle turned over (wound inside out).
+    pub fn flipped(mut self) -> Solid {
+        for t in &mut self.triangles {
+            t.swap(1, 2);
+        }
+        self
+    }
+
     /// Signed volume (divergence theorem): positive when the triangles face
     /// outwards.
     pub fn signed_volume(&self) -> f64 {
