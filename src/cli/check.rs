@@ -6,6 +6,9 @@
 use super::args::{CharacterArgs, ImportArgs};
 use super::sweep::object_flags;
 use super::{CliError, format, print_stdout};
+use crate::analysis::checks::baseline::{
+    BaselineDiff, BaselineEntry, MAX_BASELINE_BYTES, Tolerance, compare_within, read_baseline,
+};
 use crate::analysis::checks::{CheckReport, Verdict, check_level, html_report, measurements};
 use crate::collide::SlideSettings;
 use crate::level::Level;
@@ -36,6 +39,44 @@ pub(crate) struct CheckArgs {
     /// Also write a self-contained HTML report with a drawing of every finding.
     #[arg(long, value_name = "REPORT.html")]
     html: Option<PathBuf>,
+    /// Compare with an earlier run's `check --json` output: fail (exit 3)
+    /// only on new or worsened failures.
+    #[arg(long, value_name = "PREVIOUS.json")]
+    baseline: Option<PathBuf>,
+    /// With --baseline: how far a finding may be from its baseline match,
+    /// horizontally and vertically, metres.
+    #[arg(long, value_name = "H,V", default_value = "0.5,0.3", requires = "baseline",
+          value_parser = parse_tolerance, allow_hyphen_values = true)]
+    match_within: Tolerance,
+}
+
+/// `H,V`: two finite distances, each above zero and at most 100 m.
+fn parse_tolerance(text: &str) -> Result<Tolerance, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [h, v] = parts[..] else {
+        return Err(format!(
+            "expected two comma-separated distances H,V (metres), got {} value{}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" }
+        ));
+    };
+    let mut out = [0.0; 2];
+    for (slot, (t, what)) in out.iter_mut().zip([(h, "horizontal"), (v, "vertical")]) {
+        let x: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("{what} distance '{}' is not a number", t.trim()))?;
+        if !(x > 0.0 && x <= 100.0) {
+            return Err(format!(
+                "{what} distance {x} must be above 0 and at most 100 m"
+            ));
+        }
+        *slot = x;
+    }
+    Ok(Tolerance {
+        horizontal_m: out[0],
+        vertical_m: out[1],
+    })
 }
 
 #[derive(Serialize)]
@@ -44,11 +85,22 @@ struct CheckJson<'a> {
     settings: &'a SlideSettings,
     #[serde(flatten)]
     report: &'a CheckReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'a BaselineDiff>,
 }
 
-/// Runs the checks; `Ok(true)` when every finding climbs or passes.
+/// Runs the checks; `Ok(true)` when every finding climbs or passes (with
+/// `--baseline`: when no finding is a new or worsened failure).
 pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
     let settings = a.character.settings()?;
+    // Before the level's work: a bad baseline fails fast.
+    let baseline = match &a.baseline {
+        Some(path) => Some((
+            path.display().to_string(),
+            read_baseline(path, MAX_BASELINE_BYTES).map_err(|e| CliError::Failed(e.to_string()))?,
+        )),
+        None => None,
+    };
     let level = Level::load(&a.level, &a.import.options())?;
     let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
     let world = level.world_with(&colliding);
@@ -60,18 +112,132 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
         std::fs::write(path, page)
             .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))?;
     }
+    let diff = baseline.map(|(file, b)| {
+        let now = serde_json::to_value(&settings).ok();
+        compare_within(&report, now.as_ref(), &b, &file, a.match_within)
+    });
     let text = if a.json {
         let json = CheckJson {
             level: &level.name,
             settings: &settings,
             report: &report,
+            baseline: diff.as_ref(),
         };
         serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
     } else {
-        text_report(&level, &settings, &report)
+        let mut text = text_report(&level, &settings, &report);
+        if let Some(d) = &diff {
+            text.push_str(&baseline_text(&level, &report, d));
+        }
+        text
     };
     print_stdout(&text)?;
-    Ok(report.all_pass())
+    Ok(match &diff {
+        Some(d) => !d.fails,
+        None => report.all_pass(),
+    })
+}
+
+/// The comparison with a baseline: a summary line, then the new and
+/// changed findings (failures first) and the gone ones, one line each.
+fn baseline_text(level: &Level, r: &CheckReport, d: &BaselineDiff) -> String {
+    let mut s = String::new();
+    let t = &d.tolerance;
+    let _ = writeln!(
+        s,
+        "baseline    {}: {} new, {} changed, {} gone, {} unchanged (matched by kind within {:.2} m across and {:.2} m up or down)",
+        shown(&d.file),
+        d.new.len(),
+        d.changed.len(),
+        d.gone.len(),
+        d.unchanged.len(),
+        t.horizontal_m,
+        t.vertical_m
+    );
+    if let Some(other) = d.level.as_deref().filter(|l| *l != level.name) {
+        let _ = writeln!(s, "            the baseline is of level {}", shown(other));
+    }
+    if d.settings_differ {
+        let _ = writeln!(
+            s,
+            "            the baseline was checked with other character settings"
+        );
+    }
+    let failing = d.new.iter().chain(&d.changed).filter(|e| e.fails);
+    let others = d.new.iter().chain(&d.changed).filter(|e| !e.fails);
+    for e in failing.chain(others).chain(&d.gone) {
+        let _ = writeln!(s, "{}", baseline_line(r, e));
+    }
+    let failures = d.new_failures + d.worsened;
+    if failures == 0 {
+        let _ = writeln!(s, "            no new or worsened failures");
+    } else {
+        let _ = writeln!(
+            s,
+            "            {} new or worsened failure{} ({} new, {} worsened)",
+            failures,
+            if failures == 1 { "" } else { "s" },
+            d.new_failures,
+            d.worsened
+        );
+    }
+    s
+}
+
+/// `  new      step     blocked  (x, y, z)  measurements  [object]  FAILS`.
+fn baseline_line(r: &CheckReport, e: &BaselineEntry) -> String {
+    let status = match (&e.before, &e.after) {
+        (None, _) => "new",
+        (_, None) => "gone",
+        _ => "changed",
+    };
+    let verdict = match (&e.before, &e.after) {
+        (Some(b), Some(a)) => format!("{} → {}", verdict_name(b), verdict_name(a)),
+        (Some(v), None) | (None, Some(v)) => verdict_name(v),
+        (None, None) => String::new(),
+    };
+    let [x, y, z] = e.position;
+    let mut line = format!(
+        "  {status:<8} {:<8} {:<8} ({x:.2}, {y:.2}, {z:.2})",
+        shown(&e.kind),
+        verdict
+    );
+    if let Some(f) = e.index.and_then(|i| r.findings.get(i)) {
+        let _ = write!(line, "  {}", measurements(f));
+    }
+    if let Some(o) = &e.object {
+        let _ = write!(line, "  [{}]", shown(o));
+    }
+    if e.fails {
+        line.push_str("  FAILS");
+    }
+    line
+}
+
+/// A verdict's name as shown, `?` when the baseline has none.
+fn verdict_name(verdict: &str) -> String {
+    if verdict.is_empty() {
+        "?".into()
+    } else {
+        shown(verdict)
+    }
+}
+
+/// Longest text from a baseline file a line repeats, characters.
+const MAX_SHOWN_CHARS: usize = 80;
+
+/// Text read from a baseline as a line shows it: control characters (a
+/// newline, a terminal escape) as `?`, at most [`MAX_SHOWN_CHARS`].
+fn shown(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(MAX_SHOWN_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(MAX_SHOWN_CHARS).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, r: &CheckReport) -> String {

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod baseline;
 mod basics;
 mod batch;
 mod engines;

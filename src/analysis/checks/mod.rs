@@ -31,6 +31,7 @@
 //! stalled), so each verdict can be replayed exactly. World space, Y up,
 //! metres.
 
+pub mod baseline;
 mod html;
 mod verdict;
 
