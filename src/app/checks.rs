@@ -415,6 +415,7 @@ mod tests {
                 direction: DVec3::X,
                 riser_height_m: None,
                 tread_depth_m: None,
+                tread_walled: false,
                 width_m: Some(0.9),
                 height_m: Some(2.1),
                 slope_deg: None,

@@ -359,6 +359,7 @@ mod tests {
                 direction: DVec3::Z,
                 riser_height_m: Some(riser),
                 tread_depth_m: Some(0.6),
+                tread_walled: false,
                 width_m: None,
                 height_m: None,
                 slope_deg: None,
