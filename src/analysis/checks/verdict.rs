@@ -166,7 +166,16 @@ pub(super) fn judge(
         .collect();
     let p = prediction(settings, &feature);
     let climb = matches!(feature.kind, FeatureKind::Step | FeatureKind::Slope);
-    let tested: Vec<&CheckWalk> = walks.iter().filter(|w| w.untested.is_none()).collect();
+    // A walk that failed away from a feature the character fits (it went
+    // round the end of a riser, into the back of a niche) tested nothing:
+    // it neither backs the verdict nor stalls it, unless no walk is left.
+    let off_feature = |w: &CheckWalk| !w.passed && p.fits && !stopped_at(settings, &feature, w);
+    let reached: Vec<&CheckWalk> = walks.iter().filter(|w| w.untested.is_none()).collect();
+    let tested: Vec<&CheckWalk> = if reached.iter().all(|w| off_feature(w)) {
+        reached
+    } else {
+        reached.into_iter().filter(|w| !off_feature(w)).collect()
+    };
     let angles = |ws: &[&CheckWalk]| match ws {
         [one] => format!("at {:.0}°", one.angle_deg),
         _ => "straight on and at 45°".to_string(),
@@ -479,7 +488,14 @@ fn walk_at(
         FeatureKind::Opening | FeatureKind::Ceiling => START_BELOW_M,
         _ => 0.0,
     };
-    let (start, start_problem) = match start_before(world, settings, target, dir, below) {
+    // A low ceiling's lowest point may lie deep inside it: start from
+    // outside the region, where there is room to stand.
+    let outside = if f.kind == FeatureKind::Ceiling {
+        0.5 * f.extent_m
+    } else {
+        0.0
+    };
+    let (start, start_problem) = match start_before(world, settings, target, dir, below, outside) {
         Ok(p) => (p, None),
         Err((p, why)) => (p, Some(why)),
     };
@@ -534,7 +550,8 @@ fn walk_at(
 /// feature's height; or, where none is (a niche, the level's edge), as
 /// far back as the solver slides the body from just before the feature.
 /// The floor may also be up to `below` lower than the feature's (a step
-/// lower down its own staircase). `Err` with the spot tried and why no start tests
+/// lower down its own staircase); the run-ups start `outside` farther
+/// back (out from under a ceiling region). `Err` with the spot tried and why no start tests
 /// the feature: no floor at its height before it, or no room to stand.
 fn start_before(
     world: CollisionWorld<'_>,
@@ -542,6 +559,7 @@ fn start_before(
     target: DVec3,
     dir: DVec3,
     below: f64,
+    outside: f64,
 ) -> Result<DVec3, (DVec3, String)> {
     let r = settings.radii_vec();
     let lift = DVec3::Y * (r.y + 2.0 * settings.skin);
@@ -560,7 +578,7 @@ fn start_before(
         floor_under(world, p, r, r.y + 1.0 + low)
             .map(|y| (y <= target.y + LEVEL_M && y >= target.y - LEVEL_M - low).then_some(y))
     };
-    let spot = |run_up: f64| target - dir * (radius + run_up) + lift;
+    let spot = |run_up: f64| target - dir * (radius + outside + run_up) + lift;
     let mut why = None;
     // On the feature's own floor first; only then lower down its flight.
     let lows: &[f64] = if below > 0.0 { &[0.0, below] } else { &[0.0] };

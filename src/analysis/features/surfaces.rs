@@ -144,22 +144,21 @@ pub(super) fn ceilings(
         .map(|group| {
             let members: Vec<&Item> = group.iter().map(|&i| &items[i]).collect();
             // The lowest point; among points as low to the millimetre, the
-            // first by x then z (clearances that tie differ in their last
-            // bits with the triangles' corner order).
+            // one nearest the region's middle (a corner against the walls
+            // is no place a body stands; and clearances that tie differ in
+            // their last bits with the triangles' corner order).
+            let mid = members.iter().map(|m| m.point).sum::<DVec3>() / members.len() as f64;
             let key = |m: &Item| {
                 (
                     (f64::from(m.layer.clearance) * 1e3).round(),
-                    m.point.x,
-                    m.point.z,
+                    (m.point - mid).with_y(0.0).length(),
                 )
             };
             let lowest = members
                 .iter()
                 .min_by(|a, b| {
                     let (ka, kb) = (key(a), key(b));
-                    ka.0.total_cmp(&kb.0)
-                        .then(ka.1.total_cmp(&kb.1))
-                        .then(ka.2.total_cmp(&kb.2))
+                    ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
                 })
                 .expect("a group has members");
             let (x0, x1) = span(members.iter().map(|m| m.point.x));
