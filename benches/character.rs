@@ -8,8 +8,9 @@
 //!   iterations. Their ratio is the character model's overhead (target:
 //!   a frame within 1.5x the raw slides it runs).
 //! - `envelope` measures the default character's six limits (target: 1 s).
-//! - `check` finds and judges every feature of the level (target: the
-//!   75k-triangle Sibenik level in 10 s on 2 cores).
+//! - `check` finds and judges every feature of the level (targets: the
+//!   75k-triangle Sibenik level in 2 s on 2 cores; `check_librequake_e0m8`,
+//!   a 14.5k-triangle game map with its liquids switched off, in 1 s).
 //!
 //! The level is Sibenik when `../shared/levels` is present, else the
 //! built-in level. Short run:
@@ -19,8 +20,8 @@ use collidoscope::analysis::checks::check_level;
 use collidoscope::analysis::envelope::envelope;
 use collidoscope::analysis::generate::default_level;
 use collidoscope::character::{Phase, WalkSpec, WalkTrace, walk};
-use collidoscope::collide::{SlideSettings, SlideSolver, TraceDetail, WallRule};
-use collidoscope::level::{ImportOptions, Level};
+use collidoscope::collide::{SlideSettings, SlideSolver, TraceDetail, WallRule, objects_named};
+use collidoscope::level::{ImportOptions, Level, ObjectsBy, UpAxis};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
 use std::hint::black_box;
@@ -174,7 +175,46 @@ fn character_benches(c: &mut Criterion) {
             )
         })
     });
+    // A game map of 14.5k triangles as a Quake player would check it: Z up
+    // in inches, materials as objects, liquids non-colliding.
+    if let Some((map, colliding)) = game_map() {
+        let mut quake = settings.clone();
+        quake.level.non_colliding = QUAKE_LIQUIDS.map(String::from).to_vec();
+        g.bench_function("check_librequake_e0m8", |b| {
+            b.iter(|| {
+                black_box(
+                    check_level(
+                        &map,
+                        map.world_with(&colliding),
+                        &quake,
+                        &|_| {},
+                        &AtomicBool::new(false),
+                    )
+                    .unwrap(),
+                )
+            })
+        });
+    }
     g.finish();
+}
+
+/// Quake's liquids and teleporters.
+const QUAKE_LIQUIDS: [&str; 5] = ["*water*", "*slime*", "*lava*", "*blood*", "*tele*"];
+
+/// LibreQuake's e0m8 (14.5k triangles) with its liquids switched off, when
+/// `../shared/levels` is present.
+fn game_map() -> Option<(Level, Vec<bool>)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels/librequake_e0m8.obj");
+    let options = ImportOptions {
+        up: UpAxis::Z,
+        scale: 0.0254,
+        objects_by: ObjectsBy::GroupAndMaterial,
+        ..ImportOptions::default()
+    };
+    let level = Level::load(&path, &options).ok()?;
+    let patterns = QUAKE_LIQUIDS.map(String::from);
+    let (named, _, _) = objects_named(level.mesh(), &patterns);
+    Some((level, named.iter().map(|n| !n).collect()))
 }
 
 criterion_group!(benches, character_benches);

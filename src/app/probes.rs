@@ -248,13 +248,35 @@ pub fn import_settings(state: &mut EditorState, path: &Path) {
     };
     match crate::settings_file::load(path) {
         Ok(settings) => {
+            let named = apply_non_colliding(state, &settings.level.non_colliding);
             let mut params = params_of(&state.probes[i]);
             params.settings = settings;
             update(state, i, params);
-            state.info(format!("Settings read from {}", path.display()));
+            state.info(format!("Settings read from {}{named}", path.display()));
         }
         Err(e) => state.error(format!("Could not import settings (nothing changed): {e}")),
     }
+}
+
+/// Switches off the collisions of the loaded level's objects that the
+/// settings' `[level] non_colliding` patterns name (the window's Objects
+/// list shows them unticked); says how many, for the status bar.
+fn apply_non_colliding(state: &mut EditorState, patterns: &[String]) -> String {
+    let Some(level) = state.level.clone().filter(|_| !patterns.is_empty()) else {
+        return String::new();
+    };
+    let (named, objects, triangles) = crate::collide::objects_named(level.mesh(), patterns);
+    for (flags, n) in state.objects.iter_mut().zip(named) {
+        if n {
+            flags.colliding = false;
+        }
+    }
+    if objects > 0 {
+        state.restart_all();
+    }
+    format!(
+        "; treated as non-colliding by its [level] patterns: {objects} objects, {triangles} triangles"
+    )
 }
 
 /// Walk mode for one window frame: runs the character frames `input.dt`

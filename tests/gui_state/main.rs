@@ -278,6 +278,41 @@ fn settings_files_round_trip_and_corrupt_files_change_nothing() {
 }
 
 #[test]
+fn imported_settings_switch_off_the_objects_their_level_patterns_name() {
+    let dir =
+        std::env::temp_dir().join(format!("collidoscope_gui_patterns_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = state_with_room();
+    let i = place(&mut s, 0.0, -3.0, DVec3::X);
+    let wall = s
+        .level
+        .as_ref()
+        .unwrap()
+        .mesh()
+        .objects()
+        .iter()
+        .position(|o| o.name == "wall")
+        .unwrap();
+    assert!(s.objects[wall].colliding);
+    let path = dir.join("p.toml");
+    std::fs::write(
+        &path,
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[level]\nnon_colliding = [\"WA*\"]\n",
+    )
+    .unwrap();
+    s.apply(Command::ImportSettings(path));
+    assert!(!s.objects[wall].colliding, "the pattern names the wall");
+    assert!(s.objects.iter().filter(|o| !o.colliding).count() == 1);
+    let msg = s.status.clone().unwrap();
+    assert!(msg.text.contains("1 objects"), "{}", msg.text);
+    assert_eq!(
+        s.probes[i].settings.level.non_colliding,
+        vec!["WA*".to_string()]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn file_prompts_open_in_the_window_and_loads_are_effects() {
     let mut s = EditorState::default();
     assert_eq!(s.apply(Command::OpenDialog), None);

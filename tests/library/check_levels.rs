@@ -434,3 +434,75 @@ fn the_quake_patterns_name_the_liquids_and_nothing_else() {
     let g = load(&LEVELS[0], false);
     assert_eq!(objects_named(g.mesh(), &patterns).1, 0);
 }
+
+/// Whether a replayed walk stood on step `f`'s upper floor, past its riser.
+fn stood_on_top(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    f: &Finding,
+    spec: &collidoscope::character::WalkSpec,
+) -> bool {
+    let r = settings.radii[0].min(settings.radii[2]);
+    let reach = settings.radii[1] + 2.0 * settings.character.max_step_height_m + 1.0;
+    let top = f.feature.position.y + f.feature.riser_height_m.unwrap();
+    let replay = walk(world, settings, spec, WalkTrace::FramesOnly).unwrap();
+    replay.frames.iter().any(|fr| {
+        let p = fr.after.position;
+        fr.after.grounded
+            && (p - f.feature.position).dot(f.feature.direction) > 0.0
+            && floor_under(world, p, r, reach).is_some_and(|h| (h - top).abs() <= 0.1)
+    })
+}
+
+#[test]
+fn a_step_that_another_frame_rate_flips_is_marginal_and_really_flips() {
+    let s = &LEVELS[0];
+    if !path_of(s.file).is_file() {
+        println!("SKIPPED: ../shared/levels is absent");
+        return;
+    }
+    // The galleria's 0.125 m landing risers with a 0.25 m step height.
+    let mut settings = settings(s);
+    settings.character.max_step_height_m = 0.25;
+    let level = load(s, false);
+    let colliding = vec![true; level.mesh().objects().len()];
+    let report = check(&level, &settings, &colliding);
+    let world = level.world();
+    let flipped: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.marginal
+                .as_deref()
+                .is_some_and(|m| m.contains(" Hz but "))
+        })
+        .collect();
+    assert!(!flipped.is_empty(), "no step flips with the frame rate");
+    for f in flipped {
+        let note = f.marginal.as_deref().unwrap();
+        // "... at 60 Hz but is refused at 30 Hz": the last number.
+        let rate: f64 = note
+            .rsplit(" at ")
+            .next()
+            .and_then(|t| t.trim_end_matches(" Hz").parse().ok())
+            .expect("the rate");
+        let climbed = f.verdict == Verdict::Climbs;
+        let deciding = f
+            .walks
+            .iter()
+            .find(|w| w.untested.is_none() && w.passed == climbed)
+            .expect("the deciding walk");
+        assert_eq!(
+            stood_on_top(world, &settings, f, &deciding.spec),
+            climbed,
+            "{note}"
+        );
+        let mut at = settings.clone();
+        at.character.frame_rate_hz = rate;
+        assert_eq!(
+            stood_on_top(world, &at, f, &deciding.spec),
+            !climbed,
+            "{note}"
+        );
+    }
+}

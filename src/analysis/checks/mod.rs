@@ -26,7 +26,9 @@
 //!   the reason says which. Never a failure.
 //!
 //! A verdict whose deciding measurement is within a centimetre of the
-//! character's limit is `marginal` as well. Every finding keeps its walks
+//! character's limit, or (a step) whose deciding walk goes the other way
+//! at another common frame rate (30, 60, 120, 144 Hz), is `marginal` as
+//! well. Every finding keeps its walks
 //! (where they started, which way, how they went, the frame where they
 //! stalled), so each verdict can be replayed exactly. World space, Y up,
 //! metres.
@@ -65,7 +67,8 @@ pub struct Finding {
     pub reason: String,
     /// Set when the verdict hangs on a hair: the deciding measurement is
     /// within a centimetre (half a degree for a slope) of the character's
-    /// limit; says by how much and which limit.
+    /// limit, or (a step) its deciding walk goes the other way at another
+    /// common frame rate (30, 60, 120, 144 Hz); says what flips it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marginal: Option<String>,
     /// The walks that decided it: straight on, then at 45 degrees (each

@@ -237,13 +237,67 @@ pub(super) fn judge(
             ),
         }
     };
+    let marginal = p
+        .marginal
+        .or_else(|| other_frame_rate(world, settings, &feature, verdict, &walks));
     Finding {
         feature,
         verdict,
         reason,
-        marginal: p.marginal,
+        marginal,
         walks,
     }
+}
+
+/// The frame rates games commonly run their character at, Hz.
+const COMMON_RATES_HZ: [f64; 4] = [30.0, 60.0, 120.0, 144.0];
+
+/// For a step a walk decided (climbed, or refused), what the same walk
+/// does at the other common frame rates: a step-up's reach depends on how
+/// far one frame walks, so a step climbed at 60 Hz may be refused at 144.
+/// `Some` with what flips it, when a rate does.
+fn other_frame_rate(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    f: &Feature,
+    verdict: Verdict,
+    walks: &[CheckWalk],
+) -> Option<String> {
+    if f.kind != FeatureKind::Step
+        || !matches!(
+            verdict,
+            Verdict::Climbs | Verdict::Blocked | Verdict::Stalls
+        )
+    {
+        return None;
+    }
+    let climbed = verdict == Verdict::Climbs;
+    let deciding = walks
+        .iter()
+        .find(|w| w.untested.is_none() && w.passed == climbed)?;
+    let own = settings.character.frame_rate_hz;
+    COMMON_RATES_HZ
+        .into_iter()
+        .filter(|r| (r - own).abs() > 1e-9)
+        .find_map(|rate| {
+            let mut at = settings.clone();
+            at.character.frame_rate_hz = rate;
+            let w = walk(world, &at, &deciding.spec, WalkTrace::FramesOnly).ok()?;
+            // A riser's line runs through the finding's position.
+            let judged = Judged::of(world, &at, f, f.position, f.direction, &w);
+            let flips = judged.untested.is_none() && judged.passed != climbed;
+            flips.then(|| {
+                let (now, then) = if climbed {
+                    ("climbs", "is refused")
+                } else {
+                    ("is refused", "climbs")
+                };
+                format!(
+                    "the walk at {:.0}° {now} at {own:.0} Hz but {then} at {rate:.0} Hz",
+                    deciding.angle_deg
+                )
+            })
+        })
 }
 
 /// Whether a failed walk ended at the feature (not before it, not beyond
