@@ -301,8 +301,13 @@ fn other_frame_rate(
 }
 
 /// Whether a failed walk ended at the feature (not before it, not beyond
-/// it against something else).
+/// it against something else; under a ceiling, against the ceiling).
 fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
+    // A ceiling stops a walk by its underside (a contact facing down);
+    // a walk stopped by a rock or a wall under it stalled on that instead.
+    if f.kind == FeatureKind::Ceiling {
+        return w.summary.blocked_by.is_some_and(|c| c.normal.y < -0.1);
+    }
     let r = settings.radii_vec();
     let toward = w.spec.direction;
     let normal = if toward.dot(f.direction) >= 0.0 {
