@@ -191,7 +191,8 @@ pub(super) fn find(world: CollisionWorld<'_>, grid: &Grid, opts: &FeatureOptions
 /// Drops the side faces of stair blocks: a riser shorter than the
 /// character is wide whose two ends each meet a riser square to it (the
 /// fronts of the block and of the next one) is the side of a step of a
-/// flight, not a step of its own.
+/// flight, not a step of its own. Drops risers shorter than half the
+/// character's width too.
 fn drop_block_sides(grid: &Grid, opts: &FeatureOptions, risers: Vec<Riser>) -> Vec<Feature> {
     let near = SIDE_END_CELLS * grid.cell;
     let touches_square = |r: &Riser, end: DVec3| {
@@ -208,6 +209,11 @@ fn drop_block_sides(grid: &Grid, opts: &FeatureOptions, risers: Vec<Riser>) -> V
     let keep: Vec<bool> = risers
         .iter()
         .map(|r| {
+            // A riser shorter than half the character is wide is a moulding,
+            // a plinth's corner, a carving: nobody walks up it.
+            if r.feature.extent_m < 0.5 * opts.probe_width_m {
+                return false;
+            }
             if 2.0 * r.half_length >= opts.probe_width_m {
                 return true;
             }
