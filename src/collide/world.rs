@@ -1,7 +1,12 @@
 //! What the solver collides with: a mesh, its BVH, and which objects collide.
 
-use crate::bvh::Bvh;
+use crate::bvh::{Bvh, BvhScratch, QueryStats};
 use crate::mesh::TriMesh;
+use glam::DVec3;
+
+/// How many non-colliding surfaces one ray passes before it gives up (a
+/// stack of decals or liquid sheets deeper than this reads as nothing).
+const MAX_PASSED: usize = 32;
 
 /// Borrowed view of a level for the solver.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +28,39 @@ impl<'a> CollisionWorld<'a> {
             bvh,
             object_colliding: None,
         }
+    }
+
+    /// Distance and triangle of the first colliding surface the ray from
+    /// `origin` along the unit `dir` meets within `max_t`, world space:
+    /// non-colliding ones (liquids, triggers) are passed through.
+    pub fn ray_cast_colliding(
+        &self,
+        origin: DVec3,
+        dir: DVec3,
+        max_t: f64,
+        scratch: &mut BvhScratch,
+    ) -> Option<(f64, u32)> {
+        let mut stats = QueryStats::default();
+        let mut start = 0.0;
+        for _ in 0..MAX_PASSED {
+            let hit = self.bvh.ray_cast(
+                self.mesh,
+                (origin + dir * start).as_vec3(),
+                dir.as_vec3(),
+                (max_t - start) as f32,
+                scratch,
+                &mut stats,
+            )?;
+            let t = start + f64::from(hit.t);
+            if self.triangle_collides(hit.triangle) {
+                return Some((t, hit.triangle));
+            }
+            start = t + 1e-4;
+            if start >= max_t {
+                return None;
+            }
+        }
+        None
     }
 
     /// `true` when triangle `tri` takes part in collisions.

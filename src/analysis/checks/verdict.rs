@@ -4,12 +4,11 @@
 
 use super::Finding;
 use crate::analysis::features::{Feature, FeatureKind};
-use crate::bvh::{BvhScratch, QueryStats};
+use crate::bvh::BvhScratch;
 use crate::character::{
     Walk, WalkSpec, WalkSummary, WalkTrace, perch_radius, radius_along, rolling_height, walk,
 };
 use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
-use crate::math::Vec3;
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
@@ -475,28 +474,9 @@ fn failure(world: CollisionWorld<'_>, w: &CheckWalk) -> String {
 /// height (non-colliding ones are passed through).
 fn floor_below(world: CollisionWorld<'_>, p: DVec3, max: f64) -> Option<f64> {
     let mut scratch = BvhScratch::default();
-    let mut stats = QueryStats::default();
-    let mut from = p;
-    for _ in 0..32 {
-        let left = max - (p.y - from.y);
-        if left <= 0.0 {
-            return None;
-        }
-        let hit = world.bvh.ray_cast(
-            world.mesh,
-            from.as_vec3(),
-            Vec3::NEG_Y,
-            left as f32,
-            &mut scratch,
-            &mut stats,
-        )?;
-        let y = from.y - f64::from(hit.t);
-        if world.triangle_collides(hit.triangle) {
-            return Some(y);
-        }
-        from = DVec3::new(p.x, y - 1e-4, p.z);
-    }
-    None
+    world
+        .ray_cast_colliding(p, DVec3::NEG_Y, max, &mut scratch)
+        .map(|(t, _)| p.y - t)
 }
 
 /// The floor a body with horizontal radii `radii` centred over `p` stands

@@ -312,10 +312,6 @@ impl Column {
     }
 }
 
-/// How many non-colliding surfaces one ray passes before it gives up
-/// (a stack of decals or liquid sheets deeper than this reads as a hit).
-const MAX_PASSED: usize = 32;
-
 /// Closest-hit rays against the level's colliding triangles, with reusable scratch.
 pub(super) struct Rays<'a> {
     world: CollisionWorld<'a>,
@@ -335,27 +331,8 @@ impl<'a> Rays<'a> {
     /// `origin` along the unit `dir` meets within `max_t`: non-colliding
     /// ones (liquids, triggers) are passed through.
     pub fn cast(&mut self, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, u32)> {
-        let mut stats = QueryStats::default();
-        let mut start = 0.0;
-        for _ in 0..MAX_PASSED {
-            let hit = self.world.bvh.ray_cast(
-                self.world.mesh,
-                (origin + dir * start).as_vec3(),
-                dir.as_vec3(),
-                (max_t - start) as f32,
-                &mut self.scratch,
-                &mut stats,
-            )?;
-            let t = start + f64::from(hit.t);
-            if self.world.triangle_collides(hit.triangle) {
-                return Some((t, hit.triangle));
-            }
-            start = t + 1e-4;
-            if start >= max_t {
-                return None;
-            }
-        }
-        None
+        self.world
+            .ray_cast_colliding(origin, dir, max_t, &mut self.scratch)
     }
 
     /// Slope of triangle `tri`, degrees (90 for a degenerate one).
