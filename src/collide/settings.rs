@@ -133,9 +133,14 @@ pub const MAX_NON_COLLIDING_PATTERNS: usize = 256;
 pub const MAX_PATTERN_CHARS: usize = 200;
 
 /// The `[level]` section of a settings file.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LevelSettings {
+    /// Widest passage the level checks take for an opening (a door, an
+    /// arch), metres, in (0, 100]: a game's doors may be 3 m and more.
+    pub max_opening_width_m: f64,
+    /// Highest, metres, in (0, 100].
+    pub max_opening_height_m: f64,
     /// Objects that do not collide, named by patterns: `*` stands for any
     /// run of characters and `?` for one, letter case is ignored, and a
     /// pattern names an object when it matches its whole name, or the part
@@ -145,10 +150,23 @@ pub struct LevelSettings {
     pub non_colliding: Vec<String>,
 }
 
+impl Default for LevelSettings {
+    fn default() -> Self {
+        LevelSettings {
+            max_opening_width_m: 6.0,
+            max_opening_height_m: 6.0,
+            non_colliding: Vec::new(),
+        }
+    }
+}
+
+/// Largest opening limit a `[level]` section may set, metres.
+pub const MAX_OPENING_LIMIT_M: f64 = 100.0;
+
 impl LevelSettings {
-    /// Whether it says nothing (the default).
+    /// Whether it says nothing but the defaults.
     pub fn is_empty(&self) -> bool {
-        self.non_colliding.is_empty()
+        *self == LevelSettings::default()
     }
 }
 
@@ -268,6 +286,19 @@ impl SlideSettings {
     /// Checks the same rules as the file reader, for settings built in code.
     pub fn validate(&self) -> Result<(), InvalidSettings> {
         let bad = |m: String| Err(InvalidSettings(m));
+        for (name, v) in [
+            ("level.max_opening_width_m", self.level.max_opening_width_m),
+            (
+                "level.max_opening_height_m",
+                self.level.max_opening_height_m,
+            ),
+        ] {
+            if !(v.is_finite() && v > 0.0 && v <= MAX_OPENING_LIMIT_M) {
+                return bad(format!(
+                    "{name} {v} must be a number greater than 0 and at most {MAX_OPENING_LIMIT_M} m"
+                ));
+            }
+        }
         let patterns = &self.level.non_colliding;
         if patterns.len() > MAX_NON_COLLIDING_PATTERNS {
             return bad(format!(

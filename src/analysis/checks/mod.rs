@@ -155,6 +155,8 @@ pub fn feature_options(settings: &SlideSettings) -> FeatureOptions {
         max_slope_deg: settings.character.max_slope_deg,
         probe_height_m: 2.0 * ry,
         probe_width_m: 2.0 * rx.min(rz),
+        max_opening_width_m: settings.level.max_opening_width_m,
+        max_opening_height_m: settings.level.max_opening_height_m,
         // Half the character's size: smaller gaps are no passage for it,
         // while a door it does not quite fit through is still checked.
         min_opening_width_m: rx.min(rz),

@@ -190,6 +190,10 @@ fn a_flight_under_a_non_colliding_water_sheet_is_checked_as_if_it_were_dry() {
 }
 
 fn doorway(width: f64, height: f64) -> (Level, CheckReport) {
+    doorway_with(width, height, &SlideSettings::default())
+}
+
+fn doorway_with(width: f64, height: f64, settings: &SlideSettings) -> (Level, CheckReport) {
     let door = Door {
         offset: 3.0,
         width,
@@ -205,7 +209,15 @@ fn doorway(width: f64, height: f64) -> (Level, CheckReport) {
             Some(door),
         ),
     )]);
-    let report = run(&level);
+    let report = check_level(
+        &level,
+        level.world(),
+        settings,
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .expect("valid settings and a floor")
+    .expect("not cancelled");
     (level, report)
 }
 
@@ -407,5 +419,36 @@ fn a_verdict_a_centimetre_from_the_limit_is_marginal() {
             "riser {riser}: {:?}",
             f.marginal
         );
+    }
+}
+
+#[test]
+fn wider_doors_are_openings_when_the_settings_say_so() {
+    let openings = |r: &CheckReport| {
+        r.findings
+            .iter()
+            .filter(|f| f.feature.kind == FeatureKind::Opening)
+            .count()
+    };
+    // A 7 m gate is wider than the default 6 m limit: just floor.
+    let (_, plain) = doorway(7.0, 4.0);
+    assert_eq!(openings(&plain), 0);
+    let mut wide = SlideSettings::default();
+    wide.level.max_opening_width_m = 8.0;
+    let (_, report) = doorway_with(7.0, 4.0, &wide);
+    assert_eq!(openings(&report), 1);
+    let gate = report
+        .findings
+        .iter()
+        .find(|f| f.feature.kind == FeatureKind::Opening)
+        .unwrap();
+    assert!((gate.feature.width_m.unwrap() - 7.0).abs() < 0.02);
+    assert_eq!(gate.verdict, Verdict::Passes, "{}", gate.reason);
+    // Limits out of range are refused, naming the field.
+    for bad in [0.0, -1.0, f64::NAN, 1e9] {
+        let mut s = SlideSettings::default();
+        s.level.max_opening_height_m = bad;
+        let e = s.validate().unwrap_err().to_string();
+        assert!(e.contains("level.max_opening_height_m"), "{e}");
     }
 }
