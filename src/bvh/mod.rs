@@ -196,6 +196,21 @@ impl Bvh {
         query::query_aabb(self, tri_aabbs, query, scratch, out, visited, stats)
     }
 
+    /// [`Bvh::query_aabb`] that stops after `limit` triangles: appends at
+    /// most `limit` of them (the first the walk meets, in a fixed order)
+    /// and returns whether there were more. For searches that must stay
+    /// linear on hostile input (a thousand boxes stacked on one spot).
+    pub fn query_aabb_at_most(
+        &self,
+        tri_aabbs: &[Aabb],
+        query: &Aabb,
+        scratch: &mut BvhScratch,
+        out: &mut Vec<u32>,
+        limit: usize,
+    ) -> bool {
+        query::query_aabb_at_most(self, tri_aabbs, query, scratch, out, limit)
+    }
+
     /// Appends to `out` every triangle whose AABB the box `start`, moving by
     /// `delta`, touches on its way (each once; a few it only grazes within
     /// rounding may be added). Tighter than [`Bvh::query_aabb`] on the box

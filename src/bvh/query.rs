@@ -46,12 +46,37 @@ pub(super) fn query_aabb(
     );
 }
 
+/// See [`Bvh::query_aabb_at_most`].
+pub(super) fn query_aabb_at_most(
+    bvh: &Bvh,
+    tri_aabbs: &[Aabb],
+    query: &Aabb,
+    scratch: &mut BvhScratch,
+    out: &mut Vec<u32>,
+    limit: usize,
+) -> bool {
+    let before = out.len();
+    let mut stats = QueryStats::default();
+    let mut walk = Walk::new(scratch, out, None, &mut stats);
+    walk.limit = limit;
+    walk.collect(
+        bvh,
+        |node| overlap_mask(node, query),
+        |tri| tri_aabbs[tri as usize].overlaps(query),
+    );
+    let cut = out.len() - before > limit;
+    out.truncate(before + limit.min(out.len() - before));
+    cut
+}
+
 /// The outputs of a depth-first walk that collects triangles.
 pub(super) struct Walk<'a> {
     scratch: &'a mut BvhScratch,
     out: &'a mut Vec<u32>,
     visited: Option<&'a mut Vec<u32>>,
     stats: &'a mut QueryStats,
+    /// The walk stops once it has added more than this many triangles.
+    limit: usize,
 }
 
 impl<'a> Walk<'a> {
@@ -66,6 +91,7 @@ impl<'a> Walk<'a> {
             out,
             visited,
             stats,
+            limit: usize::MAX,
         }
     }
 
@@ -83,10 +109,12 @@ impl<'a> Walk<'a> {
             out,
             mut visited,
             stats,
+            limit,
         } = self;
         if bvh.nodes.is_empty() {
             return;
         }
+        let stop_at = out.len().saturating_add(limit);
         let stack = &mut scratch.stack;
         stack.clear();
         stack.push(0);
@@ -110,6 +138,9 @@ impl<'a> Walk<'a> {
                         let leaf = &bvh.tri_indices[start..start + count as usize];
                         stats.triangles_tested += count;
                         out.extend(leaf.iter().copied().filter(|&tri| keep(tri)));
+                        if out.len() > stop_at {
+                            return;
+                        }
                     }
                     Slot::Empty => {}
                 }

@@ -9,6 +9,9 @@ use std::fmt::Write as _;
 
 /// Items shown per kind in the text output.
 const TEXT_ITEMS: usize = 3;
+/// Triangles listed per item in the text output (a fin of 50,000
+/// triangles round one edge is one item).
+const TEXT_TRIANGLES: usize = 8;
 
 /// The unit of a kind's `size`, as printed.
 fn unit(kind: HygieneKind) -> &'static str {
@@ -62,7 +65,15 @@ pub(crate) fn text(report: &HygieneReport) -> String {
                         unit(kind.kind)
                     );
                 }
-                let tris: Vec<String> = item.triangles.iter().map(u32::to_string).collect();
+                let mut tris: Vec<String> = item
+                    .triangles
+                    .iter()
+                    .take(TEXT_TRIANGLES)
+                    .map(u32::to_string)
+                    .collect();
+                if item.triangles.len() > TEXT_TRIANGLES {
+                    tris.push(format!("… ({} triangles)", item.triangles.len()));
+                }
                 format!(
                     "{} tris {} size {} {}",
                     format::vec(item.position),
@@ -77,6 +88,13 @@ pub(crate) fn text(report: &HygieneReport) -> String {
         }
         if kind.count > shown.len() && !shown.is_empty() {
             s.push_str("; ...");
+        }
+        if kind.searches_cut > 0 {
+            let _ = write!(
+                s,
+                " (at least: {} searches stopped at their candidate limit)",
+                kind.searches_cut
+            );
         }
         s.push('\n');
     }

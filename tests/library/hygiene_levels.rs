@@ -55,6 +55,12 @@ fn analyse_level_with(dir: &std::path::Path, file: &str, options: &ImportOptions
     );
     for kind in &report.kinds {
         assert_eq!(kind.truncated, kind.count > kind.items.len());
+        // Real levels stay under the hostile-mesh limit: every count exact.
+        assert_eq!(
+            kind.searches_cut, 0,
+            "{file}: {:?} searches stopped at the neighbour limit",
+            kind.kind
+        );
         assert!(kind.items.len() <= HygieneOptions::default().max_items_per_kind);
         for item in &kind.items {
             assert_eq!(item.kind, kind.kind);

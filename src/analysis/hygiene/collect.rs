@@ -17,6 +17,11 @@ pub(super) struct Found {
     pub count: usize,
     /// The first of them, at most the cap.
     pub items: Vec<HygieneItem>,
+    /// Inputs (triangles, edges, vertices) whose search stopped at
+    /// [`super::MAX_NEIGHBOURS`] (or [`super::MAX_OVERLAP_CANDIDATES`])
+    /// candidates: while it is above zero,
+    /// `count` is a lower bound.
+    pub cut: usize,
 }
 
 /// Where a search puts its findings: counts all, keeps up to `cap`.
@@ -39,6 +44,11 @@ impl Sink {
         if self.found.items.len() < self.cap {
             self.found.items.push(item());
         }
+    }
+
+    /// Notes an input whose candidates were cut at [`super::MAX_NEIGHBOURS`].
+    pub fn cut(&mut self) {
+        self.found.cut += 1;
     }
 }
 
@@ -72,6 +82,7 @@ where
     let mut all = Found::default();
     for chunk in chunks {
         all.count += chunk.count;
+        all.cut += chunk.cut;
         let room = cap - all.items.len();
         all.items.extend(chunk.items.into_iter().take(room));
     }

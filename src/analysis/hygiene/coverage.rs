@@ -18,12 +18,16 @@
 //! inside itself (F holding all of E). An F that ends at or near A and
 //! runs along E has its other end inside E or beyond B, so it is found
 //! either way, except when its other end is within the tolerance of B: so
-//! the edges ending at A and B are candidates too. Only an F whose ends
-//! are both missed welds of A and B is not found (`near_miss` lists
+//! the edges from A to a vertex within the tolerance of B (and from B to
+//! one near A) are candidates too, found on a hash grid of the vertices
+//! and looked up by their ends (not by listing every edge at A: the hub of
+//! a fan of 50,000 triangles would make that quadratic). Only an F whose
+//! ends are both missed welds of A and B is not found (`near_miss` lists
 //! those). The relations are the pairs of [`OnEdges`] (the T-junction
-//! search's) and the edges at each vertex, so the candidates of every edge
-//! come from a few binary searches, and the whole test is near-linear in
-//! the edges and those pairs.
+//! search's), the edges at each vertex and the vertex grid, so the
+//! candidates of every edge come from a few binary searches and lookups,
+//! at most [`super::MAX_NEIGHBOURS`] of them, and the whole test is linear
+//! in the edges.
 //!
 //! A candidate covers the interval of E between the projections of its
 //! ends when both ends are within the tolerance of E's line; the intervals
@@ -31,6 +35,7 @@
 //! closed (a whole edge that short too: an opening under a millimetre is
 //! rounding, not a hole).
 
+use super::cells::{CellMap, around, cell_of};
 use super::collect::{Found, find_capped_with};
 use super::edges::Edge;
 use super::tjunctions::OnEdges;
@@ -46,6 +51,7 @@ pub(super) struct Coverage<'a> {
     /// The pairs of `on` by edge: `(edge, vertex)`, sorted.
     by_edge: Vec<(u32, u32)>,
     ends_at: EndsAt,
+    near: VertexGrid,
     tol: f64,
 }
 
@@ -60,6 +66,7 @@ impl<'a> Coverage<'a> {
             on,
             by_edge,
             ends_at: EndsAt::new(edges),
+            near: VertexGrid::new(mesh, edges, tol),
             tol,
         }
     }
@@ -74,20 +81,43 @@ impl<'a> Coverage<'a> {
         let Edge { a, b, .. } = edges[e as usize];
         let (pa, pb) = (pos(a), pos(b));
         let length = pa.distance(pb);
-        let Scratch { candidates, spans } = scratch;
+        let Scratch {
+            candidates,
+            spans,
+            near,
+            cut,
+        } = scratch;
         candidates.clear();
         spans.clear();
+        *cut = false;
         if tol.is_finite() && tol > 0.0 && length > 0.0 {
             // Edges ending at a vertex on E.
             let from = self.by_edge.partition_point(|p| p.0 < e);
             for &(_, v) in self.by_edge[from..].iter().take_while(|p| p.0 == e) {
                 candidates.extend_from_slice(self.ends_at.edges(v));
             }
-            // Edges holding A or B, and edges ending there (whose other end
-            // may be a missed weld of the other end of E).
+            // Edges holding A or B.
             for end in [a, b] {
                 candidates.extend(self.on.of_vertex(end).iter().map(|&(_, f)| f));
-                candidates.extend_from_slice(self.ends_at.edges(end));
+            }
+            // Edges from one end to a missed weld of the other: the edges
+            // at the end, or the edges to the vertices near the other end,
+            // whichever are fewer (the hub of a fan has thousands of the
+            // first, a clump of missed welds thousands of the second).
+            for (end, other) in [(a, b), (b, a)] {
+                let at_end = self.ends_at.edges(end);
+                if at_end.len() <= self.near.population(pos(other), tol) {
+                    candidates.extend_from_slice(at_end);
+                    continue;
+                }
+                *cut |= self.near.within(self.mesh, pos(other), tol, near);
+                for &w in near.iter().filter(|&&w| w != other && w != end) {
+                    candidates.extend(edge_between(edges, end, w));
+                }
+            }
+            if candidates.len() > super::MAX_NEIGHBOURS {
+                candidates.truncate(super::MAX_NEIGHBOURS);
+                *cut = true;
             }
             candidates.sort_unstable();
             candidates.dedup();
@@ -130,6 +160,93 @@ impl<'a> Coverage<'a> {
 pub(super) struct Scratch {
     candidates: Vec<u32>,
     spans: Vec<(f64, f64)>,
+    near: Vec<u32>,
+    /// Whether the last edge's candidates were cut at
+    /// [`super::MAX_NEIGHBOURS`].
+    cut: bool,
+}
+
+/// The edge whose ends are `a` and `b`, if any (`edges` are in key order:
+/// by lower end, then higher end).
+fn edge_between(edges: &[Edge], a: u32, b: u32) -> Option<u32> {
+    let key = (a.min(b), a.max(b));
+    let at = edges.partition_point(|e| (e.a, e.b) < key);
+    edges
+        .get(at)
+        .filter(|e| (e.a, e.b) == key)
+        .map(|_| at as u32)
+}
+
+/// The edges' end vertices on a hash grid of cells as wide as the
+/// tolerance: the vertices within it of a point are in the 27 cells
+/// around the point's.
+struct VertexGrid {
+    /// `(cell, vertex)`, sorted.
+    by_cell: Vec<([i64; 3], u32)>,
+    /// Each cell's run of `by_cell`.
+    cells: CellMap<(usize, usize)>,
+}
+
+impl VertexGrid {
+    fn new(mesh: &TriMesh, edges: &[Edge], tol: f64) -> VertexGrid {
+        if !(tol.is_finite() && tol > 0.0) {
+            return VertexGrid {
+                by_cell: Vec::new(),
+                cells: CellMap::default(),
+            };
+        }
+        let mut vertices: Vec<u32> = edges.iter().flat_map(|e| [e.a, e.b]).collect();
+        vertices.sort_unstable();
+        vertices.dedup();
+        let mut by_cell: Vec<([i64; 3], u32)> = vertices
+            .iter()
+            .map(|&v| (cell_of(mesh.positions[v as usize].as_dvec3(), tol), v))
+            .collect();
+        by_cell.sort_unstable();
+        let mut cells = CellMap::default();
+        let mut start = 0;
+        for i in 1..=by_cell.len() {
+            if i == by_cell.len() || by_cell[i].0 != by_cell[start].0 {
+                cells.insert(by_cell[start].0, (start, i));
+                start = i;
+            }
+        }
+        VertexGrid { by_cell, cells }
+    }
+
+    /// How many vertices the cells around `p` hold (an upper bound on
+    /// those within `tol` of it).
+    fn population(&self, p: DVec3, tol: f64) -> usize {
+        around(cell_of(p, tol))
+            .filter_map(|c| self.cells.get(&c))
+            .map(|&(s, e)| e - s)
+            .sum()
+    }
+
+    /// Fills `out` with the vertices within `tol` of `p`, at most
+    /// [`super::MAX_NEIGHBOURS`] looked at; `true` when that cut the search.
+    fn within(&self, mesh: &TriMesh, p: DVec3, tol: f64, out: &mut Vec<u32>) -> bool {
+        out.clear();
+        let mut budget = super::MAX_NEIGHBOURS;
+        for c in around(cell_of(p, tol)) {
+            let Some(&(s, e)) = self.cells.get(&c) else {
+                continue;
+            };
+            let run = &self.by_cell[s..e];
+            let look = run.len().min(budget);
+            budget -= look;
+            out.extend(
+                run[..look]
+                    .iter()
+                    .map(|&(_, w)| w)
+                    .filter(|&w| mesh.positions[w as usize].as_dvec3().distance(p) <= tol),
+            );
+            if budget == 0 {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The edges ending at each vertex.
@@ -174,13 +291,16 @@ pub(super) fn find(
     let unmatched: Vec<u32> = (0..edges.len() as u32)
         .filter(|&e| edges[e as usize].unmatched)
         .collect();
-    find_capped_with(
+    let mut found = find_capped_with(
         unmatched.len(),
         options.max_items_per_kind,
         Scratch::default,
         |scratch, i, sink| {
             let e = unmatched[i];
             let gaps = coverage.uncovered(e, scratch);
+            if scratch.cut {
+                sink.cut();
+            }
             if gaps.is_empty() {
                 return;
             }
@@ -207,5 +327,7 @@ pub(super) fn find(
                 }
             });
         },
-    )
+    );
+    found.cut += on.cut;
+    found
 }

@@ -23,6 +23,11 @@
 //!
 //! Every search is near-linear (sorting, hash grids, BVHs) and runs on
 //! rayon's threads; the figures on the shipped levels are in BENCHMARKS.md.
+//! A hostile mesh can still put every triangle next to every other (50,000
+//! fins round one edge, 40,000 copies of one triangle): each edge or vertex
+//! is compared with at most [`MAX_NEIGHBOURS`] candidates and each triangle
+//! with at most [`MAX_OVERLAP_CANDIDATES`], so the work stays linear, and a kind whose search stopped there says so
+//! ([`KindReport::searches_cut`]; its count is then a lower bound).
 //! Each kind lists at most [`HygieneOptions::max_items_per_kind`] items
 //! (in a fixed order, so the report is deterministic) while its count
 //! stays exact, so a hostile mesh cannot blow up the output.
@@ -52,6 +57,16 @@ use serde::{Deserialize, Serialize};
 /// (defined in `math`, below both).
 pub use crate::math::DEFAULT_COPLANAR_DEG;
 pub use winding::{AgainstNormals, against_normals};
+
+/// Most candidates one edge or vertex is compared with. Real levels stay
+/// below it (the conference room's chairs, the densest shared level, pack
+/// a few thousand vertices into some millimetre cells); beyond it, the
+/// search of that input stops and the kind's count becomes a lower bound.
+pub const MAX_NEIGHBOURS: usize = 4096;
+/// Most coplanar candidates one triangle is clipped against in the overlap
+/// search (a clip costs some fifty distance tests; real levels stay far
+/// below it).
+pub const MAX_OVERLAP_CANDIDATES: usize = 1024;
 
 /// Tolerances of the analysis, world space (metres) and degrees.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -248,8 +263,17 @@ pub struct KindReport {
     pub count: usize,
     /// Whether `items` was cut at [`HygieneOptions::max_items_per_kind`].
     pub truncated: bool,
+    /// Triangles, edges or vertices whose search stopped at
+    /// [`MAX_NEIGHBOURS`] candidates (a hostile mesh): when above zero,
+    /// `count` is a lower bound.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub searches_cut: usize,
     /// The findings, in a fixed order (by edge, vertex or triangle index).
     pub items: Vec<HygieneItem>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The whole analysis.
@@ -335,6 +359,7 @@ pub fn analyse_with_normals(
             fault: kind.is_fault(),
             count: found.count,
             truncated: found.count > found.items.len(),
+            searches_cut: found.cut,
             items: found.items,
         });
     }

@@ -58,13 +58,23 @@ pub(super) fn find(
     let mut found = find_capped(vertices.len(), options.max_items_per_kind, |i, sink| {
         let v = vertices[i];
         let pv = pos(v);
+        // At most MAX_NEIGHBOURS vertices looked at (a clump of thousands
+        // of vertices within the tolerance, all joined by edges, would
+        // otherwise compare each with all).
+        let mut budget = super::MAX_NEIGHBOURS;
         let first_near = around(cell_of(pv, tol)).find_map(|c| {
             let &(s, e) = cells.get(&c)?;
-            by_cell[s..e]
+            let run = &by_cell[s..e];
+            let look = run.len().min(budget);
+            budget -= look;
+            run[..look]
                 .iter()
                 .map(|&(_, w)| w)
                 .find(|&w| w > v && pos(w).distance(pv) < tol && !table.has_edge(v, w))
         });
+        if first_near.is_none() && budget == 0 {
+            sink.cut();
+        }
         if let Some(w) = first_near {
             let pw = pos(w);
             sink.push(|| HygieneItem {

@@ -12,7 +12,7 @@
 use super::cells::{CellMap, around, cell_of};
 use super::collect::{Found, find_capped_with};
 use super::{HygieneItem, HygieneKind, HygieneOptions};
-use crate::bvh::{Bvh, BvhScratch, QueryStats};
+use crate::bvh::{Bvh, BvhScratch};
 use crate::math::{Aabb, DVec3, Vec3};
 use crate::mesh::TriMesh;
 use glam::DVec2;
@@ -43,7 +43,9 @@ pub(super) fn find(mesh: &TriMesh, normals: &[DVec3], options: &HygieneOptions) 
                 min: b.min - grow,
                 max: b.max + grow,
             };
-            groups.candidates(n, &query, scratch, hits);
+            if groups.candidates(n, &query, scratch, hits) {
+                sink.cut();
+            }
             matches.clear();
             for &j in hits.iter() {
                 if j as usize <= i || normals[j as usize].dot(n) < min_cos {
@@ -124,21 +126,33 @@ impl NormalGroups {
         }
     }
 
-    /// Fills `out` with the triangles near normal `n` whose boxes meet `query`.
-    fn candidates(&self, n: DVec3, query: &Aabb, scratch: &mut BvhScratch, out: &mut Vec<u32>) {
+    /// Fills `out` with the triangles near normal `n` whose boxes meet
+    /// `query`, at most [`super::MAX_OVERLAP_CANDIDATES`]; `true` when there were
+    /// more.
+    fn candidates(
+        &self,
+        n: DVec3,
+        query: &Aabb,
+        scratch: &mut BvhScratch,
+        out: &mut Vec<u32>,
+    ) -> bool {
         out.clear();
-        let mut stats = QueryStats::default();
         for c in around(cell_of(n, self.cell)) {
             let Some(&g) = self.index.get(&c) else {
                 continue;
             };
             let (tris, boxes, bvh) = &self.groups[g];
             let before = out.len();
-            bvh.query_aabb(boxes, query, scratch, out, None, &mut stats);
+            let room = super::MAX_OVERLAP_CANDIDATES - before;
+            let cut = bvh.query_aabb_at_most(boxes, query, scratch, out, room);
             for k in &mut out[before..] {
                 *k = tris[*k as usize];
             }
+            if cut || out.len() == super::MAX_OVERLAP_CANDIDATES {
+                return cut;
+            }
         }
+        false
     }
 }
 

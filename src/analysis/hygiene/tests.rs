@@ -527,3 +527,48 @@ fn a_box_wound_along_its_normals_has_no_fault() {
     let report = import_and_analyse(&box_obj(false));
     assert_counts(&report, &[(CoplanarEdge, 6)]);
 }
+
+/// A fan of `n` fins round the edge (0, 0, 0)-(0, 1, 0): one non-manifold
+/// edge of `n` triangles, the hub of every other edge.
+fn fins(n: usize) -> TriMesh {
+    let mut s = Soup::default();
+    let (a, b) = (s.vertex(Vec3::ZERO), s.vertex(Vec3::Y));
+    for i in 0..n {
+        let angle = i as f32 / n as f32 * std::f32::consts::TAU;
+        let rim = s.vertex(Vec3::new(angle.cos(), 0.5, angle.sin()));
+        s.triangles.push([a, b, rim]);
+    }
+    s.mesh()
+}
+
+#[test]
+fn a_fan_of_thousands_of_fins_is_one_non_manifold_edge_found_in_linear_time() {
+    // Every edge but the axis ends at the hub: searching each edge's
+    // neighbours by the edges at its ends was quadratic.
+    let r = analyse(&fins(6000), &HygieneOptions::default());
+    assert_eq!(r.count(NonManifoldEdge), 1);
+    assert_eq!(r.kind(NonManifoldEdge).items[0].triangles.len(), 6000);
+    // The spokes are covered by nothing: all open, each found.
+    assert_eq!(r.count(OpenEdge), 12_000);
+    assert_eq!(r.kind(OpenEdge).searches_cut, 0);
+}
+
+#[test]
+fn a_stack_of_copies_stops_at_the_neighbour_limit_and_says_so() {
+    // 3,000 copies of one triangle, shifted by micrometres: every copy
+    // overlaps every other (4.5 million pairs), more than a linear search
+    // may look at.
+    let mut s = Soup::default();
+    for i in 0..3000 {
+        let d = Vec3::new(i as f32 * 1e-6, 0.0, 0.0);
+        let c = [s.vertex(d), s.vertex(d + Vec3::Z), s.vertex(d + Vec3::X)];
+        s.facing(c, Vec3::Y);
+    }
+    let r = analyse(&s.mesh(), &HygieneOptions::default());
+    let overlap = r.kind(Overlap);
+    assert!(overlap.searches_cut > 0, "{:?}", overlap.count);
+    // A lower bound: each copy compared with its first few.
+    assert!(overlap.count >= MAX_OVERLAP_CANDIDATES, "{}", overlap.count);
+    assert!(overlap.count < 3000 * MAX_OVERLAP_CANDIDATES);
+    assert!(overlap.items.len() <= HygieneOptions::default().max_items_per_kind);
+}

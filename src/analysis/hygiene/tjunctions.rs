@@ -16,13 +16,19 @@
 use super::collect::{Found, find_capped_with};
 use super::edges::Edge;
 use super::{HygieneItem, HygieneKind, HygieneOptions};
-use crate::bvh::{Bvh, BvhScratch, QueryStats};
+use crate::bvh::{Bvh, BvhScratch};
 use crate::math::{Aabb, DVec3};
 use crate::mesh::TriMesh;
 use rayon::prelude::*;
 
 /// Candidate vertices per parallel chunk of the search.
 const CHUNK: usize = 1024;
+
+/// Most edges one vertex is kept strictly inside of. A T-junction's vertex
+/// lies inside one edge, a vertex where several faces were split inside a
+/// few; a vertex inside hundreds is a hostile stack of copies, and keeping
+/// every pair would take memory quadratic in the mesh.
+const MAX_EDGES_THROUGH_VERTEX: usize = 128;
 
 /// Every (vertex, edge) pair where the vertex (a welded id) lies strictly
 /// inside the edge: within the tolerance of its segment, farther than the
@@ -31,13 +37,20 @@ const CHUNK: usize = 1024;
 pub(super) struct OnEdges {
     /// `(vertex, edge)`, the edge an index into the edges.
     pub pairs: Vec<(u32, u32)>,
+    /// Vertices inside the boxes of more than [`super::MAX_NEIGHBOURS`]
+    /// edges, or strictly inside more than [`MAX_EDGES_THROUGH_VERTEX`],
+    /// searched against the first of them only.
+    pub cut: usize,
 }
 
 impl OnEdges {
     /// Finds the pairs of `edges` (all the mesh's) within `tol`.
     pub fn find(mesh: &TriMesh, edges: &[Edge], tol: f64) -> OnEdges {
         if edges.is_empty() || tol.is_nan() || tol <= 0.0 {
-            return OnEdges { pairs: Vec::new() };
+            return OnEdges {
+                pairs: Vec::new(),
+                cut: 0,
+            };
         }
         let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
         // Only edges longer than twice the tolerance can hold a vertex
@@ -62,26 +75,58 @@ impl OnEdges {
             })
             .collect();
         let bvh = Bvh::build(&boxes);
+        // The searched edges ending at each vertex: their boxes hold it
+        // whatever the mesh, so they do not count against the limit (the
+        // hub of a fan ends thousands).
+        let mut valence = vec![0usize; mesh.positions.len()];
+        for &e in &long {
+            let Edge { a, b, .. } = edges[e as usize];
+            valence[a as usize] += 1;
+            valence[b as usize] += 1;
+        }
+        // The pairs anyone reads: a vertex inside an unmatched edge (a
+        // T-junction, a seam the coverage test seals), or an end of an
+        // unmatched edge inside any edge (one that may cover it). A vertex
+        // of a closed surface lying near the edges of a dense part is
+        // neither, and keeping its pairs would only cost memory.
+        let mut open_end = vec![false; mesh.positions.len()];
+        for e in edges.iter().filter(|e| e.unmatched) {
+            open_end[e.a as usize] = true;
+            open_end[e.b as usize] = true;
+        }
         let mut vertices: Vec<u32> = edges.iter().flat_map(|e| [e.a, e.b]).collect();
         vertices.par_sort_unstable();
         vertices.dedup();
-        let pairs: Vec<Vec<(u32, u32)>> = vertices
+        let pairs: Vec<(Vec<(u32, u32)>, usize)> = vertices
             .par_chunks(CHUNK)
             .map(|chunk| {
-                let (mut scratch, mut hits, mut stats) =
-                    (BvhScratch::default(), Vec::new(), QueryStats::default());
-                let mut out = Vec::new();
+                let (mut scratch, mut hits) = (BvhScratch::default(), Vec::new());
+                let (mut out, mut cut) = (Vec::new(), 0);
                 for &v in chunk {
                     let p = mesh.positions[v as usize];
                     hits.clear();
                     let query = Aabb::from_points([p]);
-                    bvh.query_aabb(&boxes, &query, &mut scratch, &mut hits, None, &mut stats);
+                    if bvh.query_aabb_at_most(
+                        &boxes,
+                        &query,
+                        &mut scratch,
+                        &mut hits,
+                        super::MAX_NEIGHBOURS + valence[v as usize],
+                    ) {
+                        cut += 1;
+                    }
                     for hit in &mut hits {
                         *hit = long[*hit as usize];
                     }
                     hits.sort_unstable();
+                    let mut kept = 0;
                     for &e in &hits {
-                        let Edge { a, b, .. } = edges[e as usize];
+                        let Edge {
+                            a, b, unmatched, ..
+                        } = edges[e as usize];
+                        if !(unmatched || open_end[v as usize]) {
+                            continue;
+                        }
                         let (pa, pb, pv) = (pos(a), pos(b), pos(v));
                         if v != a
                             && v != b
@@ -89,15 +134,21 @@ impl OnEdges {
                             && pv.distance(pb) > tol
                             && segment_distance(pa, pb, pv) <= tol
                         {
+                            if kept == MAX_EDGES_THROUGH_VERTEX {
+                                cut += 1;
+                                break;
+                            }
                             out.push((v, e));
+                            kept += 1;
                         }
                     }
                 }
-                out
+                (out, cut)
             })
             .collect();
         OnEdges {
-            pairs: pairs.concat(),
+            cut: pairs.iter().map(|p| p.1).sum(),
+            pairs: pairs.into_iter().flat_map(|p| p.0).collect(),
         }
     }
 
@@ -120,7 +171,10 @@ pub(super) fn find(
 ) -> Found {
     let tol = options.tjunction_m;
     if on.pairs.is_empty() {
-        return Found::default();
+        return Found {
+            cut: on.cut,
+            ..Found::default()
+        };
     }
     let pos = |v: u32| mesh.positions[v as usize].as_dvec3();
     // (vertex, triangle) for each end of each unmatched edge: the
@@ -136,7 +190,7 @@ pub(super) fn find(
         .filter(|&i| i == 0 || on.pairs[i - 1].0 != on.pairs[i].0)
         .collect();
     starts.push(on.pairs.len());
-    find_capped_with(
+    let mut found = find_capped_with(
         starts.len() - 1,
         options.max_items_per_kind,
         || (),
@@ -173,7 +227,9 @@ pub(super) fn find(
                 }
             }
         },
-    )
+    );
+    found.cut += on.cut;
+    found
 }
 
 /// Distance from `p` to the segment `a`-`b`.

@@ -92,6 +92,7 @@ pub(super) fn find_against_normals(
     Found {
         count: objects.len(),
         items,
+        cut: 0,
     }
 }
 
@@ -145,6 +146,7 @@ pub(super) fn find_inside_out(
     Found {
         count: found.len(),
         items,
+        cut: 0,
     }
 }
 
