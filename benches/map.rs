@@ -156,6 +156,7 @@ fn map_bench(c: &mut Criterion) {
         directions: 8,
         seconds: 1.0,
         shard: Shard::WHOLE,
+        ..MapOptions::default()
     };
     let (t, cpu0) = (Instant::now(), cpu_seconds());
     let report = map_level(

@@ -69,6 +69,7 @@ pub mod level;
 pub mod math;
 pub mod mesh;
 pub mod methods;
+pub mod quote;
 pub mod repro;
 pub mod settings_file;
 pub mod terrain;

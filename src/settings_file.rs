@@ -121,7 +121,7 @@ fn parse_fields(
             path: path.to_path_buf(),
             line: e.line(),
             column: e.column(),
-            message: strip_position(&e.to_string()),
+            message: crate::quote::bounded_message(&strip_position(&e.to_string())),
         }),
         SettingsFormat::Toml => toml::from_str(text).map_err(|e| {
             let (line, column) = e
@@ -132,7 +132,7 @@ fn parse_fields(
                 path: path.to_path_buf(),
                 line,
                 column,
-                message: e.message().to_string(),
+                message: crate::quote::bounded_message(e.message()),
             }
         }),
     }
@@ -249,7 +249,7 @@ mod tests {
         match parse_as(text, false) {
             Err(SettingsFileError::Parse { line, message, .. }) => {
                 assert_eq!(line, 3);
-                assert!(message.contains("greater than zero"), "{message}");
+                assert!(message.contains("from 0.001 to 10000 m"), "{message}");
             }
             other => panic!("expected a parse error, got {other:?}"),
         }

@@ -19,7 +19,8 @@ pub struct CharacterSettings {
     /// Horizontal walking speed, m/s, ≥ 0.
     #[serde(deserialize_with = "de_walk_speed")]
     pub walk_speed_m_s: f64,
-    /// Frames simulated per second, Hz, in (0, 1000].
+    /// Frames simulated per second, Hz, from [`MIN_FRAME_RATE_HZ`] to
+    /// [`MAX_FRAME_RATE_HZ`].
     #[serde(deserialize_with = "de_frame_rate")]
     pub frame_rate_hz: f64,
     /// Gravity acceleration, m/s², pulling down (−Y), ≥ 0.
@@ -73,6 +74,13 @@ impl Default for CharacterSettings {
 /// any game's, and small enough that a frame's sums stay finite.
 pub const MAX_CHARACTER_VALUE: f64 = 1.0e6;
 
+/// Fewest frames a second: one frame a second is already a slide show, and
+/// a slower rate would make one frame's walk longer than any level (a
+/// recording's frames are at most 1 s apart for the same reason).
+pub const MIN_FRAME_RATE_HZ: f64 = 1.0;
+/// Most frames a second (a recording's frames are at least 1 ms apart).
+pub const MAX_FRAME_RATE_HZ: f64 = 1000.0;
+
 /// A rule one setting breaks, as a one-line message naming the field.
 fn check(name: &str, x: f64, min: f64, min_inclusive: bool, max: f64) -> Result<(), String> {
     let above_min = if min_inclusive { x >= min } else { x > min };
@@ -85,7 +93,8 @@ fn check(name: &str, x: f64, min: f64, min_inclusive: bool, max: f64) -> Result<
         "more than"
     };
     Err(format!(
-        "character.{name} = {x} must be a finite number {low} {min} and at most {max}"
+        "character.{name} = {} must be a finite number {low} {min} and at most {max}",
+        crate::math::short_number(x)
     ))
 }
 
@@ -105,7 +114,13 @@ impl CharacterSettings {
     pub fn validate(&self) -> Result<(), String> {
         let m = MAX_CHARACTER_VALUE;
         check("walk_speed_m_s", self.walk_speed_m_s, 0.0, true, m)?;
-        check("frame_rate_hz", self.frame_rate_hz, 0.0, false, 1000.0)?;
+        check(
+            "frame_rate_hz",
+            self.frame_rate_hz,
+            MIN_FRAME_RATE_HZ,
+            true,
+            MAX_FRAME_RATE_HZ,
+        )?;
         check("gravity_m_s2", self.gravity_m_s2, 0.0, true, m)?;
         check("jump_speed_m_s", self.jump_speed_m_s, 0.0, true, m)?;
         check("max_step_height_m", self.max_step_height_m, 0.0, true, m)?;
@@ -135,7 +150,13 @@ field_rule!(
     true,
     MAX_CHARACTER_VALUE
 );
-field_rule!(de_frame_rate, "frame_rate_hz", 0.0, false, 1000.0);
+field_rule!(
+    de_frame_rate,
+    "frame_rate_hz",
+    MIN_FRAME_RATE_HZ,
+    true,
+    MAX_FRAME_RATE_HZ
+);
 field_rule!(de_gravity, "gravity_m_s2", 0.0, true, MAX_CHARACTER_VALUE);
 field_rule!(
     de_jump_speed,
@@ -178,6 +199,7 @@ fn slope_rule(x: f64) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "character.max_slope_deg = {x} must be at least 0 and less than 90 degrees"
+        "character.max_slope_deg = {} must be at least 0 and less than 90 degrees",
+        crate::math::short_number(x)
     ))
 }

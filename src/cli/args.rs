@@ -170,14 +170,11 @@ pub(crate) fn parse_direction_xz(text: &str) -> Result<DVec3, String> {
     Ok(DVec3::new(x, 0.0, z))
 }
 
-/// `RX,RY,RZ`: three finite radii, each greater than zero.
+/// `RX,RY,RZ`: three radii within the settings' range
+/// ([`crate::collide::MIN_RADIUS_M`] to [`crate::collide::MAX_RADIUS_M`]).
 pub(crate) fn parse_radii(text: &str) -> Result<DVec3, String> {
     let r = parse_vec3(text)?;
-    for (x, axis) in r.to_array().into_iter().zip(["x", "y", "z"]) {
-        if x <= 0.0 {
-            return Err(format!("radius {axis} = {x} must be greater than zero"));
-        }
-    }
+    crate::collide::settings::radii_rule(r.to_array())?;
     Ok(r)
 }
 
@@ -254,8 +251,13 @@ mod tests {
             parse_radii("0.4,0.9,0.4").unwrap(),
             DVec3::new(0.4, 0.9, 0.4)
         );
-        assert!(parse_radii("0.4,0,0.4").unwrap_err().contains("radius y"));
-        assert!(parse_radii("-1,1,1").unwrap_err().contains("radius x"));
+        assert!(parse_radii("0.4,0,0.4").unwrap_err().contains("radius 0 "));
+        assert!(parse_radii("-1,1,1").unwrap_err().contains("radius -1 "));
+        assert!(
+            parse_radii("0.4,1e-20,0.4")
+                .unwrap_err()
+                .contains("smallest safe radius, 0.001 m")
+        );
         assert!(parse_radii("1,1,nan").is_err());
         assert_eq!(parse_scale("0.0254").unwrap(), 0.0254);
         assert!(parse_scale("0").is_err());

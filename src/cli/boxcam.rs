@@ -104,9 +104,16 @@ enum MaybePoint {
 }
 
 impl MaybePoint {
+    /// The point, when it is three numbers within the solver's range
+    /// (±[`crate::collide::MAX_MAGNITUDE_M`]: farther out, a crossing is
+    /// found in round-off, not in the level).
     fn point(&self) -> Option<DVec3> {
         match self {
-            MaybePoint::Point(a) => Some(DVec3::from(*a)),
+            MaybePoint::Point(a) => {
+                let p = DVec3::from(*a);
+                (p.is_finite() && p.abs().max_element() <= crate::collide::MAX_MAGNITUDE_M)
+                    .then_some(p)
+            }
             MaybePoint::Other(_) => None,
         }
     }
@@ -151,15 +158,19 @@ fn read_path(path: &Path) -> Result<Vec<DVec3>, CliError> {
         return Err(fail(format!("{len} bytes; at most {MAX_PATH_FILE_BYTES}")));
     }
     let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
-    let bad_json = |e: serde_json::Error| fail(super::batch::lines::shorten_quotes(&e.to_string()));
+    let bad_json = |e: serde_json::Error| fail(crate::quote::bounded_message(&e.to_string()));
     if text.trim_start().starts_with('[') {
         let items: Vec<MaybePoint> = serde_json::from_str(&text).map_err(bad_json)?;
         return items
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                v.point()
-                    .ok_or_else(|| fail(format!("point {i} is not [x, y, z]")))
+                v.point().ok_or_else(|| {
+                    fail(format!(
+                        "point {i} is not [x, y, z] within ±{:e} m",
+                        crate::collide::MAX_MAGNITUDE_M
+                    ))
+                })
             })
             .collect();
     }

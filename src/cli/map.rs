@@ -62,6 +62,11 @@ pub(crate) struct MapArgs {
     /// other both ways) is where players are.
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
     spawn: Vec<DVec3>,
+    /// Most frames the map may run (start points × directions × frames per
+    /// walk, estimated before the walks start); a larger map is refused
+    /// with its estimate.
+    #[arg(long, value_name = "N", default_value_t = crate::analysis::map::DEFAULT_MAX_FRAMES)]
+    max_frames: u64,
     /// Join the JSON of map parts (made with --shard) instead of mapping a level.
     #[arg(long, num_args = 1.., value_name = "PART.json", conflicts_with_all = ["level", "shard", "spawn"])]
     merge: Vec<PathBuf>,
@@ -128,23 +133,42 @@ pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
 
 fn map_world(a: &MapArgs, name: &str, world: CollisionWorld<'_>) -> Result<MapReport, CliError> {
     let (settings, opts) = options(a)?;
-    map_level_from(
+    let bar = progress_bar();
+    let result = map_level_from(
         name,
         world,
         &settings,
         &opts,
         &a.spawn,
-        &|_| {},
+        &|done| bar.set_position((f64::from(done) * PROGRESS_STEPS as f64) as u64),
         &AtomicBool::new(false),
+    );
+    bar.finish_and_clear();
+    result
+        .map_err(|e| match e {
+            // Flags that do not fit this level (a spacing too fine for its size).
+            MapError::TooManyColumns { .. }
+            | MapError::TooManyFrames { .. }
+            | MapError::InvalidOptions(_) => CliError::Usage(e.to_string()),
+            _ => CliError::Failed(e.to_string()),
+        })?
+        .ok_or_else(|| CliError::Failed("cancelled".into()))
+}
+
+/// Steps of the progress bar.
+const PROGRESS_STEPS: u64 = 1000;
+
+/// The map's progress on stderr, with the time left, when stderr is a
+/// terminal (indicatif draws nothing otherwise, so pipes and CI logs stay
+/// clean).
+fn progress_bar() -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(PROGRESS_STEPS);
+    let style = indicatif::ProgressStyle::with_template(
+        "mapping {wide_bar} {percent:>3}%  {elapsed} gone, about {eta} left",
     )
-    .map_err(|e| match e {
-        // Flags that do not fit this level (a spacing too fine for its size).
-        MapError::TooManyColumns { .. } | MapError::InvalidOptions(_) => {
-            CliError::Usage(e.to_string())
-        }
-        _ => CliError::Failed(e.to_string()),
-    })?
-    .ok_or_else(|| CliError::Failed("cancelled".into()))
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
 }
 
 /// The character and the map's options, checked.
@@ -155,6 +179,7 @@ fn options(a: &MapArgs) -> Result<(SlideSettings, MapOptions), CliError> {
         directions: a.directions,
         seconds: a.seconds,
         shard: a.shard.unwrap_or(Shard::WHOLE),
+        max_frames: a.max_frames,
     };
     opts.validate()
         .map_err(|e| CliError::Usage(e.to_string()))?;

@@ -127,7 +127,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", one_line(&e.to_string()));
+            eprintln!(
+                "error: {}",
+                crate::quote::bounded_message(&one_line(&e.to_string()))
+            );
             e.exit_code()
         }
     }
@@ -205,41 +208,19 @@ fn report_clap_error(e: &clap::Error) -> i32 {
     EXIT_USAGE
 }
 
-/// Longest quoted value (characters) a usage error repeats.
-const MAX_QUOTED_CHARS: usize = 40;
 /// Longest usage error line (characters), whatever it holds.
 const MAX_USAGE_CHARS: usize = 600;
 
 /// clap quotes a bad value whole (`invalid value '…' for '--cylinder …'`):
-/// a quoted span past [`MAX_QUOTED_CHARS`] keeps its start and says how
+/// a quoted span past [`crate::quote::QUOTE_CHARS`] keeps its start and says how
 /// long it was, and the line stops at [`MAX_USAGE_CHARS`], so that 6 KB
 /// of garbage on the command line is not echoed back.
 fn shorten_quoted(message: &str) -> String {
-    let mut out = String::new();
-    let mut rest = message;
-    while let Some(open) = rest.find('\'') {
-        out.push_str(&rest[..=open]);
-        let inner = &rest[open + 1..];
-        let Some(close) = inner.find('\'') else {
-            rest = inner;
-            break;
-        };
-        let quoted = &inner[..close];
-        let chars = quoted.chars().count();
-        if chars > MAX_QUOTED_CHARS {
-            let start: String = quoted.chars().take(MAX_QUOTED_CHARS).collect();
-            out.push_str(&format!("{start}… ({chars} characters)"));
-        } else {
-            out.push_str(quoted);
-        }
-        out.push('\'');
-        rest = &inner[close + 1..];
+    let out = crate::quote::shorten_quoted(message, &['\'']);
+    match out.char_indices().nth(MAX_USAGE_CHARS) {
+        None => out,
+        Some((cut, _)) => format!("{}…", &out[..cut]),
     }
-    out.push_str(rest);
-    if out.chars().count() > MAX_USAGE_CHARS {
-        out = out.chars().take(MAX_USAGE_CHARS).collect::<String>() + "…";
-    }
-    out
 }
 
 /// Folds a message that spans lines (an OS or parser message) into one line.

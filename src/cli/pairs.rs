@@ -73,7 +73,7 @@ pub(crate) fn read_probes(path: &Path) -> Result<Vec<PairProbe>, CliError> {
     }
     let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     let entries: Vec<ProbeEntry> = serde_json::from_str(&text).map_err(|e| {
-        let message = super::batch::lines::shorten_quotes(&e.to_string());
+        let message = crate::quote::bounded_message(&e.to_string());
         // serde_json's message ends with the line and column.
         CliError::Failed(format!("{}: {message}", path.display()))
     })?;

@@ -176,7 +176,7 @@ mod tests {
         assert!(err(r#"{"from":[0,1,0]}"#).starts_with("missing field `velocity`"));
         assert!(
             err(r#"{"from":[0,1,0],"velocity":[1,0,0],"radii":[0.4,0,0.4]}"#)
-                .contains("radius y = 0 must be greater than zero")
+                .contains("radius 0 must be a finite number from 0.001 to 10000 m")
         );
         assert!(err(r#"{"from":[0,1e300,0],"velocity":[1,0,0]}"#).contains("beyond the supported"));
         assert!(

@@ -50,8 +50,8 @@ mod world;
 
 pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};
 pub use settings::{
-    InvalidSettings, LevelSettings, MAX_NON_COLLIDING_PATTERNS, MAX_PATTERN_CHARS, SlideMode,
-    SlideSettings,
+    InvalidSettings, LevelSettings, MAX_ITERATIONS, MAX_NON_COLLIDING_PATTERNS, MAX_PATTERN_CHARS,
+    MAX_RADIUS_M, MIN_RADIUS_M, SlideMode, SlideSettings,
 };
 pub use solver::{
     MAX_MAGNITUDE_M, MoveEnd, SlideResult, SlideSolver, TraceDetail, WallRule, slide,

@@ -80,7 +80,8 @@ pub struct SlideSettings {
     /// The algorithm.
     #[serde(default)]
     pub mode: SlideMode,
-    /// Ellipsoid radii along world x, y, z, metres, each > 0.
+    /// Ellipsoid radii along world x, y, z, metres, each from
+    /// [`MIN_RADIUS_M`] to [`MAX_RADIUS_M`].
     #[serde(deserialize_with = "de_radii")]
     pub radii: [f64; 3],
     /// Gravity displacement per move, metres. Robust and Fauerby run it as
@@ -90,7 +91,7 @@ pub struct SlideSettings {
     /// Very-close distance kept between the probe and the geometry, metres, ≥ 0.
     #[serde(default = "default_skin", deserialize_with = "de_non_negative")]
     pub skin: f64,
-    /// Maximum iterations of the recursion per pass, ≥ 1.
+    /// Maximum iterations of the recursion per pass, 1 to [`MAX_ITERATIONS`].
     #[serde(default = "default_max_iterations", deserialize_with = "de_iterations")]
     pub max_iterations: u32,
     /// Remaining moves shorter than this end the pass, metres, ≥ 0.
@@ -126,6 +127,19 @@ pub struct SlideSettings {
     #[serde(default, skip_serializing_if = "LevelSettings::is_empty")]
     pub level: LevelSettings,
 }
+
+/// Smallest radius, metres. The solver works in the ellipsoid's own space,
+/// where the level is divided by the radii: far below a millimetre, f64
+/// round-off in a level's coordinates is a sizeable part of the radius, and
+/// a probe of 1e-20 m goes through a wall (a 1e-100 m one does not see it).
+/// A millimetre keeps a margin of about a million to one on levels within
+/// 1,000 km of the origin.
+pub const MIN_RADIUS_M: f64 = 1e-3;
+/// Largest radius, metres (10 km): far beyond any character or camera.
+pub const MAX_RADIUS_M: f64 = 1e4;
+/// Most iterations of the recursion a pass may be given. The papers use 5;
+/// a pass that needs more than a few dozen is caught in a corner.
+pub const MAX_ITERATIONS: u32 = 1000;
 
 /// Most patterns a `[level]` section may hold.
 pub const MAX_NON_COLLIDING_PATTERNS: usize = 256;
@@ -216,8 +230,20 @@ fn de_version<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     Ok(v)
 }
 
+/// Exactly three numbers: a file's array of two or four is refused (TOML's
+/// reader would otherwise drop a fourth without a word).
+fn de_three<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 3], D::Error> {
+    let v = Vec::<f64>::deserialize(d)?;
+    <[f64; 3]>::try_from(v.as_slice()).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "expected exactly three numbers [x, y, z], got {}",
+            v.len()
+        ))
+    })
+}
+
 fn de_finite3<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 3], D::Error> {
-    let v = <[f64; 3]>::deserialize(d)?;
+    let v = de_three(d)?;
     if let Some(x) = v.iter().find(|x| !x.is_finite()) {
         return Err(serde::de::Error::custom(format!(
             "{x} is not a finite number"
@@ -227,20 +253,38 @@ fn de_finite3<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 3], D::Error> {
 }
 
 fn de_radii<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 3], D::Error> {
-    let v = <[f64; 3]>::deserialize(d)?;
-    if let Some(x) = v.iter().find(|x| !(x.is_finite() && **x > 0.0)) {
-        return Err(serde::de::Error::custom(format!(
-            "radius {x} must be a finite number greater than zero"
-        )));
-    }
+    let v = de_three(d)?;
+    radii_rule(v).map_err(serde::de::Error::custom)?;
     Ok(v)
+}
+
+/// Checks radii against their range ([`MIN_RADIUS_M`] to
+/// [`MAX_RADIUS_M`]); the message quotes the first one out of it.
+pub fn radii_rule(radii: [f64; 3]) -> Result<(), String> {
+    match radii
+        .iter()
+        .find(|r| !(r.is_finite() && (MIN_RADIUS_M..=MAX_RADIUS_M).contains(*r)))
+    {
+        None => Ok(()),
+        Some(r) if r.is_finite() && *r > 0.0 && *r < MIN_RADIUS_M => Err(format!(
+            "radius {} m is below the smallest safe radius, {MIN_RADIUS_M} m \
+             (smaller probes slip through the round-off of level coordinates)",
+            crate::math::short_number(*r)
+        )),
+        Some(r) => Err(format!(
+            "radius {} must be a finite number from {MIN_RADIUS_M} to {MAX_RADIUS_M} m",
+            crate::math::short_number(*r)
+        )),
+    }
 }
 
 fn de_non_negative<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     let x = f64::deserialize(d)?;
-    if !(x.is_finite() && x >= 0.0) {
+    if !(x.is_finite() && (0.0..=super::MAX_MAGNITUDE_M).contains(&x)) {
         return Err(serde::de::Error::custom(format!(
-            "{x} must be a finite number, zero or more"
+            "{} must be a finite number from 0 to {:e}",
+            crate::math::short_number(x),
+            super::MAX_MAGNITUDE_M
         )));
     }
     Ok(x)
@@ -258,10 +302,10 @@ fn de_ghost_angle<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
 
 fn de_iterations<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     let n = u32::deserialize(d)?;
-    if n == 0 {
-        return Err(serde::de::Error::custom(
-            "max_iterations must be at least 1",
-        ));
+    if !(1..=MAX_ITERATIONS).contains(&n) {
+        return Err(serde::de::Error::custom(format!(
+            "max_iterations {n} must be from 1 to {MAX_ITERATIONS}"
+        )));
     }
     Ok(n)
 }
@@ -323,19 +367,14 @@ impl SlideSettings {
                 self.format_version
             ));
         }
-        if !self.radii.iter().all(|r| r.is_finite() && *r > 0.0) {
-            return bad(format!(
-                "radii {:?} must be finite and greater than zero",
-                self.radii
-            ));
-        }
+        radii_rule(self.radii).map_err(|e| InvalidSettings(format!("radii: {e}")))?;
         if !self.gravity.iter().all(|g| g.is_finite()) {
             return bad(format!("gravity {:?} must be finite", self.gravity));
         }
         if !(self.skin.is_finite() && self.skin >= 0.0) {
             return bad(format!(
                 "skin {} must be finite and zero or more",
-                self.skin
+                crate::math::short_number(self.skin)
             ));
         }
         let smallest = self.radii.iter().copied().fold(f64::INFINITY, f64::min);
@@ -356,10 +395,11 @@ impl SlideSettings {
                 super::MAX_MAGNITUDE_M
             ));
         }
-        if !(self.min_move.is_finite() && self.min_move >= 0.0) {
+        if !(self.min_move.is_finite() && (0.0..=super::MAX_MAGNITUDE_M).contains(&self.min_move)) {
             return bad(format!(
-                "min_move {} must be finite and zero or more",
-                self.min_move
+                "min_move {} must be a finite number from 0 to {:e} m",
+                crate::math::short_number(self.min_move),
+                super::MAX_MAGNITUDE_M
             ));
         }
         if !(0.0..=45.0).contains(&self.ghost_edge_angle_deg) {
@@ -368,8 +408,11 @@ impl SlideSettings {
                 self.ghost_edge_angle_deg
             ));
         }
-        if self.max_iterations == 0 {
-            return bad("max_iterations must be at least 1".into());
+        if !(1..=MAX_ITERATIONS).contains(&self.max_iterations) {
+            return bad(format!(
+                "max_iterations {} must be from 1 to {MAX_ITERATIONS}",
+                self.max_iterations
+            ));
         }
         self.character.validate().map_err(InvalidSettings)
     }

@@ -20,6 +20,19 @@ pub use glam::{DVec3, Vec3};
 /// which must agree with them. Here, below both, so either can use it.
 pub const DEFAULT_COPLANAR_DEG: f64 = 1.0;
 
+/// A number as a message quotes it: as Rust prints it when that is short,
+/// else in scientific notation with four significant digits, so that a
+/// value like 1e-300 reads as `1.000e-300`, not as 300 digits. NaN is
+/// `NaN`.
+pub fn short_number(x: f64) -> String {
+    let plain = format!("{x}");
+    if plain.len() <= 12 {
+        plain
+    } else {
+        format!("{x:.3e}")
+    }
+}
+
 /// Asks the CPU to start loading the cache line holding `item`, without
 /// waiting for it: for data a search will read soon but not yet (a no-op on
 /// targets other than x86-64).

@@ -278,11 +278,11 @@ fn bad_lines_are_reported_by_number_and_the_others_still_run() {
         (3, "unknown field `speed`"),
         (4, "number out of range"),
         (5, "velocity x 1e300 is beyond the supported ±1e9 m"),
-        (6, "radius y = 0 must be greater than zero"),
+        (6, "radius 0 must be a finite number from 0.001 to 10000 m"),
         (7, "skin 0.005 must be smaller than the smallest radius"),
         (
             8,
-            "unknown variant `qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq…` (10000 bytes)",
+            "unknown variant `qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq… (10000 characters)`",
         ),
         (
             9,

@@ -172,7 +172,7 @@ fn bad_engines_and_bad_settings_files_fail_with_one_line() {
             &huge,
         ]),
         1,
-        "32-bit float",
+        "radius 1.000e40 must be a finite number from 0.001 to 10000 m",
     );
 }
 

@@ -67,7 +67,7 @@ fn bad_vectors_and_radii_are_usage_errors() {
                 "--radii",
                 "0.4,0,0.4",
             ],
-            "greater than zero",
+            "must be a finite number from 0.001 to 10000 m",
         ),
         (
             &[
@@ -78,7 +78,7 @@ fn bad_vectors_and_radii_are_usage_errors() {
                 "--radii",
                 "-1,1,1",
             ],
-            "greater than zero",
+            "must be a finite number from 0.001 to 10000 m",
         ),
         (
             &["--from", "0,1,0", "--velocity", "1,0,0", "--mode", "quake"],

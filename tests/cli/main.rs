@@ -10,6 +10,7 @@ mod engines;
 mod errors;
 mod hostile;
 mod hygiene;
+mod limits;
 mod map;
 mod methods;
 mod radial;

@@ -260,6 +260,7 @@ fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
             directions: 4,
             seconds: 1.0,
             shard: collidoscope::analysis::map::Shard::WHOLE,
+            ..collidoscope::analysis::map::MapOptions::default()
         },
     ));
     h.run_steps(1);

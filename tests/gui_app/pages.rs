@@ -184,6 +184,7 @@ fn the_map_page_runs_a_map_shows_its_counts_and_a_row_opens_a_walk() {
             directions: 4,
             seconds: 1.0,
             shard: collidoscope::analysis::map::Shard::WHOLE,
+            ..collidoscope::analysis::map::MapOptions::default()
         },
     ));
     h.run_steps(1);

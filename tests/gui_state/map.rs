@@ -46,6 +46,7 @@ fn options(spacing_m: f64, directions: u32, seconds: f64) -> MapOptions {
         directions,
         seconds,
         shard: Shard::WHOLE,
+        ..MapOptions::default()
     }
 }
 

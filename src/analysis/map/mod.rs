@@ -46,6 +46,17 @@ pub const MAX_COLUMNS: u64 = 4_000_000;
 pub const MAX_DIRECTIONS: u32 = 360;
 /// Longest walk, seconds.
 pub const MAX_SECONDS: f64 = 60.0;
+/// Most parts a map may be split into (far more machines than anyone has;
+/// a merge keeps one flag per part).
+pub const MAX_SHARDS: u32 = 65_536;
+/// Frames a map runs at most unless told otherwise ([`MapOptions::max_frames`]):
+/// about five minutes on two cores on a 75k-triangle level (the Sibenik
+/// cathedral's map, 2.2 million frames, takes 7.5 s), and far more than a
+/// level's map needs at a sensible spacing. A 2 km square at 1 m spacing
+/// with the defaults is 1.9 billion frames: hours, refused unless asked.
+pub const DEFAULT_MAX_FRAMES: u64 = 100_000_000;
+/// Most spawn points a map may start its reachability from.
+pub const MAX_SPAWNS: usize = 256;
 
 /// One part of a map split for several machines: the start points whose
 /// index modulo `count` is `index`.
@@ -79,6 +90,16 @@ pub struct MapOptions {
     pub seconds: f64,
     /// Which part of the start points to walk.
     pub shard: Shard,
+    /// The most frames this map may run (its start points × directions ×
+    /// frames per walk, counted before the walks start; the walks back of
+    /// `cant_get_back` come on top). A map that would run more is refused
+    /// with its estimate ([`MapError::TooManyFrames`]).
+    #[serde(default = "default_max_frames")]
+    pub max_frames: u64,
+}
+
+fn default_max_frames() -> u64 {
+    DEFAULT_MAX_FRAMES
 }
 
 impl Default for MapOptions {
@@ -88,6 +109,7 @@ impl Default for MapOptions {
             directions: 8,
             seconds: 1.0,
             shard: Shard::WHOLE,
+            max_frames: DEFAULT_MAX_FRAMES,
         }
     }
 }
@@ -110,6 +132,22 @@ pub enum MapError {
         spacing_m: f64,
         /// Columns it would take.
         columns: f64,
+    },
+    /// The walks would run more frames than [`MapOptions::max_frames`].
+    #[error(
+        "this map would run {frames} frames ({starts} start points × {directions} directions × {per_walk} frames a walk), more than the limit of {max_frames}: use a larger spacing, fewer directions, shorter walks or parts (`--shard`), or raise the limit (`--max-frames`)"
+    )]
+    TooManyFrames {
+        /// Frames the walks would run.
+        frames: u64,
+        /// Start points walked.
+        starts: u64,
+        /// Directions per start.
+        directions: u32,
+        /// Frames per walk.
+        per_walk: u64,
+        /// The limit.
+        max_frames: u64,
     },
     /// The level has no triangles.
     #[error("the level has no triangles: nothing to map")]
@@ -146,6 +184,12 @@ impl MapOptions {
             return bad(format!(
                 "shard {index}/{count}: the part must be below the count, counting from 0"
             ));
+        }
+        if self.max_frames == 0 {
+            return bad("a frame limit of 0 runs nothing".into());
+        }
+        if count > MAX_SHARDS {
+            return bad(format!("shard {index}/{count}: at most {MAX_SHARDS} parts"));
         }
         Ok(())
     }

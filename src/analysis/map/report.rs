@@ -1,7 +1,7 @@
 //! What a map gives: one record per start point with its worst walk, the
 //! count per class, and the merge of shards (world space, metres).
 
-use super::{MapClass, MapError, MapGrid, Shard};
+use super::{MapClass, MapError, MapGrid, MapOptions, Shard};
 use crate::collide::SlideSettings;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -188,10 +188,92 @@ impl MapReport {
     }
 }
 
+impl MapReport {
+    /// Checks a map read from a file before anything is sized by it: the
+    /// options and settings in range, the grid within [`super::MAX_COLUMNS`],
+    /// and every spot inside the grid, the start points and the directions.
+    pub fn validate(&self) -> Result<(), MapError> {
+        let bad = |m: String| Err(MapError::InvalidOptions(m));
+        MapOptions {
+            spacing_m: self.grid.spacing_m,
+            directions: self.directions,
+            seconds: self.seconds,
+            shard: self.shard,
+            ..MapOptions::default()
+        }
+        .validate()?;
+        self.settings
+            .validate()
+            .map_err(|e| MapError::InvalidSettings(e.to_string()))?;
+        let g = &self.grid;
+        let columns = u64::from(g.nx) * u64::from(g.nz);
+        if g.nx == 0 || g.nz == 0 || columns > super::MAX_COLUMNS {
+            return bad(format!(
+                "a grid of {} × {} columns: from 1 to {} columns in all",
+                g.nx,
+                g.nz,
+                super::MAX_COLUMNS
+            ));
+        }
+        let limit = crate::collide::MAX_MAGNITUDE_M;
+        if !(g.origin_x.is_finite()
+            && g.origin_z.is_finite()
+            && g.origin_x.abs() <= limit
+            && g.origin_z.abs() <= limit)
+        {
+            return bad(format!("the grid's origin is beyond ±{limit:e} m"));
+        }
+        if self.spawns.len() > super::MAX_SPAWNS {
+            return bad(format!(
+                "{} spawn points: at most {}",
+                self.spawns.len(),
+                super::MAX_SPAWNS
+            ));
+        }
+        if self.spots.len() as u64 > u64::from(self.start_points) {
+            return bad(format!(
+                "{} spots for {} start points",
+                self.spots.len(),
+                self.start_points
+            ));
+        }
+        let within = |v: DVec3| v.is_finite() && v.abs().max_element() <= limit;
+        for s in &self.spots {
+            let ok = s.index < self.start_points
+                && s.cell[0] < g.nx
+                && s.cell[1] < g.nz
+                && s.walks.len() == self.directions as usize
+                && s.worst_direction < self.directions
+                && s.floor_y.is_finite()
+                && within(s.start)
+                && within(s.end)
+                && within(s.direction)
+                && s.reaches.iter().all(|&i| i < self.start_points);
+            if !ok {
+                return bad(format!(
+                    "spot {} does not fit the map's grid, start points or directions",
+                    s.index
+                ));
+            }
+        }
+        if !self.spawns.iter().all(|&p| within(p)) {
+            return bad(format!("a spawn point is beyond ±{limit:e} m"));
+        }
+        Ok(())
+    }
+}
+
 /// Joins the shards of one map into the whole: every part of the same
 /// level, settings, grid, directions and duration, each shard exactly once.
+/// Each part is checked ([`MapReport::validate`]) before anything is sized
+/// by it.
 pub fn merge(mut parts: Vec<MapReport>) -> Result<MapReport, MapError> {
     let bad = |m: String| Err(MapError::Mismatch(m));
+    for p in &parts {
+        p.validate().map_err(|e| {
+            MapError::Mismatch(format!("shard {}/{}: {e}", p.shard.index, p.shard.count))
+        })?;
+    }
     let Some(first) = parts.first() else {
         return bad("no parts given".into());
     };

@@ -120,6 +120,19 @@ pub(super) fn map_level_recording(
         .enumerate()
         .filter(|(i, _)| opts.shard.takes(*i))
         .collect();
+    let per_walk = frames as u64;
+    let planned = (mine.len() as u64)
+        .saturating_mul(u64::from(opts.directions))
+        .saturating_mul(per_walk);
+    if planned > opts.max_frames {
+        return Err(MapError::TooManyFrames {
+            frames: planned,
+            starts: mine.len() as u64,
+            directions: opts.directions,
+            per_walk,
+            max_frames: opts.max_frames,
+        });
+    }
     let cx = WalkContext {
         bounds_min: lo,
         bounds_max: hi,

@@ -41,6 +41,7 @@ fn opts(spacing_m: f64, directions: u32, seconds: f64) -> MapOptions {
         directions,
         seconds,
         shard: Shard::WHOLE,
+        ..MapOptions::default()
     }
 }
 

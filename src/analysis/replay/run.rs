@@ -134,7 +134,7 @@ pub enum ReplayError {
 pub fn frame_settings(settings: &SlideSettings, dt_s: f64) -> SlideSettings {
     let mut s = settings.clone();
     // The recording's steps are checked to be at least 1 ms: at most 1000 Hz.
-    s.character.frame_rate_hz = (1.0 / dt_s).min(1000.0);
+    s.character.frame_rate_hz = (1.0 / dt_s).min(crate::character::MAX_FRAME_RATE_HZ);
     s
 }
 

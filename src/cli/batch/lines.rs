@@ -118,35 +118,6 @@ pub(crate) fn quote_prefix(bytes: &[u8], total: usize) -> String {
     }
 }
 
-/// `message` with every quoted span (between backquotes or double quotes)
-/// longer than [`QUOTE_CHARS`] characters cut to a prefix, as
-/// [`quote_prefix`] writes it: a parser quoting a megabyte string back
-/// must not make a megabyte error line.
-pub(crate) fn shorten_quotes(message: &str) -> String {
-    let mut out = String::with_capacity(message.len().min(512));
-    let mut rest = message;
-    while let Some(open) = rest.find(['`', '"']) {
-        let delimiter = &rest[open..open + 1];
-        out.push_str(&rest[..open]);
-        let inner_start = open + 1;
-        let Some(len) = rest[inner_start..].find(delimiter) else {
-            // Unclosed: quote what is left by its prefix.
-            let tail = &rest[inner_start..];
-            out.push_str(&quote_prefix(tail.as_bytes(), tail.len()));
-            return out;
-        };
-        let inner = &rest[inner_start..inner_start + len];
-        if inner.chars().count() > QUOTE_CHARS {
-            out.push_str(&quote_prefix(inner.as_bytes(), inner.len()));
-        } else {
-            out.push_str(&rest[open..inner_start + len + 1]);
-        }
-        rest = &rest[inner_start + len + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,25 +178,5 @@ mod tests {
             m.starts_with("the line is not UTF-8 text (byte 3 of 6)"),
             "{m}"
         );
-    }
-
-    #[test]
-    fn long_quotes_in_messages_are_cut_to_a_prefix() {
-        let long = "z".repeat(5000);
-        let m = shorten_quotes(&format!("unknown variant `{long}`, expected `robust`"));
-        assert_eq!(
-            m,
-            format!(
-                "unknown variant `{}…` (5000 bytes), expected `robust`",
-                "z".repeat(QUOTE_CHARS)
-            )
-        );
-        let m = shorten_quotes(&format!("invalid type: string \"{long}\""));
-        assert!(m.len() < 100, "{m}");
-        assert_eq!(
-            shorten_quotes("plain `short` \"words\""),
-            "plain `short` \"words\""
-        );
-        assert!(shorten_quotes(&format!("open `{long}")).len() < 100);
     }
 }

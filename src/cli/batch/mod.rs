@@ -148,7 +148,7 @@ pub(crate) fn parse_line<T: serde::de::DeserializeOwned>(text: &str) -> Result<T
             Some(i) => &message[..i],
             None => &message,
         };
-        let message = lines::shorten_quotes(message);
+        let message = crate::quote::bounded_message(message);
         match e.classify() {
             serde_json::error::Category::Data => format!("{message} (column {})", e.column()),
             _ => format!(
@@ -192,14 +192,11 @@ pub(crate) fn check_vec3(name: &str, v: &[f64]) -> Result<glam::DVec3, String> {
     check_numbers(name, v, ["x", "y", "z"]).map(glam::DVec3::from_array)
 }
 
-/// As [`check_vec3`], and each radius greater than zero.
+/// As [`check_vec3`], and each radius within the settings' range
+/// ([`crate::collide::settings::radii_rule`]).
 pub(crate) fn check_radii(v: &[f64]) -> Result<glam::DVec3, String> {
     let r = check_vec3("radii", v)?;
-    for (x, axis) in r.to_array().iter().zip(["x", "y", "z"]) {
-        if *x <= 0.0 {
-            return Err(format!("radius {axis} = {x} must be greater than zero"));
-        }
-    }
+    crate::collide::settings::radii_rule(r.to_array())?;
     Ok(r)
 }
 
@@ -273,7 +270,12 @@ mod tests {
         let e = check_numbers("direction", &[0.0, -2e9], ["x", "z"]).unwrap_err();
         assert!(e.contains("direction z -2e9 is beyond"), "{e}");
         let e = check_radii(&[0.4, 0.0, 0.4]).unwrap_err();
-        assert!(e.contains("radius y = 0"), "{e}");
+        assert!(
+            e.contains("radius 0 must be a finite number from 0.001"),
+            "{e}"
+        );
+        let e = check_radii(&[0.4, 1e-9, 0.4]).unwrap_err();
+        assert!(e.contains("smallest safe radius"), "{e}");
         assert!(check_radii(&[0.4, 0.9, 0.4]).is_ok());
     }
 }
