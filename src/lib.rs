@@ -64,6 +64,7 @@ pub mod character;
 pub mod cli;
 pub mod collide;
 pub mod export;
+pub mod fileio;
 pub mod geometry;
 pub mod level;
 pub mod math;
