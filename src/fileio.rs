@@ -323,9 +323,7 @@ pub fn write_atomic(
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), WriteError> {
     check_target(path, rules)?;
-    let name = path
-        .file_name()
-        .ok_or(WriteError::NotRegular("a folder"))?;
+    let name = path.file_name().ok_or(WriteError::NotRegular("a folder"))?;
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
