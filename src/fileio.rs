@@ -322,21 +322,66 @@ pub fn write_atomic(
     rules: &WriteRules<'_>,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), WriteError> {
+    stage(path, rules, fill)?.commit()
+}
+
+/// A file written in full to its temporary name, not yet in place: several
+/// files are staged first and committed together, so that a write that
+/// fails leaves all of them as they were. Dropped uncommitted, the
+/// temporary file is removed.
+#[derive(Debug)]
+pub struct Staged<'a> {
+    temp: Option<PathBuf>,
+    path: PathBuf,
+    rules: WriteRules<'a>,
+}
+
+/// The first half of [`write_atomic`]: `path` checked, and the contents
+/// written and synced to a temporary file beside it.
+pub fn stage<'a>(
+    path: &Path,
+    rules: &WriteRules<'a>,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Staged<'a>, WriteError> {
     check_target(path, rules)?;
     let name = path.file_name().ok_or(WriteError::NotRegular("a folder"))?;
-    let folder = match path.parent() {
+    let (temp, file) = create_temp(folder_of(path), name)?;
+    let staged = Staged {
+        temp: Some(temp),
+        path: path.to_path_buf(),
+        rules: *rules,
+    };
+    fill_and_sync(file, fill, path)?;
+    Ok(staged)
+}
+
+impl Staged<'_> {
+    /// Puts the file in place (see [`write_atomic`]).
+    pub fn commit(mut self) -> Result<(), WriteError> {
+        let temp = self.temp.take().expect("a staged file is committed once");
+        if let Err(e) = place(&temp, &self.path, &self.rules) {
+            let _ = fs::remove_file(&temp);
+            return Err(e);
+        }
+        sync_folder(folder_of(&self.path));
+        Ok(())
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    let (temp, file) = create_temp(folder, name)?;
-    let written = fill_and_sync(file, fill, path);
-    let placed = written.and_then(|()| place(&temp, path, rules));
-    if let Err(e) = placed {
-        let _ = fs::remove_file(&temp);
-        return Err(e);
     }
-    sync_folder(folder);
-    Ok(())
 }
 
 /// As [`write_atomic`], with the bytes at hand.

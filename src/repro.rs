@@ -282,9 +282,17 @@ pub fn write(dir: &Path, req: &BundleRequest<'_>) -> Result<(ReproMove, usize), 
         ),
         (TEST_FILE, text::rust_test(&repro).into_bytes()),
     ];
+    // All written before any is put in place: a bundle that cannot be
+    // written whole leaves the old one as it was.
+    let mut staged = Vec::with_capacity(files.len());
     for (name, contents) in files {
         let path = dir.join(name);
-        fileio::write_bytes(&path, &contents, &rules).map_err(|e| io(&path)(e.into()))?;
+        let file = fileio::stage(&path, &rules, |w| w.write_all(&contents))
+            .map_err(|e| io(&path)(e.into()))?;
+        staged.push((path, file));
+    }
+    for (path, file) in staged {
+        file.commit().map_err(|e| io(&path)(e.into()))?;
     }
     Ok((repro, mesh.triangle_count()))
 }

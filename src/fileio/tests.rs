@@ -219,3 +219,25 @@ fn sizes_read_as_people_write_them() {
     assert_eq!(size_text(64 << 10), "64 KiB");
     assert_eq!(size_text(1000), "1000 bytes");
 }
+
+#[test]
+fn staged_files_are_placed_only_when_committed() {
+    let dir = scratch("staged");
+    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+    fs::write(&a, "old a").unwrap();
+    let rules = WriteRules::new().force(true);
+    let first = stage(&a, &rules, |w| w.write_all(b"new a")).unwrap();
+    let second = stage(&b, &rules, |_| Err(io::Error::other("disk full")));
+    assert!(second.is_err());
+    // The second failed: the first is dropped, never placed.
+    drop(first);
+    assert_eq!(fs::read_to_string(&a).unwrap(), "old a");
+    assert!(!b.exists());
+    assert!(temps(&dir).is_empty(), "{:?}", temps(&dir));
+    stage(&a, &rules, |w| w.write_all(b"new a"))
+        .unwrap()
+        .commit()
+        .unwrap();
+    assert_eq!(fs::read_to_string(&a).unwrap(), "new a");
+    assert!(temps(&dir).is_empty(), "{:?}", temps(&dir));
+}
