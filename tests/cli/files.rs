@@ -219,6 +219,22 @@ fn an_html_report_over_its_own_level_is_refused_even_with_force() {
         assert_fails(&run(&args), 1, "one of this command's inputs");
     }
     assert_eq!(std::fs::read(&tuned).unwrap(), text);
+    // A bundle rewritten from its own level.obj: refused before anything
+    // of it changes.
+    let b = bundle(&dir);
+    let own = b.join("level.obj");
+    let before = std::fs::read(&own).unwrap();
+    let r = run(&[
+        "repro",
+        s(&own),
+        "--from=0,1,0",
+        "--velocity=2,0,0",
+        "--out",
+        s(&b),
+        "--force",
+    ]);
+    assert_fails(&r, 1, "level.obj: is one of this command's inputs");
+    assert_eq!(std::fs::read(&own).unwrap(), before);
 }
 
 #[test]
