@@ -14,7 +14,8 @@
 //! levels: import a level ([`level`]), run a move ([`collide::slide`], or
 //! [`collide::SlideSolver`] one iteration at a time) or a character
 //! ([`character`]), ask questions of the level ([`analysis`]), read and write
-//! settings files ([`settings_file`]). [`mesh`], [`bvh`], [`geometry`] and
+//! settings files ([`settings_file`]); every file is read and written
+//! through [`fileio`] (bounded reads, atomic writes). [`mesh`], [`bvh`], [`geometry`] and
 //! [`math`] build levels in code and expose the queries under the solver.
 //! What carries an invariant (a level's mesh and its BVH, a mesh's triangles
 //! and their boxes) is read through accessors and built only by the
@@ -64,6 +65,7 @@ pub mod character;
 pub mod cli;
 pub mod collide;
 pub mod export;
+pub mod fileio;
 pub mod geometry;
 pub mod level;
 pub mod math;

@@ -11,6 +11,7 @@
 mod text;
 
 use crate::collide::{EndReason, MoveEnd, SlideMode, SlideSettings, SlideSolver, TraceDetail};
+use crate::fileio::{self, WriteRules};
 use crate::level::{ImportOptions, Level};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
@@ -214,8 +215,12 @@ pub struct BundleRequest<'a> {
     pub velocity: DVec3,
     /// Extra room around the move's reach, metres.
     pub margin_m: f64,
-    /// Write into a folder that already holds files.
+    /// Write into a folder that already holds files (replacing the
+    /// bundle's files there).
     pub force: bool,
+    /// Files never replaced, even with `force`: the command's inputs (the
+    /// level's own file, [`Level::path`], is always one).
+    pub inputs: &'a [PathBuf],
 }
 
 /// Runs the move on the whole level and writes the bundle into `dir`
@@ -250,38 +255,78 @@ pub fn write(dir: &Path, req: &BundleRequest<'_>) -> Result<(ReproMove, usize), 
         margin_m: req.margin_m,
         expected,
     };
+    let mut inputs = req.inputs.to_vec();
+    inputs.extend(req.level.path.clone());
+    let rules = WriteRules::new().force(req.force).inputs(&inputs);
+    let names = [LEVEL_FILE, SETTINGS_FILE, MOVE_FILE, README_FILE, TEST_FILE];
+    // Every target checked before the first is written: a bundle file that
+    // is a link or an input stops the bundle, not half of it.
+    for name in names {
+        let path = dir.join(name);
+        fileio::check_target(&path, &rules).map_err(|e| io(&path)(e.into()))?;
+    }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let mut obj = Vec::new();
     crate::analysis::generate::write_obj(&mesh, &mut obj).map_err(io(dir))?;
-    let path = dir.join(LEVEL_FILE);
-    std::fs::write(&path, obj).map_err(io(&path))?;
-    crate::settings_file::save(req.settings, &dir.join(SETTINGS_FILE))?;
     let json = serde_json::to_string_pretty(&repro).expect("a move serialises") + "\n";
     let files = [
-        (MOVE_FILE, json),
-        (README_FILE, text::readme(&repro, mesh.triangle_count())),
-        (TEST_FILE, text::rust_test(&repro)),
+        (LEVEL_FILE, obj),
+        (
+            SETTINGS_FILE,
+            crate::settings_file::to_text(req.settings, Path::new(SETTINGS_FILE))?.into_bytes(),
+        ),
+        (MOVE_FILE, json.into_bytes()),
+        (
+            README_FILE,
+            text::readme(&repro, mesh.triangle_count()).into_bytes(),
+        ),
+        (TEST_FILE, text::rust_test(&repro).into_bytes()),
     ];
+    // All written before any is put in place: a bundle that cannot be
+    // written whole leaves the old one as it was.
+    let mut staged = Vec::with_capacity(files.len());
     for (name, contents) in files {
         let path = dir.join(name);
-        std::fs::write(&path, contents).map_err(io(&path))?;
+        let file = fileio::stage(&path, &rules, |w| w.write_all(&contents))
+            .map_err(|e| io(&path)(e.into()))?;
+        staged.push((path, file));
+    }
+    for (path, file) in staged {
+        file.commit().map_err(|e| io(&path)(e.into()))?;
     }
     Ok((repro, mesh.triangle_count()))
 }
 
-/// Reads a bundle written by [`write()`].
+/// Largest `move.json` read (one move is a few hundred bytes).
+pub const MAX_MOVE_BYTES: u64 = fileio::MIB;
+
+/// Reads a bundle written by [`write()`]. Its three files must be regular
+/// files in the folder itself (no symbolic links, FIFOs or devices), each
+/// read within its cap: `move.json` [`MAX_MOVE_BYTES`], the settings
+/// [`crate::settings_file::MAX_SETTINGS_BYTES`], the level
+/// [`crate::level::import::DEFAULT_MAX_UNPACKED_BYTES`].
 pub fn load(dir: &Path) -> Result<Bundle, ReproError> {
-    let path = dir.join(MOVE_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|source| ReproError::Io {
-        path: path.clone(),
-        source,
+    let plain = |name: &str| {
+        let path = dir.join(name);
+        fileio::plain_file(&path).map_err(|e| ReproError::Io {
+            path: path.clone(),
+            source: e.into(),
+        })?;
+        Ok::<_, ReproError>(path)
+    };
+    let path = plain(MOVE_FILE)?;
+    let text = fileio::read_text_bounded(&path, MAX_MOVE_BYTES, "a repro move").map_err(|e| {
+        ReproError::Io {
+            path: path.clone(),
+            source: e.into(),
+        }
     })?;
     let repro: ReproMove = serde_json::from_str(&text).map_err(|e| ReproError::BadMove {
         path: path.clone(),
         message: e.to_string(),
     })?;
-    let settings = crate::settings_file::load(&dir.join(SETTINGS_FILE))?;
-    let level = Level::load(&dir.join(LEVEL_FILE), &ImportOptions::default())?;
+    let settings = crate::settings_file::load(&plain(SETTINGS_FILE)?)?;
+    let level = Level::load(&plain(LEVEL_FILE)?, &ImportOptions::default())?;
     Ok(Bundle {
         level,
         settings,

@@ -138,13 +138,21 @@ fn parse_fields(
     }
 }
 
-/// Reads a `.toml` or `.json` settings file.
+/// Largest settings file read: a settings file is a few hundred bytes, and
+/// the parsers never see more than this.
+pub const MAX_SETTINGS_BYTES: u64 = crate::fileio::MIB;
+
+/// Reads a `.toml` or `.json` settings file: a regular file of at most
+/// [`MAX_SETTINGS_BYTES`] (see [`crate::fileio::read_bounded`]).
 pub fn load(path: &Path) -> Result<SlideSettings, SettingsFileError> {
     let format = SettingsFormat::of_path(path)?;
-    let bytes = std::fs::read(path).map_err(|source| SettingsFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes =
+        crate::fileio::read_bounded(path, MAX_SETTINGS_BYTES, "a settings file").map_err(|e| {
+            SettingsFileError::Io {
+                path: path.to_path_buf(),
+                source: e.into(),
+            }
+        })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_col(e.as_bytes(), e.utf8_error().valid_up_to());
         SettingsFileError::Parse {
@@ -167,12 +175,17 @@ pub fn to_text(settings: &SlideSettings, path: &Path) -> Result<String, Settings
     })
 }
 
-/// Writes a `.toml` or `.json` settings file.
-pub fn save(settings: &SlideSettings, path: &Path) -> Result<(), SettingsFileError> {
+/// Writes a `.toml` or `.json` settings file, whole or not at all, under
+/// `rules` (see [`crate::fileio::write_atomic`]).
+pub fn save(
+    settings: &SlideSettings,
+    path: &Path,
+    rules: &crate::fileio::WriteRules<'_>,
+) -> Result<(), SettingsFileError> {
     let text = to_text(settings, path)?;
-    std::fs::write(path, text).map_err(|source| SettingsFileError::Io {
+    crate::fileio::write_bytes(path, text.as_bytes(), rules).map_err(|e| SettingsFileError::Io {
         path: path.to_path_buf(),
-        source,
+        source: e.into(),
     })
 }
 

@@ -34,6 +34,7 @@ impl EditorState {
             velocity: p.velocity,
             margin_m: DEFAULT_MARGIN_M,
             force: false,
+            inputs: &[],
         };
         match repro::write(dir, &req) {
             Ok((m, triangles)) => self.info(format!(

@@ -235,6 +235,13 @@ pub fn validate(text: &str, purpose: PromptPurpose) -> Result<PathBuf, String> {
             if !has_extension(&path, purpose) {
                 return Err(format!("{shown}: the name must end in .{kinds}"));
             }
+            // The system dialog asks before replacing a file; a typed path
+            // never replaces one.
+            if std::fs::symlink_metadata(&path).is_ok() {
+                return Err(format!(
+                    "{shown} exists: type a new name (Browse… asks before replacing)"
+                ));
+            }
             let parent = match path.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
@@ -380,6 +387,12 @@ mod tests {
         );
         let export = PromptPurpose::ExportSettings;
         assert!(validate(&format!("{d}/new.toml"), export).is_ok());
+        std::fs::write(dir.join("old.toml"), "").unwrap();
+        assert!(
+            validate(&format!("{d}/old.toml"), export)
+                .unwrap_err()
+                .contains("old.toml exists: type a new name")
+        );
         assert!(
             validate(&format!("{d}/new.txt"), export)
                 .unwrap_err()

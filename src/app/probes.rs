@@ -197,13 +197,26 @@ pub const NO_PROBE_TO_EXPORT: &str = "Select a probe whose settings to export";
 /// Shown when settings are imported with no probe selected.
 pub const NO_PROBE_TO_IMPORT: &str = "Select a probe to import settings into";
 
+/// The open level's file: never replaced by an export.
+fn level_inputs(state: &EditorState) -> Vec<std::path::PathBuf> {
+    state.level_path.iter().cloned().collect()
+}
+
+/// Exports replace an existing file: the system dialog asked first, and
+/// the typed path refuses one (see [`crate::app::file_prompt::validate`]).
+/// Still atomic, never through a symbolic link, never over the level.
+fn replace_asked(inputs: &[std::path::PathBuf]) -> crate::fileio::WriteRules<'_> {
+    crate::fileio::WriteRules::new().force(true).inputs(inputs)
+}
+
 /// Writes the selected probe's settings (TOML or JSON by extension).
 pub fn export_settings(state: &mut EditorState, path: &Path) {
     let Some(p) = state.selected_probe() else {
         state.info(NO_PROBE_TO_EXPORT);
         return;
     };
-    match crate::settings_file::save(&p.settings, path) {
+    let inputs = level_inputs(state);
+    match crate::settings_file::save(&p.settings, path, &replace_asked(&inputs)) {
         Ok(()) => state.info(format!("Settings written to {}", path.display())),
         Err(e) => state.error(format!("Could not export settings: {e}")),
     }
@@ -217,10 +230,11 @@ pub fn export_for_engine(state: &mut EditorState, engine: Engine, path: &Path) {
         state.info(NO_PROBE_TO_EXPORT);
         return;
     };
+    let inputs = level_inputs(state);
     let written = engines::export(engine, &p.settings)
         .map_err(|e| e.to_string())
         .and_then(|out| {
-            std::fs::write(path, &out.text)
+            crate::fileio::write_bytes(path, out.text.as_bytes(), &replace_asked(&inputs))
                 .map(|()| out.warnings.len())
                 .map_err(|e| format!("{}: {e}", path.display()))
         });

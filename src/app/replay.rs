@@ -16,12 +16,10 @@ use crate::collide::SlideSettings;
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
 use crate::level::ImportOptions;
 use glam::DVec3;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Largest recording file read, bytes.
-pub const MAX_RECORDING_BYTES: u64 = 160 << 20;
+pub use crate::analysis::replay::MAX_RECORDING_BYTES;
 /// Colour of the re-run ends in the view (the recorded path takes the
 /// kind's own colour).
 pub const RERUN_COLOR: [f32; 4] = [1.0, 0.55, 0.1, 1.0];
@@ -117,17 +115,8 @@ pub fn read_recording(path: &Path, opts: &RecordingOptions) -> Result<Recording,
         || path.display().to_string(),
         |n| n.to_string_lossy().into(),
     );
-    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut text = String::new();
-    file.take(MAX_RECORDING_BYTES + 1)
-        .read_to_string(&mut text)
+    let text = crate::fileio::read_text_bounded(path, MAX_RECORDING_BYTES, "a recording")
         .map_err(|e| format!("{name}: {e}"))?;
-    if text.len() as u64 > MAX_RECORDING_BYTES {
-        return Err(format!(
-            "{name}: larger than {} MiB",
-            MAX_RECORDING_BYTES >> 20
-        ));
-    }
     parse_recording(&text, opts).map_err(|e| format!("{name}: {e}"))
 }
 

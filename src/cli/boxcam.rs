@@ -151,13 +151,8 @@ fn frame_point(end: &Option<FrameEnd>) -> Option<DVec3> {
 /// frame's start, then every frame's end).
 fn read_path(path: &Path) -> Result<Vec<DVec3>, CliError> {
     let fail = |why: String| CliError::Failed(format!("{}: {why}", path.display()));
-    let len = std::fs::metadata(path)
-        .map_err(|e| fail(format!("cannot read: {e}")))?
-        .len();
-    if len > MAX_PATH_FILE_BYTES {
-        return Err(fail(format!("{len} bytes; at most {MAX_PATH_FILE_BYTES}")));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let text = crate::fileio::read_text_bounded(path, MAX_PATH_FILE_BYTES, "a path file")
+        .map_err(|e| fail(e.to_string()))?;
     let bad_json = |e: serde_json::Error| fail(crate::quote::bounded_message(&e.to_string()));
     if text.trim_start().starts_with('[') {
         let items: Vec<MaybePoint> = serde_json::from_str(&text).map_err(bad_json)?;

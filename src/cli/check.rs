@@ -5,12 +5,13 @@
 
 use super::args::{CharacterArgs, ImportArgs};
 use super::sweep::object_flags;
-use super::{CliError, format, print_stdout};
+use super::{CliError, format, print_stdout, write_failed};
 use crate::analysis::checks::baseline::{
     BaselineDiff, BaselineEntry, MAX_BASELINE_BYTES, Tolerance, compare_within, read_baseline,
 };
 use crate::analysis::checks::{CheckReport, Verdict, check_level, html_report, measurements};
 use crate::collide::SlideSettings;
+use crate::fileio::{self, WriteRules};
 use crate::level::Level;
 use clap::Args;
 use serde::Serialize;
@@ -39,6 +40,9 @@ pub(crate) struct CheckArgs {
     /// Also write a self-contained HTML report with a drawing of every finding.
     #[arg(long, value_name = "REPORT.html")]
     html: Option<PathBuf>,
+    /// Replace the --html file if it exists (never one of the command's inputs).
+    #[arg(long, requires = "html")]
+    force: bool,
     /// Compare with an earlier run's `check --json` output: fail (exit 3)
     /// only on new or worsened failures.
     #[arg(long, value_name = "PREVIOUS.json")]
@@ -92,6 +96,20 @@ struct CheckJson<'a> {
 /// Runs the checks; `Ok(true)` when every finding climbs or passes (with
 /// `--baseline`: when no finding is a new or worsened failure).
 pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
+    let inputs: Vec<PathBuf> = [
+        Some(&a.level),
+        a.character.settings.as_ref(),
+        a.baseline.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .cloned()
+    .collect();
+    let rules = WriteRules::new().force(a.force).inputs(&inputs);
+    // Before the work: a report that could not be written fails fast.
+    if let Some(path) = &a.html {
+        fileio::check_target(path, &rules).map_err(|e| write_failed(path, e))?;
+    }
     let settings = a.character.settings()?;
     // Before the level's work: a bad baseline fails fast.
     let baseline = match &a.baseline {
@@ -109,8 +127,7 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
         .ok_or_else(|| CliError::Failed("cancelled".into()))?;
     if let Some(path) = &a.html {
         let page = html_report(&level, world, &settings, &report);
-        std::fs::write(path, page)
-            .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))?;
+        fileio::write_bytes(path, page.as_bytes(), &rules).map_err(|e| write_failed(path, e))?;
     }
     let diff = baseline.map(|(file, b)| {
         let now = serde_json::to_value(&settings).ok();

@@ -7,11 +7,12 @@
 
 use super::args::{CharacterArgs, ImportArgs, parse_vec3};
 use super::sweep::object_flags;
-use super::{CliError, format, print_stdout};
+use super::{CliError, format, print_stdout, read_failed, write_failed};
 use crate::analysis::map::{
     MapClass, MapError, MapOptions, MapReport, Shard, map_image, map_level_from, merge,
 };
 use crate::collide::{CollisionWorld, SlideSettings};
+use crate::fileio::{self, WriteRules};
 use crate::level::Level;
 use clap::Args;
 use glam::DVec3;
@@ -24,6 +25,9 @@ use std::sync::atomic::AtomicBool;
 pub(crate) const EXIT_MAP_FINDINGS: i32 = 3;
 /// Longest side of the PNG, pixels.
 const PNG_MAX_SIDE_PX: u32 = 1024;
+/// Largest map part read by `--merge`: a part lists every start point it
+/// walked, about 200 bytes each in JSON.
+pub(crate) const MAX_PART_BYTES: u64 = 256 * crate::fileio::MIB;
 /// Worst spots listed in the text.
 const WORST_LISTED: usize = 20;
 
@@ -83,6 +87,9 @@ pub(crate) struct MapArgs {
     /// Also write a top-down image of the map.
     #[arg(long, value_name = "MAP.png")]
     png: Option<PathBuf>,
+    /// Replace the --png file if it exists (never one of the command's inputs).
+    #[arg(long, requires = "png")]
+    force: bool,
 }
 
 /// `I/N` with `I < N`.
@@ -101,6 +108,18 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 
 /// Runs the map (or the merge); `Ok(true)` when nothing was found.
 pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
+    let inputs: Vec<PathBuf> = a
+        .level
+        .iter()
+        .chain(&a.character.settings)
+        .chain(&a.merge)
+        .cloned()
+        .collect();
+    let rules = WriteRules::new().force(a.force).inputs(&inputs);
+    // Before the work: an image that could not be written fails fast.
+    if let Some(png) = &a.png {
+        fileio::check_target(png, &rules).map_err(|e| write_failed(png, e))?;
+    }
     let (report, triangles) = match &a.level {
         Some(path) => {
             // Bad numbers are refused before a long import.
@@ -110,14 +129,14 @@ pub(crate) fn run(a: &MapArgs) -> Result<bool, CliError> {
             let world = level.world_with(&colliding);
             let report = map_world(a, &level.name, world)?;
             if let Some(png) = &a.png {
-                write_png(&report, Some(world), png)?;
+                write_png(&report, Some(world), png, &rules)?;
             }
             (report, Some(level.mesh.triangle_count()))
         }
         None => {
             let report = merge_files(&a.merge)?;
             if let Some(png) = &a.png {
-                write_png(&report, None, png)?;
+                write_png(&report, None, png, &rules)?;
             }
             (report, None)
         }
@@ -189,8 +208,8 @@ fn options(a: &MapArgs) -> Result<(SlideSettings, MapOptions), CliError> {
 fn merge_files(paths: &[PathBuf]) -> Result<MapReport, CliError> {
     let mut parts = Vec::with_capacity(paths.len());
     for p in paths {
-        let text = std::fs::read_to_string(p)
-            .map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?;
+        let text = fileio::read_text_bounded(p, MAX_PART_BYTES, "a map part")
+            .map_err(|e| read_failed(p, e))?;
         let part: MapReport = serde_json::from_str(&text).map_err(|e| {
             CliError::Failed(format!(
                 "{}: not a map JSON from `map --json`: {e}",
@@ -206,16 +225,26 @@ fn write_png(
     report: &MapReport,
     world: Option<CollisionWorld<'_>>,
     path: &Path,
+    rules: &WriteRules<'_>,
 ) -> Result<(), CliError> {
+    use image::ImageEncoder as _;
     let img = map_image(report, world, PNG_MAX_SIDE_PX);
-    image::save_buffer(
-        path,
-        &img.rgb,
-        img.width,
-        img.height,
-        image::ExtendedColorType::Rgb8,
-    )
-    .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))
+    // Encoded straight into the temporary file; an encoder error (a full
+    // disk) fails the write, and the old image stays.
+    fileio::write_atomic(path, rules, |w| {
+        image::codecs::png::PngEncoder::new(w)
+            .write_image(
+                &img.rgb,
+                img.width,
+                img.height,
+                image::ExtendedColorType::Rgb8,
+            )
+            .map_err(|e| match e {
+                image::ImageError::IoError(e) => e,
+                other => std::io::Error::other(other.to_string()),
+            })
+    })
+    .map_err(|e| write_failed(path, e))
 }
 
 fn text_report(r: &MapReport, triangles: Option<usize>, png: bool) -> String {

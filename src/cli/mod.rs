@@ -109,6 +109,16 @@ pub(crate) enum CliError {
     Failed(String),
 }
 
+/// `FILE: why`, for a file not written.
+fn write_failed(file: &std::path::Path, e: crate::fileio::WriteError) -> CliError {
+    CliError::Failed(format!("{}: {e}", file.display()))
+}
+
+/// `FILE: why`, for a file not read.
+fn read_failed(file: &std::path::Path, e: crate::fileio::ReadError) -> CliError {
+    CliError::Failed(format!("{}: {e}", file.display()))
+}
+
 impl CliError {
     fn exit_code(&self) -> i32 {
         match self {

@@ -63,15 +63,8 @@ pub(crate) fn run(a: &PairsArgs) -> Result<(), CliError> {
 /// Reads and parses the probes file; errors name the file, line and column.
 pub(crate) fn read_probes(path: &Path) -> Result<Vec<PairProbe>, CliError> {
     let fail = |why: String| CliError::Failed(format!("{}: {why}", path.display()));
-    let len = std::fs::metadata(path)
-        .map_err(|e| fail(format!("cannot read: {e}")))?
-        .len();
-    if len > MAX_PROBES_FILE_BYTES {
-        return Err(fail(format!(
-            "{len} bytes; a probes file may have at most {MAX_PROBES_FILE_BYTES}"
-        )));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let text = crate::fileio::read_text_bounded(path, MAX_PROBES_FILE_BYTES, "a probes file")
+        .map_err(|e| fail(e.to_string()))?;
     let entries: Vec<ProbeEntry> = serde_json::from_str(&text).map_err(|e| {
         let message = crate::quote::bounded_message(&e.to_string());
         // serde_json's message ends with the line and column.

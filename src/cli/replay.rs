@@ -19,15 +19,11 @@ use crate::level::{ImportOptions, Level};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// Exit code of a recording that does not reproduce within the tolerance.
 pub(super) const EXIT_DIVERGES: i32 = 3;
-
-/// Largest recording file read, bytes (the frame limit at full lines).
-const MAX_RECORDING_BYTES: u64 = 160 << 20;
 
 /// The recording's format as typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -167,20 +163,12 @@ fn format_of(path: &Path) -> RecordingFormat {
 
 /// The file's text, refusing one too large to be a recording.
 fn read_recording(path: &Path) -> Result<String, CliError> {
-    let shown = path.display();
-    let file = std::fs::File::open(path).map_err(|e| CliError::Failed(format!("{shown}: {e}")))?;
-    let mut text = String::new();
-    file.take(MAX_RECORDING_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| CliError::Failed(format!("{shown}: {e}")))?;
-    if text.len() as u64 > MAX_RECORDING_BYTES {
-        return Err(CliError::Failed(format!(
-            "{shown}: larger than {} MiB; a recording is at most {} frames",
-            MAX_RECORDING_BYTES >> 20,
-            crate::analysis::replay::MAX_RECORDED_FRAMES
-        )));
-    }
-    Ok(text)
+    crate::fileio::read_text_bounded(
+        path,
+        crate::analysis::replay::MAX_RECORDING_BYTES,
+        "a recording",
+    )
+    .map_err(|e| super::read_failed(path, e))
 }
 
 fn text_report(level: &Level, settings: &SlideSettings, shown: &str, r: &Replay) -> String {

@@ -139,6 +139,7 @@ pub(crate) fn run(a: &ReproArgs) -> Result<i32, CliError> {
     }
     let level = Level::load(level_path, &a.import.options())?;
     let colliding = object_flags(&level, &a.non_colliding, &settings.level.non_colliding)?;
+    let inputs: Vec<PathBuf> = a.settings.iter().cloned().collect();
     let req = BundleRequest {
         level: &level,
         colliding: Some(&colliding),
@@ -147,6 +148,7 @@ pub(crate) fn run(a: &ReproArgs) -> Result<i32, CliError> {
         velocity,
         margin_m: a.margin,
         force: a.force,
+        inputs: &inputs,
     };
     let (m, kept) = repro::write(out, &req)?;
     let e = &m.expected;

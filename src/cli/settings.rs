@@ -3,9 +3,10 @@
 //! `--for ENGINE`, as another engine's character controller settings; or
 //! reads and validates a settings file, TOML or JSON by extension.
 
-use super::{CliError, print_stdout};
+use super::{CliError, print_stdout, write_failed};
 use crate::collide::SlideSettings;
 use crate::export::engines::{self, Engine};
+use crate::fileio::{self, WriteRules};
 use crate::settings_file;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
@@ -60,13 +61,12 @@ fn export(
     force: bool,
 ) -> Result<(), CliError> {
     let to_stdout = file == Path::new("-");
+    let inputs: Vec<PathBuf> = tuned.map(Path::to_path_buf).into_iter().collect();
+    let rules = WriteRules::new().force(force).inputs(&inputs);
     // Checked before anything is read or written, so that a typo never
     // clobbers a tuned file.
-    if !to_stdout && !force && file.exists() {
-        return Err(CliError::Failed(format!(
-            "{}: already exists (use --force to replace it)",
-            file.display()
-        )));
+    if !to_stdout {
+        fileio::check_target(file, &rules).map_err(|e| write_failed(file, e))?;
     }
     let settings = match tuned {
         Some(path) => settings_file::load(path)?,
@@ -83,15 +83,15 @@ fn export(
                 Path::new("stdout.toml"),
             )?);
         }
-        settings_file::save(&settings, file)?;
+        settings_file::save(&settings, file, &rules)?;
         return print_stdout(&format!("wrote {what} to {}\n", file.display()));
     };
     let out = engines::export(engine, &settings).map_err(|e| CliError::Failed(e.to_string()))?;
     if to_stdout {
         print_stdout(&out.text)?;
     } else {
-        std::fs::write(file, &out.text)
-            .map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
+        fileio::write_bytes(file, out.text.as_bytes(), &rules)
+            .map_err(|e| write_failed(file, e))?;
         print_stdout(&format!(
             "wrote {what} for {} to {}\n",
             engine.title(),

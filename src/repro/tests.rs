@@ -42,6 +42,7 @@ fn bundles_of_the_built_in_level_reproduce_the_whole_levels_trace() {
                 velocity,
                 margin_m: DEFAULT_MARGIN_M,
                 force: true,
+                inputs: &[],
             };
             let (repro, kept) = write(&dir, &req).unwrap();
             let bundle = load(&dir).unwrap();
@@ -108,6 +109,7 @@ fn a_non_empty_folder_is_refused_without_force_and_a_bad_move_file_is_named() {
         velocity: DVec3::X,
         margin_m: 1.0,
         force: false,
+        inputs: &[],
     };
     let e = write(&dir, &req).unwrap_err();
     assert!(matches!(e, ReproError::NotEmpty(_)), "{e}");

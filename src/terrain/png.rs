@@ -17,7 +17,7 @@ pub const MAX_SIDE: u32 = 4096;
 /// size of the largest levels the tool is tuned for.
 pub const MAX_SAMPLES: u64 = 1 << 20;
 /// Largest PNG file read, bytes.
-const MAX_FILE_BYTES: u64 = 256 << 20;
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// Reads the heightmap at `path` with the options' spacing and height
 /// scale, and triangulates it (see [`HeightField::to_mesh`]).
@@ -40,18 +40,12 @@ pub fn import_png(
             "height scale {height_scale} must be a finite number"
         )));
     }
-    let io = |source| ImportError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > MAX_FILE_BYTES {
-        return Err(invalid(format!(
-            "{len} bytes is more than a heightmap may have ({} MiB)",
-            MAX_FILE_BYTES >> 20
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = crate::fileio::read_bounded(path, MAX_FILE_BYTES, "a heightmap").map_err(|e| {
+        ImportError::Io {
+            path: path.to_path_buf(),
+            source: e.into(),
+        }
+    })?;
     let field = decode(&bytes, spacing, height_scale).map_err(invalid)?;
     let (field, colour) = field;
     let name = path

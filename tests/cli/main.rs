@@ -8,6 +8,7 @@ mod basics;
 mod batch;
 mod engines;
 mod errors;
+mod files;
 mod hostile;
 mod hygiene;
 mod limits;

@@ -5,6 +5,7 @@
 
 use super::*;
 use collidoscope::app::state::{CarryChoice, INFO_MESSAGE_LIFETIME};
+use collidoscope::export::engines::Engine;
 use collidoscope::level::UpAxis;
 use std::time::Instant;
 
@@ -269,4 +270,47 @@ fn information_expires_errors_stay_and_walk_words_go_when_walking_stops() {
     s.error("Could not open level: old");
     s.apply(Command::OpenLevel(PathBuf::from("/nowhere/next.obj")));
     assert!(s.status.is_none());
+}
+
+#[cfg(unix)]
+#[test]
+fn exports_never_replace_the_open_level_or_write_through_a_link() {
+    let dir = scratch_dir("export_safety");
+    // A level whose file an export could name (an odd extension, but the
+    // same file).
+    let level_file = dir.join("room.json");
+    std::fs::write(&level_file, "the level").unwrap();
+    let mut s = EditorState::default();
+    s.apply(Command::LevelLoaded(level_at(&level_file, 0.0, 5.0)));
+    place(&mut s, 0.0, 0.0, DVec3::X);
+    s.apply(Command::ExportSettings(level_file.clone()));
+    let msg = s.status.clone().unwrap();
+    assert_eq!(msg.severity, Severity::Error);
+    assert!(
+        msg.text.contains("one of this command's inputs"),
+        "{}",
+        msg.text
+    );
+    assert_eq!(std::fs::read_to_string(&level_file).unwrap(), "the level");
+    // A dangling link: its target is never created.
+    let outside = scratch_dir("export_safety_outside");
+    for (name, engine) in [("link.toml", None), ("link.gd", Some(Engine::Godot))] {
+        let link = dir.join(name);
+        std::os::unix::fs::symlink(outside.join(name), &link).unwrap();
+        match engine {
+            None => s.apply(Command::ExportSettings(link.clone())),
+            Some(e) => s.apply(Command::ExportForEngine(e, link.clone())),
+        };
+        let msg = s.status.clone().unwrap();
+        assert_eq!(msg.severity, Severity::Error, "{name}");
+        assert!(msg.text.contains("symbolic link"), "{}", msg.text);
+        assert!(!outside.join(name).exists(), "{name}");
+    }
+    // A file the dialog agreed to replace is replaced, whole.
+    let file = dir.join("player.toml");
+    std::fs::write(&file, "old").unwrap();
+    s.apply(Command::ExportSettings(file.clone()));
+    assert!(collidoscope::settings_file::load(&file).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
 }

@@ -24,7 +24,6 @@ use super::CheckReport;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 
 /// Largest baseline file read, bytes (a real level's report is about 3 KB
@@ -421,62 +420,19 @@ pub fn read_baseline(path: &Path, max_bytes: u64) -> Result<Baseline, BaselineEr
         max: max_bytes,
     };
     // By file type before opening: opening a FIFO would wait for a writer.
-    let io = |e: std::io::Error| unreadable(format!("cannot read the baseline: {e}"));
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(unreadable(format!(
-            "is {}, not a regular file (expected the `check --json` output of an earlier run)",
-            file_type_name(&meta.file_type())
-        )));
-    }
-    if meta.len() > max_bytes {
-        return Err(too_large(Some(meta.len())));
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    // Replaced between the look and the opening.
-    match file.metadata() {
-        Ok(m) if m.is_file() => {}
-        Ok(m) => {
-            return Err(unreadable(format!(
-                "is {}, not a regular file",
-                file_type_name(&m.file_type())
-            )));
-        }
-        Err(e) => return Err(io(e)),
-    }
-    let mut bytes = Vec::new();
-    file.take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(too_large(None));
-    }
+    let bytes = crate::fileio::read_bounded(path, max_bytes, "a `check --json` report").map_err(
+        |e| match e {
+            crate::fileio::ReadError::TooLarge { size, .. } => too_large(size),
+            crate::fileio::ReadError::NotRegular(kind) => unreadable(format!(
+                "is {kind}, not a regular file (expected the `check --json` output of an earlier run)"
+            )),
+            e => unreadable(format!("cannot read the baseline: {e}")),
+        },
+    )?;
     parse_baseline(&bytes).map_err(|message| BaselineError::Malformed {
         path: shown.clone(),
         message,
     })
-}
-
-/// `a directory`, `a FIFO`, ... for an error message.
-fn file_type_name(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
 }
 
 /// Parses a baseline's text; the error says what is wrong and where, and

@@ -16,8 +16,8 @@ mod tests;
 
 pub use recording::{
     ColumnMap, FIELDS, GROUNDED_FIELD, MAX_FRAME_STEP_S, MAX_LINE_BYTES, MAX_RECORDED_FRAMES,
-    MIN_FRAME_STEP_S, RecordedFrame, Recording, RecordingError, RecordingFormat, RecordingOptions,
-    parse_recording,
+    MAX_RECORDING_BYTES, MIN_FRAME_STEP_S, RecordedFrame, Recording, RecordingError,
+    RecordingFormat, RecordingOptions, parse_recording,
 };
 pub use run::{Replay, ReplayError, ReplayFrame, ReplaySummary, frame_settings, replay};
 

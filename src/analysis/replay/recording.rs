@@ -15,6 +15,8 @@ use serde::{Deserialize, Serialize};
 
 /// Longest line accepted, in bytes (a frame is a few dozen numbers).
 pub const MAX_LINE_BYTES: usize = 4096;
+/// Largest recording file read, bytes (the frame limit at full lines).
+pub const MAX_RECORDING_BYTES: u64 = 160 << 20;
 /// Most frames a recording may hold (ten minutes at 60 Hz, a walk's limit).
 pub const MAX_RECORDED_FRAMES: usize = crate::character::MAX_WALK_FRAMES as usize + 1;
 /// Shortest time step between frames, seconds (the character runs at most

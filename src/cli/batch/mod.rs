@@ -53,8 +53,10 @@ pub(crate) fn open(path: &Path) -> Result<Box<dyn BufRead>, CliError> {
     if path.as_os_str() == "-" {
         return Ok(Box::new(BufReader::new(std::io::stdin())));
     }
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))?;
+    // A regular file, judged before opening (a FIFO would wait for a
+    // writer, /dev/zero never ends); streams come through `-`. The file is
+    // read line by line, so its size is bounded only by the disk.
+    let (file, _) = crate::fileio::open_regular(path).map_err(|e| super::read_failed(path, e))?;
     Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
 }
 

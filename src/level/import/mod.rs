@@ -210,7 +210,9 @@ pub enum ImportError {
     },
 }
 
-/// Imports an `.obj` or `.obj.gz` file (gzip detected by its magic bytes).
+/// Imports an `.obj` or `.obj.gz` file (gzip detected by its magic bytes):
+/// a regular file of at most [`ImportOptions::max_unpacked_bytes`], whose
+/// text, once unpacked, is also at most that.
 ///
 /// `progress` receives increasing fractions in `[0, 1)` as the file is
 /// decompressed, parsed and triangulated; it is called a few hundred times
@@ -222,10 +224,13 @@ pub fn import_obj_file(
     progress: &(dyn Fn(f32) + Sync),
 ) -> Result<(TriMesh, ImportReport), ImportError> {
     check_options(path, options)?;
-    let raw = std::fs::read(path).map_err(|source| ImportError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    // Plain text is held whole as it is parsed, as gzip's unpacked text is:
+    // the same cap bounds both.
+    let raw = crate::fileio::read_bounded(path, options.max_unpacked_bytes, "a level file")
+        .map_err(|e| ImportError::Io {
+            path: path.to_path_buf(),
+            source: e.into(),
+        })?;
     progress(0.0);
     import_impl(&raw, path, options, progress)
 }
