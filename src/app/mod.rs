@@ -18,6 +18,7 @@ pub mod compare_walk;
 pub mod cylinders;
 pub mod envelope_job;
 pub mod file_prompt;
+pub mod history;
 pub mod hygiene;
 pub mod level_job;
 pub mod loader;

@@ -308,6 +308,7 @@ pub fn walk_frame(state: &mut EditorState, input: WalkInput) -> bool {
         }
         Err(e) => {
             state.walk.active = false;
+            state.checkpoint_walk();
             state.error(format!("Walk mode stopped: {e}"));
             false
         }

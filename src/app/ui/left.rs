@@ -314,7 +314,12 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.add(egui::TextEdit::singleline(&mut p.name).desired_width(NAME_FIELD_WIDTH));
             ui.end_row();
             ui.label("colour");
-            ui.color_edit_button_rgba_unmultiplied(&mut p.color);
+            // Only a colour picked: showing the button converts the colour
+            // through egui's and back, a change nobody made.
+            let mut color = p.color;
+            if ui.color_edit_button_rgba_unmultiplied(&mut color).changed() {
+                p.color = color;
+            }
             ui.end_row();
             ui.label("position");
             widgets::vec3_edit(ui, &mut p.position, 0.01, " m");
