@@ -17,6 +17,7 @@ pub mod compare_draw;
 pub mod compare_walk;
 pub mod cylinders;
 pub mod envelope_job;
+pub mod fields;
 pub mod file_prompt;
 pub mod history;
 pub mod hygiene;
