@@ -97,6 +97,8 @@ struct Step {
     key: Option<String>,
     /// The gesture it was made by.
     gesture: Option<u64>,
+    /// A walk: the camera, which followed the walker, follows undo and redo.
+    walk: bool,
 }
 
 impl Step {
@@ -183,6 +185,7 @@ impl History {
             after: Arc::new(after),
             key,
             gesture: self.gesture,
+            walk: false,
         });
         self.bound();
     }
@@ -368,8 +371,14 @@ impl EditorState {
             .selected
             .and_then(|i| start.probes.get(i))
             .map_or("a probe".to_string(), |p| short(&p.name));
+        let steps = self.history.undo.len();
         self.history
             .record(format!("walk {name}"), None, (*start).clone(), now);
+        if self.history.undo.len() > steps
+            && let Some(step) = self.history.undo.back_mut()
+        {
+            step.walk = true;
+        }
         if self.walk.active {
             self.history.walk_start = Some(Arc::new(Doc::of(self)));
         }
@@ -402,6 +411,9 @@ impl EditorState {
             return;
         };
         self.restore(&step.before);
+        if step.walk {
+            self.follow_walker(&step.after, &step.before);
+        }
         self.info(format!("Undone: {}", step.label));
         self.history.redo.push(step);
     }
@@ -414,8 +426,24 @@ impl EditorState {
             return;
         };
         self.restore(&step.after);
+        if step.walk {
+            self.follow_walker(&step.before, &step.after);
+        }
         self.info(format!("Redone: {}", step.label));
         self.history.undo.push_back(step);
+    }
+
+    /// Moves the camera with the walked probe from where it is in `from`
+    /// to where it is in `to`, as it followed the walk.
+    fn follow_walker(&mut self, from: &Doc, to: &Doc) {
+        let Some(i) = to.selected else {
+            return;
+        };
+        if let (Some(a), Some(b)) = (from.probes.get(i), to.probes.get(i)) {
+            let delta = (b.position - a.position).as_vec3();
+            self.camera.eye += delta;
+            self.camera.target += delta;
+        }
     }
 
     fn stop_walk_for_history(&mut self) {
@@ -459,8 +487,18 @@ impl EditorState {
         self.highlight = None;
         self.settings_error = None;
         self.compare.whatif = None;
-        self.walk.frames.clear();
-        self.walk.character = None;
+        // The frames walked end where the probe no longer is.
+        let moved = |i: &usize| {
+            doc.probes[*i].position
+                != self
+                    .walk
+                    .character
+                    .map_or(doc.probes[*i].position, |c| c.position)
+        };
+        if changed.iter().any(moved) {
+            self.walk.frames.clear();
+            self.walk.character = None;
+        }
         if world_changed {
             self.restart_all();
         } else {

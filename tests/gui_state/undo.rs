@@ -256,6 +256,12 @@ fn a_whole_walk_is_one_step_even_off_a_ledge() {
     );
     s.apply(Command::SetWalk(false));
     assert_eq!(s.history.undo_len(), steps + 1, "one step for the walk");
+    // The camera followed the walker; it follows the undo back.
+    let target = s.camera.target;
+    s.apply(Command::Undo);
+    let back = (start - fallen).as_vec3();
+    assert!((s.camera.target - (target + back)).length() < 1e-3);
+    s.apply(Command::Redo);
     round_trip(
         &mut s,
         "walk Probe 1",

@@ -167,8 +167,9 @@ fn edit_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     }
     ui.separator();
     ui.weak(format!(
-        "{} of the last {} edits can be undone",
+        "{} to undo, {} to redo (at most {} kept)",
         app.state.history.undo_len(),
+        app.state.history.redo_len(),
         crate::app::history::MAX_UNDO_STEPS
     ));
 }
