@@ -183,6 +183,21 @@ pub fn judge(text: &str, range: &Range) -> Result<f64, Refusal> {
     }
 }
 
+/// [`judge`], and a value with more decimals than the field shows
+/// (`decimals`) refused too: the value applied is the value shown.
+pub fn judge_shown(text: &str, range: &Range, decimals: usize) -> Result<f64, Refusal> {
+    let x = judge(text, range)?;
+    let shown: f64 = format!("{x:.decimals$}").parse().unwrap_or(f64::NAN);
+    if shown == x {
+        return Ok(x);
+    }
+    Err(Refusal {
+        quoted: quote(text.trim()),
+        why: Some(format!("at most {decimals} decimals")),
+        range: range.words(),
+    })
+}
+
 /// Why a typed value was refused.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refusal {
@@ -322,6 +337,9 @@ mod tests {
         );
         assert_eq!(judge("0", &r).unwrap_err().range, "0 < v ≤ 1000 Hz");
         assert!(judge("2.5", &ranges::ITERATIONS).is_err());
+        assert_eq!(judge_shown("0.1", &ranges::FRAME_RATE, 4), Ok(0.1));
+        let fine = judge_shown("0.12345", &ranges::FRAME_RATE, 4).unwrap_err();
+        assert_eq!(fine.short(), "Refused: at most 4 decimals");
         assert_eq!(judge("3", &ranges::ITERATIONS), Ok(3.0));
     }
 

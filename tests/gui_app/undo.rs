@@ -223,3 +223,44 @@ fn the_measure_tool_ends_when_the_level_changes() {
     assert!(!h.state().measuring(), "the tool is off");
     assert!(h.state().measurement().is_none(), "its reading is gone");
 }
+
+#[test]
+fn one_drag_of_a_value_is_one_undo_step() {
+    let mut h = with_probe();
+    let start = h.state().state().probes[0].velocity;
+    let steps = h.state().state().history.undo_len();
+    let field = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        n.role() == egui::accesskit::Role::SpinButton
+            && n.numeric_value()
+                .is_some_and(|v| (v - start.x).abs() < 1e-9)
+    };
+    h.get_by(field).scroll_to_me();
+    h.run_steps(10);
+    let at = h.get_by(field).rect().center();
+    h.drag_at(at);
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.hover_at(at + egui::vec2(10.0 * k as f32, 0.0));
+        h.run_steps(1);
+    }
+    h.drop_at(at + egui::vec2(80.0, 0.0));
+    h.run_steps(2);
+    let dragged = h.state().state().probes[0].velocity;
+    assert!(
+        dragged.x > start.x,
+        "the drag changed the value: {dragged:?}"
+    );
+    assert_eq!(h.state().state().history.undo_len(), steps + 1, "one step");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().state().probes[0].velocity, start);
+}
+
+#[test]
+fn more_decimals_than_shown_are_refused() {
+    let mut h = with_probe();
+    let velocity = h.state().state().probes[0].velocity;
+    type_into(&mut h, velocity.x, "2.123456");
+    assert_eq!(h.state().state().probes[0].velocity, velocity);
+    h.get_by_label("Refused: at most 4 decimals");
+}

@@ -158,7 +158,7 @@ fn settings_grid(ui: &mut egui::Ui, app: &mut CollidoscopeApp, i: usize) {
                 let key = egui::Id::unique(("character_field", i, label));
                 ui.label(label).on_hover_text(hint);
                 let style = NumberStyle {
-                    decimals: 3,
+                    decimals: 4,
                     ..NumberStyle::new(speed, "")
                 };
                 widgets::number_field(ui, key, value, &range, style);

@@ -102,15 +102,7 @@ fn row(ui: &mut egui::Ui, queue: &mut Vec<Command>, i: usize, pole: usize, c: Cy
         queue.push(Command::DeleteCylinder(i));
     }
     ui.end_row();
-    if let Some(refusal) = widgets::refusal_of(ui, &[key("radius"), key("height")]) {
-        ui.label("");
-        ui.add(
-            egui::Label::new(
-                egui::RichText::new(refusal.short()).color(ui.visuals().error_fg_color),
-            )
-            .wrap(),
-        )
-        .on_hover_text(refusal.message(&format!("pole {pole}")));
+    if widgets::refusal_line(ui, &format!("pole {pole}"), &[key("radius"), key("height")]) {
         ui.end_row();
     }
 }

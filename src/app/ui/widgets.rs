@@ -77,7 +77,8 @@ pub fn swatch(ui: &mut egui::Ui, color: [f32; 4]) {
 }
 
 /// A number field that refuses, not clamps: a typed value out of `range`
-/// (or NaN, or no number) leaves the value as it was and the refusal is
+/// (or NaN, or no number, or with more decimals than the field shows)
+/// leaves the value as it was and the refusal is
 /// kept under `key` for [`refusal_row`]; a drag stays within the range.
 /// The value is taken when the typing ends (Enter, or the field left), so
 /// one typed value is one edit. `true` when the value changed.
@@ -99,13 +100,15 @@ pub fn number_field<N: egui::emath::Numeric>(
             .max_decimals(field.decimals)
             .prefix(field.prefix)
             .suffix(field.suffix)
-            .custom_parser(|text| match fields::judge(text, range) {
-                Ok(x) => Some(x),
-                Err(r) => {
-                    *refused.borrow_mut() = Some(r);
-                    None
-                }
-            }),
+            .custom_parser(
+                |text| match fields::judge_shown(text, range, field.decimals) {
+                    Ok(x) => Some(x),
+                    Err(r) => {
+                        *refused.borrow_mut() = Some(r);
+                        None
+                    }
+                },
+            ),
     );
     if let Some(r) = refused.into_inner() {
         ui.data_mut(|d| d.insert_temp(key, r));
@@ -146,19 +149,35 @@ pub fn refusal_of(ui: &egui::Ui, keys: &[egui::Id]) -> Option<fields::Refusal> {
     ui.data(|d| keys.iter().find_map(|k| d.get_temp::<fields::Refusal>(*k)))
 }
 
-/// A grid row under a refused field: nothing in the label column, the
-/// refusal's short line (the range allowed) in the value column, the whole
-/// message (the typed text quoted) on hover.
+/// A grid row under a refused field: its refusal's short line (the range
+/// allowed), the whole message (the typed text quoted) on hover. The line
+/// starts under the field's label and runs across the grid's columns
+/// without widening any: one line, not wrapped into the narrow value
+/// column.
 pub fn refusal_row(ui: &mut egui::Ui, field: &str, keys: &[egui::Id]) {
+    if refusal_line(ui, field, keys) {
+        ui.label("");
+        ui.end_row();
+    }
+}
+
+/// The refusal's line, painted from here to the right without taking
+/// any width in the layout; `false` when the field has no refusal.
+pub fn refusal_line(ui: &mut egui::Ui, field: &str, keys: &[egui::Id]) -> bool {
     let Some(r) = refusal_of(ui, keys) else {
-        return;
+        return false;
     };
-    ui.label("");
-    ui.add(
-        egui::Label::new(egui::RichText::new(r.short()).color(ui.visuals().error_fg_color)).wrap(),
-    )
-    .on_hover_text(r.message(field));
-    ui.end_row();
+    let text = r.short();
+    let color = ui.visuals().error_fg_color;
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let galley = ui.painter().layout_no_wrap(text.clone(), font, color);
+    let (cell, _) = ui.allocate_exact_size(egui::vec2(0.0, galley.size().y), egui::Sense::hover());
+    let rect = egui::Rect::from_min_size(cell.left_top(), galley.size());
+    ui.painter().galley(rect.min, galley, color);
+    let response = ui.interact(rect, keys[0].with("refusal"), egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
+    response.on_hover_text(r.message(field));
+    true
 }
 
 /// The ids of a vector's three fields under `key`.
