@@ -264,3 +264,27 @@ fn more_decimals_than_shown_are_refused() {
     assert_eq!(h.state().state().probes[0].velocity, velocity);
     h.get_by_label("Refused: at most 4 decimals");
 }
+
+#[test]
+fn typing_a_name_is_one_undo_step_not_one_per_keystroke() {
+    let mut h = with_probe();
+    let steps = h.state().state().history.undo_len();
+    let name = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        n.role() == egui::accesskit::Role::TextInput && n.value().as_deref() == Some("Probe 1")
+    };
+    h.get_by(name).scroll_to_me();
+    h.run_steps(10);
+    h.get_by(name).click();
+    h.run_steps(2);
+    for c in ["x", "y", "z"] {
+        h.event(egui::Event::Text(c.to_string()));
+        h.run_steps(2);
+    }
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+    assert_eq!(h.state().state().probes[0].name, "Probe 1xyz");
+    assert_eq!(h.state().state().history.undo_len(), steps + 1, "one step");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().state().probes[0].name, "Probe 1");
+}

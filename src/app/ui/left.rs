@@ -405,8 +405,11 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                     "ghost corner fold" => {
                         "Edge hits whose neighbours fold less than this are ghost corners"
                     }
-                    "min move" => "Moves shorter than this end the slide",
-                    _ => "How far the probe keeps from surfaces; less than the smallest radius",
+                    "min move" => "Remaining moves shorter than this end the pass",
+                    _ => {
+                        "Very-close distance kept between the probe and the geometry; less \
+                         than the smallest radius"
+                    }
                 };
                 ui.label(label).on_hover_text(hint);
                 widgets::number_field(ui, key(label), value, &range, style);
