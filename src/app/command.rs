@@ -201,6 +201,10 @@ pub enum Command {
     UpdateCylinder(usize, crate::level::cylinder::Cylinder),
     /// Delete cylinder `i`.
     DeleteCylinder(usize),
+    /// Edit → Undo: put the scene back as it was before the last edit.
+    Undo,
+    /// Edit → Redo: make the last undone edit again.
+    Redo,
 }
 
 /// Work the window must do outside the state.
@@ -214,7 +218,22 @@ pub enum Effect {
 
 impl EditorState {
     /// Applies one command; returns the outside work it asks for, if any.
+    /// Edits are kept for undo ([`crate::app::history`]).
     pub fn apply(&mut self, cmd: Command) -> Option<Effect> {
+        let effect = if crate::app::history::is_edit(&cmd) {
+            self.apply_edit(cmd)
+        } else {
+            self.apply_now(cmd)
+        };
+        // A walk that stopped (Esc, another probe, an error) is one step.
+        if !self.walk.active {
+            self.checkpoint_walk();
+        }
+        effect
+    }
+
+    /// Applies one command, not kept for undo.
+    pub(crate) fn apply_now(&mut self, cmd: Command) -> Option<Effect> {
         match cmd {
             Command::OpenDialog => prompts::open(self, PromptPurpose::OpenLevel),
             Command::OpenLevel(path) | Command::OpenLevelWith(path, _)
@@ -359,6 +378,8 @@ impl EditorState {
             Command::PlaceCylinder(p) => crate::app::cylinders::place(self, p),
             Command::UpdateCylinder(i, c) => crate::app::cylinders::update(self, i, c),
             Command::DeleteCylinder(i) => crate::app::cylinders::delete(self, i),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
         }
         // The comparison follows the selected probe's move as it is now.
         crate::app::compare::refresh(self);
@@ -421,6 +442,11 @@ impl EditorState {
         self.replay = Default::default();
         self.map.clear();
         self.pairs = None;
+        // Comparisons and what-ifs were of moves on the level before.
+        self.compare = Default::default();
+        // Undo never crosses a level change: its objects and probes
+        // belong to the level before.
+        self.history.clear();
         // A character frame opened on the previous level means nothing here.
         for p in &mut self.probes {
             p.stepper = Default::default();

@@ -128,6 +128,7 @@ impl EditorState {
         }
         let (position, rate) = (p.position, p.settings.character.frame_rate_hz);
         self.walk.begin(position);
+        self.walk_started();
         self.info(format!(
             "{WALK_MESSAGE_START} ({rate} frames/s, the probe's Character settings): WASD to move \
              (relative to the camera), Space to jump, Esc to stop"

@@ -139,7 +139,7 @@ pub fn delete(state: &mut EditorState, i: usize) {
 pub fn update(state: &mut EditorState, i: usize, params: ProbeParams) {
     let valid = params.settings.validate().map_err(|e| e.to_string());
     if let Err(e) = valid.and_then(|()| params.method_settings.validate()) {
-        let msg = format!("Refused: {e}");
+        let msg = format!("Refused: {}", crate::app::fields::compact_numbers(&e));
         state.settings_error = Some(msg.clone());
         state.error(msg);
         return;
@@ -322,6 +322,7 @@ pub fn walk_frame(state: &mut EditorState, input: WalkInput) -> bool {
         }
         Err(e) => {
             state.walk.active = false;
+            state.checkpoint_walk();
             state.error(format!("Walk mode stopped: {e}"));
             false
         }

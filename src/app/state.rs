@@ -367,6 +367,9 @@ pub struct EditorState {
     /// Compare modes and the what-if of the selected probe.
     #[serde(skip)]
     pub compare: crate::app::compare::CompareState,
+    /// Undo and redo of the edits since the level was loaded.
+    #[serde(skip)]
+    pub history: crate::app::history::History,
 }
 
 impl Default for EditorState {
@@ -404,6 +407,7 @@ impl Default for EditorState {
             carry_prompt: None,
             carry_choice: None,
             compare: Default::default(),
+            history: Default::default(),
         }
     }
 }

@@ -19,6 +19,7 @@ mod files;
 mod first_sight;
 mod pages;
 mod stepping;
+mod undo;
 
 fn harness() -> Harness<'static, CollidoscopeApp> {
     Harness::builder()

@@ -445,3 +445,4 @@ mod methods;
 mod pairs;
 mod replay;
 mod repro;
+mod undo;

@@ -3,10 +3,12 @@
 //! why, right there) and its envelope, measured in the background, each
 //! limit with the walks that decided it.
 
+use super::widgets::NumberStyle;
 use super::{CollidoscopeApp, widgets};
 use crate::analysis::envelope::{Envelope, Limit};
 use crate::app::command::Command;
 use crate::app::envelope_job::EnvelopeStatus;
+use crate::app::fields::{Range, ranges};
 use crate::app::probes::params_of;
 use crate::app::walk::summary_words;
 use eframe::egui;
@@ -69,66 +71,99 @@ fn settings_grid(ui: &mut egui::Ui, app: &mut CollidoscopeApp, i: usize) {
     egui::Grid::new("character_settings")
         .num_columns(2)
         .show(ui, |ui| {
-            let rows: [(&str, &mut f64, f64, &str); 9] = [
+            let rows: [(&str, &mut f64, f64, &str, Range); 9] = [
                 (
                     "walk speed (m/s)",
                     &mut c.walk_speed_m_s,
                     0.05,
                     "Horizontal walking speed",
+                    Range {
+                        unit: " m/s",
+                        ..ranges::CHARACTER
+                    },
                 ),
                 (
                     "frame rate (Hz)",
                     &mut c.frame_rate_hz,
                     1.0,
                     "Frames simulated per second, more than 0 and at most 1000",
+                    ranges::FRAME_RATE,
                 ),
                 (
                     "gravity (m/s²)",
                     &mut c.gravity_m_s2,
                     0.05,
                     "Acceleration pulling down",
+                    Range {
+                        unit: " m/s²",
+                        ..ranges::CHARACTER
+                    },
                 ),
                 (
                     "jump speed (m/s)",
                     &mut c.jump_speed_m_s,
                     0.05,
                     "Upward speed a jump gives",
+                    Range {
+                        unit: " m/s",
+                        ..ranges::CHARACTER
+                    },
                 ),
                 (
                     "step height (m)",
                     &mut c.max_step_height_m,
                     0.005,
                     "Tallest step climbed",
+                    Range {
+                        unit: " m",
+                        ..ranges::CHARACTER
+                    },
                 ),
                 (
                     "tread depth (m)",
                     &mut c.min_tread_depth_m,
                     0.005,
                     "A step-up moves at least this far forward",
+                    Range {
+                        unit: " m",
+                        ..ranges::CHARACTER
+                    },
                 ),
                 (
                     "walkable slope (°)",
                     &mut c.max_slope_deg,
                     0.5,
                     "Steepest walkable slope, less than 90°; steeper contacts are walls",
+                    ranges::SLOPE,
                 ),
                 (
                     "ground snap (m)",
                     &mut c.snap_distance_m,
                     0.005,
                     "Pulled down onto ground this far when walking down",
+                    Range {
+                        unit: " m",
+                        ..ranges::CHARACTER
+                    },
                 ),
                 (
                     "fastest fall (m/s)",
                     &mut c.max_fall_speed_m_s,
                     0.1,
                     "Terminal speed, more than 0",
+                    ranges::FALL_SPEED,
                 ),
             ];
-            for (label, value, speed, hint) in rows {
+            for (label, value, speed, hint, range) in rows {
+                let key = egui::Id::unique(("character_field", i, label));
                 ui.label(label).on_hover_text(hint);
-                ui.add(egui::DragValue::new(value).speed(speed).max_decimals(3));
+                let style = NumberStyle {
+                    decimals: 4,
+                    ..NumberStyle::new(speed, "")
+                };
+                widgets::number_field(ui, key, value, &range, style);
                 ui.end_row();
+                widgets::refusal_row(ui, label, &[key]);
             }
         });
     if p != before {

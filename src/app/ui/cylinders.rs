@@ -2,9 +2,10 @@
 //! cylinders (poles, trees) with their base, radius and height editable
 //! and a delete button each, and the button that arms placing one.
 
-use super::widgets::fmt3;
-use super::{CollidoscopeApp, Tool};
+use super::widgets::{NumberStyle, fmt3};
+use super::{CollidoscopeApp, Tool, widgets};
 use crate::app::command::Command;
+use crate::app::fields::ranges;
 use crate::level::cylinder::{Cylinder, UnusableCylinderObject};
 use eframe::egui;
 
@@ -75,19 +76,22 @@ fn row(ui: &mut egui::Ui, queue: &mut Vec<Command>, i: usize, pole: usize, c: Cy
     ui.label(format!("{pole}"))
         .on_hover_text(format!("base centre {}", fmt3(c.base_world)));
     let mut edited = c;
-    let r = ui.add(
-        egui::DragValue::new(&mut edited.radius)
-            .speed(0.01)
-            .range(0.01..=100.0)
-            .suffix(" m"),
+    let key = |field: &str| egui::Id::unique(("cylinder_field", i, field.to_string()));
+    let r = widgets::number_field(
+        ui,
+        key("radius"),
+        &mut edited.radius,
+        &ranges::CYLINDER_RADIUS,
+        NumberStyle::new(0.01, " m"),
     );
-    let h = ui.add(
-        egui::DragValue::new(&mut edited.height)
-            .speed(0.05)
-            .range(0.05..=1000.0)
-            .suffix(" m"),
+    let h = widgets::number_field(
+        ui,
+        key("height"),
+        &mut edited.height,
+        &ranges::cylinder_height(c.base_world.y),
+        NumberStyle::new(0.05, " m"),
     );
-    if (r.changed() || h.changed()) && edited != c {
+    if (r || h) && edited != c {
         queue.push(Command::UpdateCylinder(i, edited));
     }
     if ui
@@ -98,6 +102,9 @@ fn row(ui: &mut egui::Ui, queue: &mut Vec<Command>, i: usize, pole: usize, c: Cy
         queue.push(Command::DeleteCylinder(i));
     }
     ui.end_row();
+    if widgets::refusal_line(ui, &format!("pole {pole}"), &[key("radius"), key("height")]) {
+        ui.end_row();
+    }
 }
 
 /// The level's objects named as cylinders that give none, with the reason

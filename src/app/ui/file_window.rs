@@ -4,8 +4,10 @@
 //! Cancel) and the question about probes carried to a new level. They edit
 //! copies and push commands; the state checks the path.
 
-use super::CollidoscopeApp;
+use super::widgets::NumberStyle;
+use super::{CollidoscopeApp, widgets};
 use crate::app::command::Command;
+use crate::app::fields::Range;
 use crate::app::file_prompt::{
     FilePrompt, PromptPurpose, common_completion, completions, options_words,
 };
@@ -167,40 +169,46 @@ fn import_options(ui: &mut egui::Ui, prompt: &mut FilePrompt) {
         ui.radio_value(&mut o.up, UpAxis::Y, "Y up (Blender, Godot)");
         ui.radio_value(&mut o.up, UpAxis::Z, "Z up (Quake, Unreal)");
     });
-    ui.horizontal(|ui| {
-        ui.label("Unit scale");
-        ui.add(
-            egui::DragValue::new(&mut o.scale)
-                .speed(0.001)
-                .range(1e-6..=1e6)
-                .suffix(" m per unit"),
-        );
-    });
+    scale_row(ui, &mut o.scale);
     ui.horizontal(|ui| {
         ui.label("Objects by");
         ui.radio_value(&mut o.objects_by, ObjectsBy::Group, "o / g groups");
         ui.radio_value(&mut o.objects_by, ObjectsBy::Material, "materials");
         ui.radio_value(&mut o.objects_by, ObjectsBy::GroupAndMaterial, "both");
     });
+    let keys = [
+        egui::Id::unique("heightmap_spacing_field"),
+        egui::Id::unique("heightmap_white_field"),
+    ];
     ui.horizontal(|ui| {
         ui.label("Heightmap (.png)");
-        ui.add(
-            egui::DragValue::new(&mut o.heightmap_spacing)
-                .speed(0.01)
-                .range(1e-3..=1e4)
-                .prefix("spacing ")
-                .suffix(" m"),
-        )
-        .on_hover_text("Metres between neighbouring pixels, in x and z");
-        ui.add(
-            egui::DragValue::new(&mut o.heightmap_height_scale)
-                .speed(0.1)
-                .range(-1e5..=1e5)
-                .prefix("white at ")
-                .suffix(" m"),
-        )
-        .on_hover_text("The height of a white pixel; black is 0 m");
-    });
+        widgets::number_field(
+            ui,
+            keys[0],
+            &mut o.heightmap_spacing,
+            &Range::closed(1e-3, 1e4, " m"),
+            NumberStyle {
+                prefix: "spacing ",
+                ..NumberStyle::new(0.01, " m")
+            },
+        );
+        widgets::number_field(
+            ui,
+            keys[1],
+            &mut o.heightmap_height_scale,
+            &Range::closed(-1e5, 1e5, " m"),
+            NumberStyle {
+                prefix: "white at ",
+                ..NumberStyle::new(0.1, " m")
+            },
+        );
+    })
+    .response
+    .on_hover_text(
+        "Spacing: metres between neighbouring pixels, in x and z. White at: the height of a \
+         white pixel; black is 0 m",
+    );
+    widgets::refusal_line(ui, "heightmap", &keys);
     ui.weak(format!("Will open with: {}", options_words(o)));
 }
 
@@ -215,15 +223,7 @@ fn recording_options(ui: &mut egui::Ui, prompt: &mut FilePrompt) {
         ui.radio_value(&mut o.up, UpAxis::Y, "Y up");
         ui.radio_value(&mut o.up, UpAxis::Z, "Z up");
     });
-    ui.horizontal(|ui| {
-        ui.label("Unit scale");
-        ui.add(
-            egui::DragValue::new(&mut o.scale)
-                .speed(0.001)
-                .range(1e-6..=1e6)
-                .suffix(" m per unit"),
-        );
-    });
+    scale_row(ui, &mut o.scale);
     ui.add(
         egui::Label::new(
             egui::RichText::new(
@@ -281,4 +281,24 @@ pub fn show_carry_prompt(ctx: &egui::Context, app: &mut CollidoscopeApp) {
                 }
             });
         });
+}
+
+/// The unit scale of a level or a recording: a number field that refuses
+/// values out of its range, the refusal under it.
+fn scale_row(ui: &mut egui::Ui, scale: &mut f64) {
+    let key = egui::Id::unique("unit_scale_field");
+    ui.horizontal(|ui| {
+        ui.label("Unit scale");
+        widgets::number_field(
+            ui,
+            key,
+            scale,
+            &Range::closed(1e-6, 1e6, " m per unit"),
+            NumberStyle {
+                decimals: 6,
+                ..NumberStyle::new(0.001, " m per unit")
+            },
+        );
+    });
+    widgets::refusal_line(ui, "unit scale", &[key]);
 }

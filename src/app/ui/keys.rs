@@ -1,6 +1,7 @@
 //! Keyboard: stepper shortcuts (N / Space step, B back, R run, Home reset),
 //! F frames the selection, Ctrl+O opens, Ctrl+D / Del duplicate and delete,
-//! P toggles walk mode; WASD drives walk mode or the fly camera.
+//! Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, P toggles walk mode; WASD
+//! drives walk mode or the fly camera.
 
 use super::CollidoscopeApp;
 use crate::app::camera_ctl;
@@ -14,10 +15,21 @@ pub fn handle(ctx: &egui::Context, app: &mut CollidoscopeApp) {
     if ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::O)) {
         app.queue.push(Command::OpenDialog);
     }
-    // Typing in a text field must not step the solver.
+    // Typing in a text field must not step the solver (and Ctrl+Z there
+    // undoes the typing).
     if ctx.egui_wants_keyboard_input() {
         return;
     }
+    ctx.input_mut(|i| {
+        // The most specific first: Ctrl+Z matches Ctrl+Shift+Z too.
+        if i.consume_key(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)
+            || i.consume_key(Modifiers::COMMAND, Key::Y)
+        {
+            app.queue.push(Command::Redo);
+        } else if i.consume_key(Modifiers::COMMAND, Key::Z) {
+            app.queue.push(Command::Undo);
+        }
+    });
     if app.state.walk.active {
         walk(ctx, app);
     } else if app.fly {

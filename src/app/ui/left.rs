@@ -1,8 +1,10 @@
 //! The left panel: the level (counts, bounds, BVH, warnings, objects), the
 //! probe list and the selected probe's editor, with units.
 
+use super::widgets::NumberStyle;
 use super::{CollidoscopeApp, Tool, character, checks, hygiene, map, panels, widgets};
 use crate::app::command::Command;
+use crate::app::fields::{Range, ranges};
 use crate::app::probes::params_of;
 use crate::app::state::PanelSizes;
 use crate::app::walk::walk_frame_words;
@@ -305,6 +307,8 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     };
     let before = params_of(&app.state.probes[i]);
     let mut p = before.clone();
+    // The fields' refusals are kept per probe.
+    let key = |field: &str| egui::Id::unique(("probe_field", i, field.to_string()));
     egui::Grid::new("probe_editor")
         .num_columns(2)
         .show(ui, |ui| {
@@ -314,26 +318,52 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.add(egui::TextEdit::singleline(&mut p.name).desired_width(NAME_FIELD_WIDTH));
             ui.end_row();
             ui.label("colour");
-            ui.color_edit_button_rgba_unmultiplied(&mut p.color);
+            // Only a colour picked: showing the button converts the colour
+            // through egui's and back, a change nobody made.
+            let mut color = p.color;
+            if ui.color_edit_button_rgba_unmultiplied(&mut color).changed() {
+                p.color = color;
+            }
             ui.end_row();
+            let coordinate = Range::coordinate();
             ui.label("position");
-            widgets::vec3_edit(ui, &mut p.position, 0.01, " m");
+            widgets::vec3_edit(
+                ui,
+                key("position"),
+                &mut p.position,
+                0.01,
+                " m",
+                &coordinate,
+            );
             ui.end_row();
+            widgets::refusal_row(ui, "position", &widgets::axis_keys(key("position")));
             ui.label("velocity");
-            widgets::vec3_edit(ui, &mut p.velocity, 0.01, " m");
+            widgets::vec3_edit(
+                ui,
+                key("velocity"),
+                &mut p.velocity,
+                0.01,
+                " m",
+                &coordinate,
+            );
             ui.end_row();
+            widgets::refusal_row(ui, "velocity", &widgets::axis_keys(key("velocity")));
             let s = &mut p.settings;
             let mut radii = glam::DVec3::from_array(s.radii);
             ui.label("radii");
-            widgets::vec3_edit(ui, &mut radii, 0.005, " m");
+            let radius = ranges::radius(s.skin);
+            widgets::vec3_edit(ui, key("radii"), &mut radii, 0.005, " m", &radius);
             ui.end_row();
-            s.radii = radii.max(glam::DVec3::splat(1e-3)).to_array();
+            widgets::refusal_row(ui, "radii", &widgets::axis_keys(key("radii")));
+            s.radii = radii.to_array();
             let mut gravity = glam::DVec3::from_array(s.gravity);
             ui.label("gravity / move");
-            widgets::vec3_edit(ui, &mut gravity, 0.01, " m");
+            widgets::vec3_edit(ui, key("gravity"), &mut gravity, 0.01, " m", &coordinate);
             ui.end_row();
+            widgets::refusal_row(ui, "gravity / move", &widgets::axis_keys(key("gravity")));
             s.gravity = gravity.to_array();
-            method_rows(ui, &mut p.method, &mut p.method_settings);
+            method_rows(ui, i, &mut p.method, &mut p.method_settings);
+            let s = &mut p.settings;
             ui.label("mode");
             egui::ComboBox::from_id_salt("mode")
                 .selected_text(s.mode.name())
@@ -343,29 +373,59 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                     }
                 });
             ui.end_row();
-            ui.label("skin");
-            ui.add(
-                egui::DragValue::new(&mut s.skin)
-                    .speed(0.0005)
-                    .range(0.0..=1.0)
-                    .suffix(" m"),
-            );
-            ui.end_row();
+            let smallest = s.radii.iter().copied().fold(f64::INFINITY, f64::min);
+            let number_rows: [(&str, &mut f64, Range, NumberStyle); 3] = [
+                (
+                    "skin",
+                    &mut s.skin,
+                    ranges::skin(smallest),
+                    NumberStyle {
+                        decimals: 5,
+                        ..NumberStyle::new(0.0005, " m")
+                    },
+                ),
+                (
+                    "min move",
+                    &mut s.min_move,
+                    ranges::MIN_MOVE,
+                    NumberStyle {
+                        decimals: 6,
+                        ..NumberStyle::new(1e-5, " m")
+                    },
+                ),
+                (
+                    "ghost corner fold",
+                    &mut s.ghost_edge_angle_deg,
+                    ranges::GHOST_FOLD,
+                    NumberStyle::new(0.05, "°"),
+                ),
+            ];
+            for (label, value, range, style) in number_rows {
+                let hint = match label {
+                    "ghost corner fold" => {
+                        "Edge hits whose neighbours fold less than this are ghost corners"
+                    }
+                    "min move" => "Remaining moves shorter than this end the pass",
+                    _ => {
+                        "Very-close distance kept between the probe and the geometry; less \
+                         than the smallest radius"
+                    }
+                };
+                ui.label(label).on_hover_text(hint);
+                widgets::number_field(ui, key(label), value, &range, style);
+                ui.end_row();
+                widgets::refusal_row(ui, label, &[key(label)]);
+            }
             ui.label("iteration cap");
-            ui.add(
-                egui::DragValue::new(&mut s.max_iterations)
-                    .range(1..=64)
-                    .suffix(" / pass"),
+            widgets::number_field(
+                ui,
+                key("iteration cap"),
+                &mut s.max_iterations,
+                &ranges::ITERATIONS,
+                NumberStyle::new(0.1, " / pass"),
             );
             ui.end_row();
-            ui.label("min move");
-            ui.add(
-                egui::DragValue::new(&mut s.min_move)
-                    .speed(1e-5)
-                    .range(0.0..=1.0)
-                    .suffix(" m"),
-            );
-            ui.end_row();
+            widgets::refusal_row(ui, "iteration cap", &[key("iteration cap")]);
             ui.label("two-sided");
             ui.checkbox(&mut s.two_sided, "(robust mode)");
             ui.end_row();
@@ -375,15 +435,6 @@ fn probe_editor(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             ui.label("self checks").on_hover_text(hint);
             ui.checkbox(&mut s.self_checks, "each iteration")
                 .on_hover_text(hint);
-            ui.end_row();
-            ui.label("ghost corner fold");
-            ui.add(
-                egui::DragValue::new(&mut s.ghost_edge_angle_deg)
-                    .speed(0.05)
-                    .range(0.0..=45.0)
-                    .suffix("°"),
-            )
-            .on_hover_text("Edge hits whose neighbours fold less than this are ghost corners");
             ui.end_row();
         });
     if let Some(msg) = app
@@ -486,9 +537,10 @@ fn walk_section(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 }
 
 /// The probe editor's method rows: the method and, for the methods that
-/// step in time, the step rate and the move's duration.
+/// step in time, the step rate and the move's duration (probe `i`'s).
 fn method_rows(
     ui: &mut egui::Ui,
+    i: usize,
     method: &mut crate::methods::Method,
     ms: &mut crate::methods::MethodSettings,
 ) {
@@ -505,22 +557,29 @@ fn method_rows(
         });
     ui.end_row();
     if matches!(*method, Method::Discrete | Method::Box | Method::Radial) {
+        let key = |field: &str| egui::Id::unique(("probe_field", i, field.to_string()));
         ui.label("step rate");
-        ui.add(
-            egui::DragValue::new(&mut ms.step_hz)
-                .speed(1.0)
-                .range(1.0..=1000.0)
-                .suffix(" Hz"),
+        let rate = ranges::step_rate(ms.move_seconds);
+        widgets::number_field(
+            ui,
+            key("step rate"),
+            &mut ms.step_hz,
+            &rate,
+            NumberStyle::new(1.0, " Hz"),
         );
         ui.end_row();
-        ui.label("move takes");
-        ui.add(
-            egui::DragValue::new(&mut ms.move_seconds)
-                .speed(0.01)
-                .range(0.01..=60.0)
-                .suffix(" s"),
-        )
-        .on_hover_text("The velocity is covered in this time: speed = |velocity| / time");
+        widgets::refusal_row(ui, "step rate", &[key("step rate")]);
+        ui.label("move takes")
+            .on_hover_text("The velocity is covered in this time: speed = |velocity| / time");
+        let takes = ranges::move_seconds(ms.step_hz);
+        widgets::number_field(
+            ui,
+            key("move takes"),
+            &mut ms.move_seconds,
+            &takes,
+            NumberStyle::new(0.01, " s"),
+        );
         ui.end_row();
+        widgets::refusal_row(ui, "move takes", &[key("move takes")]);
     }
 }

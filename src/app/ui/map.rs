@@ -5,9 +5,11 @@
 //! spots (a click opens the walk in the stepper, as a click on a cell of
 //! the heat map in the view does).
 
+use super::widgets::NumberStyle;
 use super::{CollidoscopeApp, widgets};
 use crate::analysis::map::{MAX_DIRECTIONS, MAX_SECONDS, MapClass, MapReport, MapSpot};
 use crate::app::command::Command;
+use crate::app::fields::Range;
 use crate::app::map::class_color;
 use eframe::egui::{self, RichText};
 
@@ -68,28 +70,40 @@ fn options(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         egui::Grid::new("map_options")
             .num_columns(2)
             .show(ui, |ui| {
+                let key = |field: &str| egui::Id::unique(("map_field", field.to_string()));
                 ui.label("spacing")
                     .on_hover_text("Distance between start points, metres");
-                ui.add(
-                    egui::DragValue::new(&mut o.spacing_m)
-                        .range(0.05..=50.0)
-                        .speed(0.05)
-                        .suffix(" m"),
+                widgets::number_field(
+                    ui,
+                    key("spacing"),
+                    &mut o.spacing_m,
+                    &Range::closed(0.05, 50.0, " m"),
+                    NumberStyle::new(0.05, " m"),
                 );
                 ui.end_row();
+                widgets::refusal_row(ui, "spacing", &[key("spacing")]);
                 ui.label("directions")
                     .on_hover_text("Walks from each start point, evenly spaced around");
-                ui.add(egui::DragValue::new(&mut o.directions).range(1..=MAX_DIRECTIONS));
-                ui.end_row();
-                ui.label("seconds")
-                    .on_hover_text("How long each walk holds the input");
-                ui.add(
-                    egui::DragValue::new(&mut o.seconds)
-                        .range(0.1..=MAX_SECONDS)
-                        .speed(0.05)
-                        .suffix(" s"),
+                widgets::number_field(
+                    ui,
+                    key("directions"),
+                    &mut o.directions,
+                    &Range::closed(1.0, f64::from(MAX_DIRECTIONS), "").whole(),
+                    NumberStyle::new(0.1, ""),
                 );
                 ui.end_row();
+                widgets::refusal_row(ui, "directions", &[key("directions")]);
+                ui.label("seconds")
+                    .on_hover_text("How long each walk holds the input");
+                widgets::number_field(
+                    ui,
+                    key("seconds"),
+                    &mut o.seconds,
+                    &Range::above(0.0, MAX_SECONDS, " s"),
+                    NumberStyle::new(0.05, " s"),
+                );
+                ui.end_row();
+                widgets::refusal_row(ui, "seconds", &[key("seconds")]);
             });
     });
     if o != before {

@@ -1,4 +1,4 @@
-//! The menu bar (File, View, Probe) and the status bar (messages, load
+//! The menu bar (File, Edit, View, Probe) and the status bar (messages, load
 //! progress, hover facts, timings).
 
 use super::{CollidoscopeApp, Tool, widgets};
@@ -15,6 +15,7 @@ pub fn menu_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     egui::Panel::top("menu_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| file_menu(ui, app));
+            ui.menu_button("Edit", |ui| edit_menu(ui, app));
             ui.menu_button("View", |ui| view_menu(ui, app));
             ui.menu_button("Probe", |ui| probe_menu(ui, app));
         });
@@ -133,6 +134,44 @@ fn file_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     if ui.button("Quit").clicked() {
         ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
     }
+}
+
+/// Undo and Redo, each naming the edit it would undo or redo, greyed
+/// when there is none.
+fn edit_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let undo = app.state.undo_label();
+    let redo = app.state.redo_label();
+    let text = |verb: &str, what: &Option<String>| match what {
+        Some(w) => format!("{verb} {w}"),
+        None => verb.to_string(),
+    };
+    if ui
+        .add_enabled(
+            undo.is_some(),
+            egui::Button::new(text("Undo", &undo)).shortcut_text("Ctrl+Z"),
+        )
+        .on_disabled_hover_text("Nothing to undo since the level was loaded")
+        .clicked()
+    {
+        app.queue.push(Command::Undo);
+    }
+    if ui
+        .add_enabled(
+            redo.is_some(),
+            egui::Button::new(text("Redo", &redo)).shortcut_text("Ctrl+Shift+Z"),
+        )
+        .on_disabled_hover_text("Nothing undone to redo")
+        .clicked()
+    {
+        app.queue.push(Command::Redo);
+    }
+    ui.separator();
+    ui.weak(format!(
+        "{} to undo, {} to redo (at most {} kept)",
+        app.state.history.undo_len(),
+        app.state.history.redo_len(),
+        crate::app::history::MAX_UNDO_STEPS
+    ));
 }
 
 fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {

@@ -118,6 +118,12 @@ pub struct CollidoscopeApp {
     measure: crate::app::measure::Measure,
     /// The legend's swatches last frame (kind, colours, more not shown).
     legend_swatches: Vec<LegendSwatches>,
+    /// The widget dragged or focused last frame, and the number of the
+    /// gesture it is: the edits of one gesture are one undo step.
+    gesture: (Option<egui::Id>, u64),
+    /// The level the tools were used on (its address): the Measure tool
+    /// ends when another level is shown.
+    tools_level: usize,
 }
 
 /// One legend entry's swatches: the overlay, the colours shown, and
@@ -161,6 +167,8 @@ impl CollidoscopeApp {
             reveal_object: false,
             measure: Default::default(),
             legend_swatches: Vec::new(),
+            gesture: (None, 0),
+            tools_level: 0,
         };
         // The session's level (or the command line's) loads in the background
         // straight away; the default level only fills in when there is none.
@@ -212,6 +220,11 @@ impl CollidoscopeApp {
         crate::app::measure::MeasurePoint,
     )> {
         self.measure.done
+    }
+
+    /// Whether the Measure tool is on.
+    pub fn measuring(&self) -> bool {
+        self.tool == Tool::Measure
     }
 
     /// The legend's swatches as last shown, one entry per overlay kind.
@@ -387,6 +400,37 @@ impl CollidoscopeApp {
         }
     }
 
+    /// Tells the undo history which gesture goes on: a drag (of a value,
+    /// of the velocity handle) or a focused text field. Each new one gets
+    /// a new number.
+    fn track_gesture(&mut self, ctx: &egui::Context) {
+        let widget = ctx.dragged_id().or_else(|| ctx.memory(|m| m.focused()));
+        if widget != self.gesture.0 {
+            self.gesture = (widget, self.gesture.1 + 1);
+        }
+        self.state
+            .history
+            .set_gesture(widget.map(|_| self.gesture.1));
+    }
+
+    /// Ends the tools that belong to the level shown (the Measure tool and
+    /// its reading) when another level is shown.
+    fn end_stale_tools(&mut self) {
+        let level = self
+            .state
+            .level
+            .as_ref()
+            .map_or(0, |l| Arc::as_ptr(l) as usize);
+        if level == self.tools_level {
+            return;
+        }
+        self.tools_level = level;
+        self.measure = Default::default();
+        if self.tool == Tool::Measure {
+            self.tool = Tool::Select;
+        }
+    }
+
     fn handle_dropped_files(&mut self, ctx: &egui::Context) {
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
@@ -408,9 +452,11 @@ impl eframe::App for CollidoscopeApp {
         self.poll_load();
         self.poll_dialog();
         self.handle_dropped_files(&ctx);
+        self.track_gesture(&ctx);
         self.flush(&ctx);
         keys::handle(&ctx, self);
         self.flush(&ctx);
+        self.end_stale_tools();
         self.poll_envelope(&ctx);
         let checking = self.state.poll_checks()
             | self.state.poll_hygiene()
@@ -427,7 +473,9 @@ impl eframe::App for CollidoscopeApp {
         viewport::show(ui, self);
         file_window::show_prompt(&ctx, self);
         file_window::show_carry_prompt(&ctx, self);
+        self.track_gesture(&ctx);
         self.flush(&ctx);
+        self.end_stale_tools();
         if self.load.is_some() || checking || self.state.walk.active || self.fly {
             ctx.request_repaint();
         }

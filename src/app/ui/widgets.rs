@@ -3,6 +3,7 @@
 
 use super::CollidoscopeApp;
 use crate::app::command::Command;
+use crate::app::fields::{self, Range};
 use eframe::egui;
 use glam::DVec3;
 
@@ -75,24 +76,142 @@ pub fn swatch(ui: &mut egui::Ui, color: [f32; 4]) {
     ui.painter().rect_filled(rect, 2.0, opaque(color));
 }
 
-/// Three drag values (x, y, z) with a unit suffix; `true` when edited.
-/// Side by side where the panel is wide enough for all three, else one
-/// under the other, so that no axis is ever cut off by a narrow panel.
-pub fn vec3_edit(ui: &mut egui::Ui, v: &mut DVec3, speed: f64, suffix: &str) -> bool {
+/// A number field that refuses, not clamps: a typed value out of `range`
+/// (or NaN, or no number, or with more decimals than the field shows)
+/// leaves the value as it was and the refusal is
+/// kept under `key` for [`refusal_row`]; a drag stays within the range.
+/// The value is taken when the typing ends (Enter, or the field left), so
+/// one typed value is one edit. `true` when the value changed.
+pub fn number_field<N: egui::emath::Numeric>(
+    ui: &mut egui::Ui,
+    key: egui::Id,
+    value: &mut N,
+    range: &Range,
+    field: NumberStyle<'_>,
+) -> bool {
+    let refused = std::cell::RefCell::new(None);
+    let drag = range.drag_range();
+    let response = ui.add(
+        egui::DragValue::new(value)
+            .speed(field.speed)
+            .range(*drag.start()..=*drag.end())
+            .clamp_existing_to_range(false)
+            .update_while_editing(false)
+            .max_decimals(field.decimals)
+            .prefix(field.prefix)
+            .suffix(field.suffix)
+            .custom_parser(
+                |text| match fields::judge_shown(text, range, field.decimals) {
+                    Ok(x) => Some(x),
+                    Err(r) => {
+                        *refused.borrow_mut() = Some(r);
+                        None
+                    }
+                },
+            ),
+    );
+    if let Some(r) = refused.into_inner() {
+        ui.data_mut(|d| d.insert_temp(key, r));
+    } else if response.changed() || response.gained_focus() {
+        ui.data_mut(|d| d.remove::<fields::Refusal>(key));
+    }
+    response.changed()
+}
+
+/// How a [`number_field`] looks: drag speed, decimals, prefix, suffix.
+#[derive(Clone, Copy)]
+pub struct NumberStyle<'a> {
+    /// Change per point dragged.
+    pub speed: f64,
+    /// Most decimals shown.
+    pub decimals: usize,
+    /// Text before the number ("x ").
+    pub prefix: &'a str,
+    /// Text after it (" m").
+    pub suffix: &'a str,
+}
+
+impl NumberStyle<'_> {
+    /// A plain number dragged by `speed`, with `suffix`.
+    pub fn new(speed: f64, suffix: &str) -> NumberStyle<'_> {
+        NumberStyle {
+            speed,
+            decimals: 4,
+            prefix: "",
+            suffix,
+        }
+    }
+}
+
+/// The refusal kept for the field `key` (or any of `keys`), if its last
+/// typed value was refused.
+pub fn refusal_of(ui: &egui::Ui, keys: &[egui::Id]) -> Option<fields::Refusal> {
+    ui.data(|d| keys.iter().find_map(|k| d.get_temp::<fields::Refusal>(*k)))
+}
+
+/// A grid row under a refused field: its refusal's short line (the range
+/// allowed), the whole message (the typed text quoted) on hover. The line
+/// starts under the field's label and runs across the grid's columns
+/// without widening any: one line, not wrapped into the narrow value
+/// column.
+pub fn refusal_row(ui: &mut egui::Ui, field: &str, keys: &[egui::Id]) {
+    if refusal_line(ui, field, keys) {
+        ui.label("");
+        ui.end_row();
+    }
+}
+
+/// The refusal's line, painted from here to the right without taking
+/// any width in the layout; `false` when the field has no refusal.
+pub fn refusal_line(ui: &mut egui::Ui, field: &str, keys: &[egui::Id]) -> bool {
+    let Some(r) = refusal_of(ui, keys) else {
+        return false;
+    };
+    let text = r.short();
+    let color = ui.visuals().error_fg_color;
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let galley = ui.painter().layout_no_wrap(text.clone(), font, color);
+    let (cell, _) = ui.allocate_exact_size(egui::vec2(0.0, galley.size().y), egui::Sense::hover());
+    let rect = egui::Rect::from_min_size(cell.left_top(), galley.size());
+    ui.painter().galley(rect.min, galley, color);
+    let response = ui.interact(rect, keys[0].with("refusal"), egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
+    response.on_hover_text(r.message(field));
+    true
+}
+
+/// The ids of a vector's three fields under `key`.
+pub fn axis_keys(key: egui::Id) -> [egui::Id; 3] {
+    [key.with("x"), key.with("y"), key.with("z")]
+}
+
+/// Three number fields (x, y, z) with a unit suffix, each refusing values
+/// out of `range` ([`number_field`]); `true` when edited. Side by side
+/// where the panel is wide enough for all three, else one under the
+/// other, so that no axis is ever cut off by a narrow panel.
+pub fn vec3_edit(
+    ui: &mut egui::Ui,
+    key: egui::Id,
+    v: &mut DVec3,
+    speed: f64,
+    suffix: &str,
+    range: &Range,
+) -> bool {
     /// Room one drag value needs for `y -12.345 m`, in points.
     const ONE_VALUE_WIDTH: f32 = 84.0;
     let mut changed = false;
+    let keys = axis_keys(key);
     let add = |ui: &mut egui::Ui| {
-        for (axis, c) in ["x", "y", "z"].iter().zip([&mut v.x, &mut v.y, &mut v.z]) {
-            changed |= ui
-                .add(
-                    egui::DragValue::new(c)
-                        .speed(speed)
-                        .prefix(format!("{axis} "))
-                        .suffix(suffix)
-                        .max_decimals(4),
-                )
-                .changed();
+        for ((axis, c), k) in ["x ", "y ", "z "]
+            .iter()
+            .zip([&mut v.x, &mut v.y, &mut v.z])
+            .zip(keys)
+        {
+            let style = NumberStyle {
+                prefix: axis,
+                ..NumberStyle::new(speed, suffix)
+            };
+            changed |= number_field(ui, k, c, range, style);
         }
     };
     if ui.available_width() >= 3.0 * ONE_VALUE_WIDTH {
