@@ -9,16 +9,9 @@
 //! [`crate::level::cylinder::Cylinder::validate`]); the tests below check
 //! that each bound agrees with it.
 
-use crate::collide::MAX_MAGNITUDE_M;
-
-/// At most this many characters of typed text are quoted in a message.
-pub const QUOTE_CHARS: usize = 40;
-
-/// The largest character setting the validation allows (speeds,
-/// accelerations, lengths): `character.*` at most 1e6.
-pub const MAX_CHARACTER_VALUE: f64 = 1.0e6;
-/// The highest character frame rate, Hz.
-pub const MAX_FRAME_RATE_HZ: f64 = 1000.0;
+use crate::character::{MAX_CHARACTER_VALUE, MAX_FRAME_RATE_HZ, MIN_FRAME_RATE_HZ};
+use crate::collide::{MAX_ITERATIONS, MAX_MAGNITUDE_M, MAX_RADIUS_M, MIN_RADIUS_M};
+use crate::quote::QUOTE_CHARS;
 
 /// The values one field allows.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,7 +87,7 @@ impl Range {
         x.is_finite() && low && high && (!self.integer || x.fract() == 0.0)
     }
 
-    /// The range in a few characters: `0 < v ≤ 1000 Hz`.
+    /// The range in a few characters: `1 ≤ v ≤ 1000 Hz`.
     pub fn words(&self) -> String {
         let lo = if self.min_open { "<" } else { "≤" };
         let hi = if self.max_open { "<" } else { "≤" };
@@ -169,7 +162,7 @@ pub fn parse(text: &str) -> Result<f64, String> {
 }
 
 /// The typed `text` as a value of `range`, or the one-line reason it is
-/// refused (the range in it): `Refused "1e308": needs 0 < v ≤ 1000 Hz`.
+/// refused (the range in it): `Refused "1e308": needs 1 ≤ v ≤ 1000 Hz`.
 pub fn judge(text: &str, range: &Range) -> Result<f64, Refusal> {
     let refuse = |why: Option<String>| Refusal {
         quoted: quote(text.trim()),
@@ -210,7 +203,7 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    /// The short line under the field: `needs 0 < v ≤ 1000 Hz`, or
+    /// The short line under the field: `needs 1 ≤ v ≤ 1000 Hz`, or
     /// `NaN is not a number`.
     pub fn short(&self) -> String {
         match &self.why {
@@ -264,10 +257,15 @@ pub fn compact_numbers(msg: &str) -> String {
 pub mod ranges {
     use super::*;
 
-    /// A probe's radius: more than its skin (the validation's "skin
-    /// smaller than the smallest radius"), within the solver's bound.
+    /// A probe's radius: from the smallest safe radius to the largest,
+    /// and more than its skin (the validation's "skin smaller than the
+    /// smallest radius").
     pub fn radius(skin: f64) -> Range {
-        Range::above(skin.max(0.0), MAX_MAGNITUDE_M, " m")
+        if skin >= MIN_RADIUS_M {
+            Range::above(skin, MAX_RADIUS_M, " m")
+        } else {
+            Range::closed(MIN_RADIUS_M, MAX_RADIUS_M, " m")
+        }
     }
 
     /// The skin: zero or more, less than the smallest radius.
@@ -276,7 +274,7 @@ pub mod ranges {
     }
 
     /// The iteration cap per pass.
-    pub const ITERATIONS: Range = Range::closed(1.0, 64.0, "").whole();
+    pub const ITERATIONS: Range = Range::closed(1.0, MAX_ITERATIONS as f64, "").whole();
     /// The least move that counts.
     pub const MIN_MOVE: Range = Range::closed(0.0, MAX_MAGNITUDE_M, " m");
     /// The ghost corner fold.
@@ -299,7 +297,7 @@ pub mod ranges {
     /// A speed, acceleration or length of the character.
     pub const CHARACTER: Range = Range::closed(0.0, MAX_CHARACTER_VALUE, "");
     /// The character's frame rate.
-    pub const FRAME_RATE: Range = Range::above(0.0, MAX_FRAME_RATE_HZ, " Hz");
+    pub const FRAME_RATE: Range = Range::closed(MIN_FRAME_RATE_HZ, MAX_FRAME_RATE_HZ, " Hz");
     /// The fastest fall: above zero.
     pub const FALL_SPEED: Range = Range::above(0.0, MAX_CHARACTER_VALUE, " m/s");
     /// The walkable slope: less than vertical.
@@ -326,7 +324,7 @@ mod tests {
         assert_eq!(judge("60", &r), Ok(60.0));
         assert_eq!(judge(" 1 000 ", &r), Ok(1000.0));
         let e = judge("1e308", &r).unwrap_err();
-        assert_eq!(e.short(), "Refused: needs 0 < v ≤ 1000 Hz");
+        assert_eq!(e.short(), "Refused: needs 1 ≤ v ≤ 1000 Hz");
         assert!(e.message("frame rate").contains("\"1e308\""));
         let nan = judge("NaN", &r).unwrap_err();
         assert_eq!(nan.short(), "Refused: NaN is not a number");
@@ -335,10 +333,11 @@ mod tests {
             judge("inf", &r).unwrap_err().short(),
             "Refused: infinity is not allowed"
         );
-        assert_eq!(judge("0", &r).unwrap_err().range, "0 < v ≤ 1000 Hz");
+        assert_eq!(judge("0", &r).unwrap_err().range, "1 ≤ v ≤ 1000 Hz");
+        assert!(judge("0.5", &r).is_err(), "below 1 Hz");
         assert!(judge("2.5", &ranges::ITERATIONS).is_err());
-        assert_eq!(judge_shown("0.1", &ranges::FRAME_RATE, 4), Ok(0.1));
-        let fine = judge_shown("0.12345", &ranges::FRAME_RATE, 4).unwrap_err();
+        assert_eq!(judge_shown("1.1", &ranges::FRAME_RATE, 4), Ok(1.1));
+        let fine = judge_shown("1.12345", &ranges::FRAME_RATE, 4).unwrap_err();
         assert_eq!(fine.short(), "Refused: at most 4 decimals");
         assert_eq!(judge("3", &ranges::ITERATIONS), Ok(3.0));
     }

@@ -23,6 +23,6 @@ pub use record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
     WallContact,
 };
-pub use settings::{CharacterSettings, MAX_FRAME_RATE_HZ, MIN_FRAME_RATE_HZ};
+pub use settings::{CharacterSettings, MAX_CHARACTER_VALUE, MAX_FRAME_RATE_HZ, MIN_FRAME_RATE_HZ};
 pub use shape::{perch_radius, radius_along, rolling_height};
 pub use walk::{MAX_WALK_FRAMES, Walk, WalkError, WalkSpec, WalkSummary, WalkTrace, walk};

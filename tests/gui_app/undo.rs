@@ -175,7 +175,7 @@ fn out_of_range_values_are_refused_with_the_range_and_the_old_value_stays() {
     type_into(&mut h, 60.0, "1e308");
     let rate = h.state().state().probes[0].settings.character.frame_rate_hz;
     assert_eq!(rate, 60.0, "the old frame rate stays");
-    h.get_by_label("Refused: needs 0 < v ≤ 1000 Hz");
+    h.get_by_label("Refused: needs 1 ≤ v ≤ 1000 Hz");
     // No long banner anywhere.
     let long = h.query_all_by(|n| n.label().is_some_and(|l| l.chars().count() > 200));
     assert_eq!(long.count(), 0, "no message runs on");
@@ -190,7 +190,7 @@ fn out_of_range_values_are_refused_with_the_range_and_the_old_value_stays() {
         h.state().state().probes[0].settings.character.frame_rate_hz,
         30.0
     );
-    assert!(h.query_by_label("Refused: needs 0 < v ≤ 1000 Hz").is_none());
+    assert!(h.query_by_label("Refused: needs 1 ≤ v ≤ 1000 Hz").is_none());
 }
 
 #[test]

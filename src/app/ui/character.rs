@@ -86,7 +86,7 @@ fn settings_grid(ui: &mut egui::Ui, app: &mut CollidoscopeApp, i: usize) {
                     "frame rate (Hz)",
                     &mut c.frame_rate_hz,
                     1.0,
-                    "Frames simulated per second, more than 0 and at most 1000",
+                    "Frames simulated per second, from 1 to 1000",
                     ranges::FRAME_RATE,
                 ),
                 (
