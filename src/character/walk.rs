@@ -221,7 +221,7 @@ fn summarise(from: DVec3, frames: &[FrameRecord]) -> WalkSummary {
     let mut last_step_rejection = None;
     for f in frames {
         match f.step {
-            StepOutcome::Stepped { height_m } => {
+            StepOutcome::Stepped { height_m, .. } => {
                 steps_taken += 1;
                 tallest_step_m = tallest_step_m.max(height_m);
             }
