@@ -37,8 +37,9 @@ pub const TUNNEL_TOLERANCE_RADII: f64 = super::EMBEDDED_TOLERANCE_RADII;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TunnelCause {
-    /// The move ran along the triangle's normal (it came at the back):
-    /// the paper modes cull it by design.
+    /// The centre came at the triangle's back: the paper modes cull it by
+    /// design (both skip triangles whose normal runs with the velocity;
+    /// fauerby2003's sweep collides with front faces only).
     BackFaceCulled,
     /// nettle2000: the plane intersection point is off the polygon. Nettle
     /// starts it from the plane's inverted normal scaled by the radii,
@@ -67,7 +68,8 @@ impl TunnelCause {
                  (Nettle 2000 skips planes facing away from the velocity)"
             }
             (TunnelCause::BackFaceCulled, _) => {
-                "it came at the triangle's back, which fauerby2003 culls by design (Fauerby 2003)"
+                "it came at the triangle's back, which fauerby2003 culls by design \
+                 (Fauerby 2003 collides with front faces only)"
             }
             (TunnelCause::PlaneIntersectionPoint, _) => {
                 "a miss of nettle2000's method at the plane intersection point: it starts \
@@ -85,8 +87,8 @@ impl TunnelCause {
                  ellipsoid (Nettle 2000)"
             }
             (TunnelCause::FrontFaceMiss, _) => {
-                "a miss of fauerby2003's sweep on a front face (Fauerby 2003): please report it \
-                 with this move's --json trace"
+                "a miss of fauerby2003's method: its sweep did not stop at a front face the \
+                 centre came within the radius of (Fauerby 2003)"
             }
             (TunnelCause::Robust, _) => {
                 "robust mode must never do this: please report it with this move's --json trace"
@@ -116,8 +118,9 @@ pub struct Tunnel {
     pub center: DVec3,
     /// The triangle's point nearest to it, world space.
     pub closest_point: DVec3,
-    /// Whether the iteration's move ran along the triangle's normal (at
-    /// its back).
+    /// Whether the centre came at the triangle's back: the iteration's
+    /// move ran along the triangle's normal, or the centre passed behind
+    /// its plane.
     pub back_face: bool,
     /// Why the mode let it through.
     pub cause: TunnelCause,
@@ -275,12 +278,19 @@ impl CrossingQuery<'_, '_> {
         });
         let depth_metres = (es.world_from_espace(center_e - dir_e) - closest_point).length();
         let normal_w = mesh.triangle_normal(tri);
-        let back_face = rec.velocity.dot(normal_w) > 0.0;
+        // The move runs along the normal (what both paper modes cull), or
+        // the centre passes behind the triangle's plane (fauerby2003's
+        // sweep collides with front faces only).
+        let along_normal = rec.velocity.dot(normal_w) > 0.0;
+        let normal_e = es.normal_espace_from_world(normal_w);
+        let behind = (center_e - point_e).dot(normal_e) < 0.0;
+        let back_face = along_normal || behind;
         let cause = match mode {
             SlideMode::Robust => TunnelCause::Robust,
-            _ if back_face => TunnelCause::BackFaceCulled,
-            SlideMode::Fauerby2003 => TunnelCause::FrontFaceMiss,
+            SlideMode::Nettle2000 if along_normal => TunnelCause::BackFaceCulled,
             SlideMode::Nettle2000 => nettle_cause(mesh, es, tri, rec.start, rec.velocity),
+            SlideMode::Fauerby2003 if back_face => TunnelCause::BackFaceCulled,
+            SlideMode::Fauerby2003 => TunnelCause::FrontFaceMiss,
         };
         Some(Tunnel {
             triangle: tri,
