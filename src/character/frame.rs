@@ -9,11 +9,14 @@
 //! 2. **step up / step forward / step down**, tried only when the character
 //!    stood on ground and a wall stopped it short: up by the step height
 //!    less what the curve rolls over by itself ([`rolling_height`]), so the
-//!    step height is the tallest step climbed; forward by the frame's walk
-//!    (at least the least tread depth), rolling over the edge; down again
-//!    by what it rose. The stepped end is kept only if it landed on
-//!    walkable ground and went farther than the plain walk, as Quake's
-//!    `PM_StepSlideMove` and Source's `StepMove` decide;
+//!    step height is the tallest step climbed; forward by the frame's walk,
+//!    and over an edge the step can climb far enough to come down on it
+//!    within the walkable slope (at least the least tread depth, at most
+//!    the riser's height past the walk); down again by what it rose. The
+//!    stepped end is kept only if it landed on walkable ground and went
+//!    farther than the plain walk, as Quake's `PM_StepSlideMove` and
+//!    Source's `StepMove` decide, and no farther along the ground than the
+//!    walk plus the height of what it landed on ([`MAX_OVERREACH_M`]);
 //! 3. **gravity**: the vertical speed integrated from the acceleration
 //!    (and a jump), moved as its own slide; it ends at the first walkable
 //!    contact on the way down, so a character stands on a slope it can
