@@ -51,6 +51,9 @@ pub enum Aspect {
     Outcome,
     /// One ends inside geometry, another does not.
     Embedded,
+    /// One's centre went through or within the radius of a triangle on
+    /// the way (the self checks' `tunnel`), another's did not.
+    Tunnel,
     /// The end positions are more than [`DIVERGENCE_TOLERANCE_M`] apart.
     EndPosition,
 }
@@ -84,6 +87,8 @@ pub struct ModeAtIteration {
     pub outcome: Option<IterationOutcome>,
     /// It ended inside geometry (per the solver's self checks).
     pub embedded: bool,
+    /// Its centre tunnelled on the way (per the solver's self checks).
+    pub tunnel: bool,
     /// Where it ended, world space; where the move ended when it did not run.
     pub end: DVec3,
 }
@@ -186,6 +191,9 @@ fn compare_at(traces: &[ModeTrace<'_>], i: usize) -> Divergence {
     if !all_same(&ran, |m| m.embedded) {
         differs.push(Aspect::Embedded);
     }
+    if !all_same(&ran, |m| m.tunnel) {
+        differs.push(Aspect::Tunnel);
+    }
     if end_spread_m > DIVERGENCE_TOLERANCE_M {
         differs.push(Aspect::EndPosition);
     }
@@ -212,6 +220,7 @@ fn mode_at(t: &ModeTrace<'_>, i: usize) -> ModeAtIteration {
             hit_triangle: rec.nearest.map(|h| h.triangle),
             outcome: Some(rec.outcome),
             embedded: is_embedded(rec),
+            tunnel: rec.tunnel.is_some(),
             end: rec.end,
         },
         None => ModeAtIteration {
@@ -221,6 +230,7 @@ fn mode_at(t: &ModeTrace<'_>, i: usize) -> ModeAtIteration {
             hit_triangle: None,
             outcome: None,
             embedded: false,
+            tunnel: false,
             end: t.end,
         },
     }
@@ -332,6 +342,34 @@ mod tests {
             (0, vec![Aspect::EndPosition])
         );
         assert!((d.end_spread_m - 1.1 * DIVERGENCE_TOLERANCE_M).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_tunnel_in_one_mode_only_is_a_divergence() {
+        let p = DVec3::ONE;
+        let mut through = record(0, p, None, END);
+        through.tunnel = Some(crate::collide::Tunnel {
+            triangle: 0,
+            object: 0,
+            crossed: true,
+            depth_radii: 1.0,
+            depth_metres: 0.4,
+            t: 0.5,
+            center: p,
+            closest_point: p,
+            back_face: true,
+            cause: crate::collide::TunnelCause::BackFaceCulled,
+        });
+        let runs = [
+            run(SlideMode::Robust, vec![record(0, p, None, END)]),
+            run(SlideMode::Fauerby2003, vec![through]),
+        ];
+        let d = first_divergence(&runs).unwrap();
+        assert_eq!((d.iteration, d.differs.clone()), (0, vec![Aspect::Tunnel]));
+        assert_eq!(
+            d.modes.iter().map(|m| m.tunnel).collect::<Vec<_>>(),
+            [false, true]
+        );
     }
 
     #[test]

@@ -85,7 +85,7 @@ fn move_end_words(r: EndReason) -> &'static str {
 fn step_words(step: StepOutcome) -> String {
     match step {
         StepOutcome::NotTried => "no step-up".into(),
-        StepOutcome::Stepped { height_m } => format!("stepped up {height_m:.3} m"),
+        StepOutcome::Stepped { height_m, .. } => format!("stepped up {height_m:.3} m"),
         StepOutcome::Rejected { reason } => format!("step refused ({})", reason.describe()),
     }
 }

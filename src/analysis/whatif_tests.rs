@@ -84,7 +84,10 @@ fn a_character_that_now_stands_higher_reaches_the_higher_floor() {
     let refused = StepOutcome::Rejected {
         reason: StepRejection::NoWalkableLanding,
     };
-    let stepped = StepOutcome::Stepped { height_m: 0.3 };
+    let stepped = StepOutcome::Stepped {
+        height_m: 0.3,
+        riser_m: 0.3,
+    };
     let before = frame(0.0, true, refused, Some(7));
     let after = frame(0.3, true, stepped, None);
     let f = flips(&before, &after);

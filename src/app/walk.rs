@@ -198,7 +198,7 @@ pub fn outcome_words(
     }
     match step {
         StepOutcome::NotTried => {}
-        StepOutcome::Stepped { height_m } => parts.push(format!("stepped up {height_m:.3} m")),
+        StepOutcome::Stepped { height_m, .. } => parts.push(format!("stepped up {height_m:.3} m")),
         StepOutcome::Rejected { reason } => {
             parts.push(format!("step refused: {}", reason.describe()))
         }

@@ -9,11 +9,14 @@
 //! 2. **step up / step forward / step down**, tried only when the character
 //!    stood on ground and a wall stopped it short: up by the step height
 //!    less what the curve rolls over by itself ([`rolling_height`]), so the
-//!    step height is the tallest step climbed; forward by the frame's walk
-//!    (at least the least tread depth), rolling over the edge; down again
-//!    by what it rose. The stepped end is kept only if it landed on
-//!    walkable ground and went farther than the plain walk, as Quake's
-//!    `PM_StepSlideMove` and Source's `StepMove` decide;
+//!    step height is the tallest step climbed; forward by the frame's walk,
+//!    and over an edge the step can climb far enough to come down on it
+//!    within the walkable slope (at least the least tread depth, at most
+//!    the riser's height past the walk); down again by what it rose. The
+//!    stepped end is kept only if it landed on walkable ground and went
+//!    farther than the plain walk, as Quake's `PM_StepSlideMove` and
+//!    Source's `StepMove` decide, and no farther along the ground than the
+//!    walk plus the height of what it landed on ([`MAX_OVERREACH_M`]);
 //! 3. **gravity**: the vertical speed integrated from the acceleration
 //!    (and a jump), moved as its own slide; it ends at the first walkable
 //!    contact on the way down, so a character stands on a slope it can
@@ -38,6 +41,11 @@ use crate::collide::{
 };
 use glam::DVec3;
 
+/// How much farther than its walk plus the height it climbed a frame's
+/// walk and step-up may carry the character along the ground, metres: a
+/// rounding allowance, so that the rule holds to the millimetre.
+pub const MAX_OVERREACH_M: f64 = 1e-3;
+
 /// Where the frame is between phases.
 #[derive(Clone, Copy, Debug)]
 struct StepTry {
@@ -52,6 +60,8 @@ struct StepTry {
 struct PhaseSeen {
     /// First walkable contact met moving down: (normal, triangle).
     landing: Option<(DVec3, u32)>,
+    /// Its contact point.
+    landing_point: Option<DVec3>,
     /// First unwalkable contact met.
     wall: Option<WallContact>,
     /// A contact facing down met moving up.
@@ -247,6 +257,7 @@ impl<'w> FrameSolver<'w> {
         let walkable = normal.y >= self.ch.floor_min_up();
         if rec.velocity.y < 0.0 && walkable && self.seen.landing.is_none() {
             self.seen.landing = Some((normal, hit.triangle));
+            self.seen.landing_point = Some(hit.contact_point);
         }
         if !walkable && self.seen.wall.is_none() {
             self.seen.wall = Some(WallContact {
@@ -330,6 +341,7 @@ impl<'w> FrameSolver<'w> {
             t.up_end = end;
         }
         let dir = self.walk.normalize_or_zero();
+        let walk = self.walk.length();
         // Coming down, the ellipsoid must meet the riser's edge (the wall
         // contact of the plain walk) within the part of its curve that is
         // walkable, or it lands on the edge too steeply to stand.
@@ -338,8 +350,23 @@ impl<'w> FrameSolver<'w> {
         // it (a wall beside the walk), there is nothing to reach over; and
         // the reach never goes past the riser by more than the body's own
         // radius, so a glancing contact cannot throw the character ahead.
-        let over_edge = match (self.step_try, self.wall) {
+        //
+        // Only an edge the step can climb is reached over: a contact higher
+        // above the feet than the step height is a wall's face, not a
+        // riser's edge, and reaching past the walk there only slides the
+        // character along the wall. And the reach past the walk is at most
+        // the riser's height (the contact's height above the feet), the
+        // rise that pays for it (see [`MAX_OVERREACH_M`]).
+        let riser = match (self.step_try, self.wall) {
             (Some(t), Some(wall)) => {
+                let feet = t.plain_end.y - self.slide.radii_vec().y;
+                let height = wall.point.y - feet;
+                (height <= self.ch.max_step_height_m + self.slide.skin).then_some((t, wall, height))
+            }
+            _ => None,
+        };
+        let reach = match riser {
+            Some((t, wall, height)) => {
                 let to_riser = progress(self.before.position, t.plain_end, self.walk);
                 let offset = wall.point - t.plain_end;
                 let flat = DVec3::new(offset.x, 0.0, offset.z);
@@ -348,19 +375,16 @@ impl<'w> FrameSolver<'w> {
                 let radii = self.slide.radii_vec();
                 let perch = perch_radius(radii, toward, 0.9 * self.ch.max_slope_deg);
                 let needed = (flat.length() - perch + 2.0 * self.slide.skin) / facing;
-                if facing < 0.5 {
+                let over_edge = if facing < 0.5 {
                     0.0
                 } else {
                     to_riser + needed.clamp(0.0, radius_along(radii, dir))
-                }
+                };
+                let wanted = over_edge.max(self.ch.min_tread_depth_m);
+                walk + (wanted - walk).clamp(0.0, height.max(0.0))
             }
-            _ => 0.0,
+            None => walk,
         };
-        let reach = self
-            .walk
-            .length()
-            .max(self.ch.min_tread_depth_m)
-            .max(over_edge);
         let forward = dir * reach;
         self.start_phase(Phase::StepForward, end, forward);
     }
@@ -380,9 +404,21 @@ impl<'w> FrameSolver<'w> {
             self.reject_step(StepRejection::NoProgress);
             return;
         }
+        // A step moves the character no farther along the ground than its
+        // walk plus the height of what it climbed (the ground it landed
+        // on, above its feet): anything more came from sliding along a
+        // wall at the raised height, not from climbing.
+        let feet = self.before.position.y - self.slide.radii_vec().y;
+        let riser = self.seen.landing_point.map_or(0.0, |p| p.y - feet);
+        let moved = (end - self.before.position).with_y(0.0).length();
+        if moved > self.walk.length() + riser.max(0.0) + MAX_OVERREACH_M {
+            self.reject_step(StepRejection::BeyondWalk);
+            return;
+        }
         self.position = end;
         self.step = StepOutcome::Stepped {
             height_m: end.y - self.before.position.y,
+            riser_m: riser,
         };
         self.land_or_fly(Some(landing));
         // On the step: gravity starts afresh, as for anyone standing.

@@ -18,7 +18,7 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
-pub use frame::FrameSolver;
+pub use frame::{FrameSolver, MAX_OVERREACH_M};
 pub use record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
     WallContact,

@@ -88,6 +88,12 @@ pub enum StepOutcome {
     Stepped {
         /// Rise of the frame, metres.
         height_m: f64,
+        /// Height of the ground it landed on (its contact) above the
+        /// lowest point of the body at the start of the frame, metres: the
+        /// riser's edge when it landed there, the tread's height when it
+        /// landed on the tread. What the step climbed.
+        #[serde(default)]
+        riser_m: f64,
     },
     /// Tried and dropped: the plain walk stands.
     Rejected {
@@ -107,6 +113,10 @@ pub enum StepRejection {
     NoWalkableLanding,
     /// The stepped walk went no farther than the plain one.
     NoProgress,
+    /// The stepped walk would carry the character farther along the
+    /// ground than its walk plus the height it rose: it slid along a wall
+    /// at the raised height instead of climbing anything.
+    BeyondWalk,
 }
 
 impl StepRejection {
@@ -118,6 +128,9 @@ impl StepRejection {
                 "no walkable ground within the step height ahead (taller than the step, or too steep on top)"
             }
             StepRejection::NoProgress => "stepping up went no farther",
+            StepRejection::BeyondWalk => {
+                "stepping up would go farther than the walk and its rise (along a wall, not onto a step)"
+            }
         }
     }
 }
@@ -161,6 +174,36 @@ impl FrameRecord {
     /// How far the frame moved along its walk direction, metres (horizontal).
     pub fn progress_m(&self) -> f64 {
         progress(self.before.position, self.after.position, self.walk)
+    }
+
+    /// How far the frame moved the character along the ground, metres
+    /// (horizontal, in any direction).
+    pub fn ground_moved_m(&self) -> f64 {
+        (self.after.position - self.before.position)
+            .with_y(0.0)
+            .length()
+    }
+
+    /// The most the frame may move the character along the ground,
+    /// metres: its walk, plus the height its step-up climbed (the
+    /// `riser_m` of the step), plus the
+    /// length of the gravity and snap moves (what they dropped, or slid
+    /// down something too steep to stand on). A frame never moves farther
+    /// than this by more than [`MAX_OVERREACH_M`](super::MAX_OVERREACH_M).
+    /// Reads the frame's iterations: a frames-only walk has none, and
+    /// counts its walk and step only.
+    pub fn ground_allowance_m(&self) -> f64 {
+        let rose = match self.step {
+            StepOutcome::Stepped { riser_m, .. } => riser_m.max(0.0),
+            _ => 0.0,
+        };
+        let fell: f64 = self
+            .iterations
+            .iter()
+            .filter(|i| matches!(i.phase, Phase::Gravity | Phase::Snap))
+            .map(|i| (i.record.end - i.record.start).length())
+            .sum();
+        self.walk.length() + rose + fell
     }
 }
 

@@ -370,3 +370,66 @@ fn frames_only_walks_record_no_trigger_events_and_move_the_same() {
             .all(|it| it.record.trigger_events.is_empty())
     );
 }
+
+/// A 20 × 20 m floor and a wall box 0.2 m thick at x = 2 to 2.2, 3 m tall,
+/// from z = -5 to 5.
+fn wall_box() -> Level {
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::splat(-10.0), DVec2::splat(10.0), 0.0, 0.5, 20.0),
+    );
+    b.add(
+        "wall",
+        &crate::analysis::generate::solid::cuboid(
+            DVec3::new(2.0, 0.0, -5.0),
+            DVec3::new(2.2, 3.0, 5.0),
+        ),
+    );
+    Level::from_mesh("wall", b.build())
+}
+
+#[test]
+fn walking_diagonally_along_a_wall_slides_at_the_walk_speed_and_never_steps() {
+    let level = wall_box();
+    let s = SlideSettings::default();
+    let spec = WalkSpec {
+        from: DVec3::new(1.0, 0.95, 0.0),
+        direction: DVec3::new(1.0, 0.0, 1.0),
+        seconds: 1.0,
+        jump: false,
+    };
+    let w = walk(level.world(), &s, &spec, WalkTrace::Summary).unwrap();
+    let step = 5.0 / 60.0;
+    let mut along_wall = 0;
+    for f in &w.frames {
+        assert!(
+            f.ground_moved_m() <= f.ground_allowance_m() + MAX_OVERREACH_M,
+            "frame {} moved {} m, allowed {} m: {:?}",
+            f.index,
+            f.ground_moved_m(),
+            f.ground_allowance_m(),
+            f.step
+        );
+        assert!(f.ground_moved_m() <= step + 0.006, "frame {}", f.index);
+        assert!(
+            !matches!(f.step, StepOutcome::Stepped { .. }),
+            "frame {} stepped: {:?}",
+            f.index,
+            f.step
+        );
+        if f.wall.is_some() {
+            along_wall += 1;
+            // Pressed against the wall, sliding along it by the walk's
+            // part along the wall (sin 45°).
+            let dz = f.after.position.z - f.before.position.z;
+            assert!(dz <= step * 0.7072 + 1e-9, "frame {}: {dz}", f.index);
+        }
+    }
+    assert!(along_wall > 40, "{along_wall} frames along the wall");
+    // At 5 m/s for 1 s, at most 5 m of progress.
+    let p = &w.summary;
+    assert!(p.progress_m <= 5.0 * (1.0 + 1e-9), "{p:?}");
+    assert_eq!(p.steps_taken, 0);
+    assert!((p.final_position.x - 1.595).abs() < 0.005, "{p:?}");
+}

@@ -98,6 +98,10 @@ pub struct WalkSummary {
     /// Solver iterations that ended inside geometry (never in robust mode).
     #[serde(default)]
     pub embedded_iterations: u32,
+    /// Solver iterations whose centre went through or within the radius of
+    /// a triangle on the way (never in robust mode).
+    #[serde(default)]
+    pub tunnel_iterations: u32,
 }
 
 impl WalkSummary {
@@ -157,7 +161,7 @@ pub fn walk(
     let mut state = CharacterState::at(spec.from);
     let mut records = Vec::with_capacity(frames as usize);
     let mut jump_pending = spec.jump;
-    let (mut ghost_hits, mut embedded_iterations) = (0, 0);
+    let (mut ghost_hits, mut embedded_iterations, mut tunnel_iterations) = (0, 0, 0);
     for index in 0..frames as u32 {
         let input = CharacterInput {
             wish_dir: dir,
@@ -177,6 +181,7 @@ pub fn walk(
         for it in &frame.iterations {
             ghost_hits += u32::from(it.record.ghost_hit.is_some());
             embedded_iterations += u32::from(it.record.clearance.is_some_and(|c| c.embedded));
+            tunnel_iterations += u32::from(it.record.tunnel.is_some());
         }
         if trace == WalkTrace::FramesOnly {
             frame.iterations = Vec::new();
@@ -187,6 +192,7 @@ pub fn walk(
     let summary = WalkSummary {
         ghost_hits,
         embedded_iterations,
+        tunnel_iterations,
         ..summarise(spec.from, &records)
     };
     Ok(Walk {
@@ -221,7 +227,7 @@ fn summarise(from: DVec3, frames: &[FrameRecord]) -> WalkSummary {
     let mut last_step_rejection = None;
     for f in frames {
         match f.step {
-            StepOutcome::Stepped { height_m } => {
+            StepOutcome::Stepped { height_m, .. } => {
                 steps_taken += 1;
                 tallest_step_m = tallest_step_m.max(height_m);
             }
@@ -246,5 +252,6 @@ fn summarise(from: DVec3, frames: &[FrameRecord]) -> WalkSummary {
         blocked_by,
         ghost_hits: 0,
         embedded_iterations: 0,
+        tunnel_iterations: 0,
     }
 }

@@ -8,7 +8,9 @@
 use super::args::{ImportArgs, parse_radii, parse_vec3};
 use super::sweep_text::text_report;
 use super::{CliError, print_stdout};
-use crate::collide::{SlideMode, SlideResult, SlideSettings, TraceDetail, embedded_verdict, slide};
+use crate::collide::{
+    SlideMode, SlideResult, SlideSettings, TraceDetail, embedded_verdict, slide, tunnel_verdict,
+};
 use crate::level::Level;
 use crate::level::cylinder::{Cylinder, level_with_cylinders};
 use crate::methods::{Method, MethodSettings};
@@ -138,6 +140,11 @@ pub(super) struct SweepJson<'a> {
     embedded_iterations: Vec<u32>,
     /// The one-line verdict when any did (see [`embedded_verdict`]).
     verdict: Option<String>,
+    /// Indices of the iterations whose centre went through or within the
+    /// radius of a triangle on the way.
+    tunnel_iterations: Vec<u32>,
+    /// The one-line verdict when any did (see [`tunnel_verdict`]).
+    tunnel_verdict: Option<String>,
 }
 
 impl<'a> SweepJson<'a> {
@@ -159,8 +166,20 @@ impl<'a> SweepJson<'a> {
             result,
             embedded_iterations: embedded_iterations(result),
             verdict: embedded_verdict(&level.mesh, settings.mode, &result.iterations),
+            tunnel_iterations: tunnel_iterations(result),
+            tunnel_verdict: tunnel_verdict(&level.mesh, settings.mode, &result.iterations),
         }
     }
+}
+
+/// Indices of the iterations whose centre tunnelled on the way.
+pub(super) fn tunnel_iterations(result: &SlideResult) -> Vec<u32> {
+    result
+        .iterations
+        .iter()
+        .filter(|r| r.tunnel.is_some())
+        .map(|r| r.index)
+        .collect()
 }
 
 /// Indices of the iterations that ended inside geometry.
@@ -474,6 +493,49 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("VERDICT"), "{text}");
+    }
+
+    #[test]
+    fn a_move_through_a_wall_is_flagged_as_a_tunnel_in_text_and_json() {
+        let level = box_level();
+        // From behind the wall, right through it: ends clear on the far side.
+        let a = args(&[
+            "--from",
+            "5,1,0",
+            "--velocity",
+            "-4,0,0",
+            "--mode",
+            "fauerby2003",
+        ]);
+        let settings = a.settings().unwrap();
+        let (from, velocity) = (a.from.unwrap(), a.velocity.unwrap());
+        let r = slide(level.world(), &settings, from, velocity, TraceDetail::Full).unwrap();
+        let text = text_report(&level, &settings, from, velocity, &r);
+        assert!(
+            text.contains("TUNNEL through triangle 2 (wall) at t=0.5000, back face"),
+            "{text}"
+        );
+        let verdict = text.lines().last().unwrap();
+        assert!(
+            verdict.starts_with("VERDICT     tunnel: 1 of 1")
+                && verdict.contains("fauerby2003 culls"),
+            "{text}"
+        );
+        let json =
+            serde_json::to_value(SweepJson::new(&level, from, velocity, &settings, &r, None))
+                .unwrap();
+        assert_eq!(json["tunnel_iterations"], serde_json::json!([0]));
+        assert_eq!(json["embedded_iterations"], serde_json::json!([]));
+        assert!(
+            json["tunnel_verdict"]
+                .as_str()
+                .unwrap()
+                .starts_with("tunnel: ")
+        );
+        let t = &json["iterations"][0]["tunnel"];
+        assert_eq!(t["triangle"], 2);
+        assert_eq!(t["crossed"], true);
+        assert_eq!(t["cause"], "back_face_culled");
     }
 
     #[test]

@@ -10,7 +10,9 @@
 
 use super::CliError;
 use super::batch::{self, check_radii, check_vec3, parse_line};
-use super::sweep::{ModeChoice, SweepArgs, SweepJson, embedded_iterations, object_flags};
+use super::sweep::{
+    ModeChoice, SweepArgs, SweepJson, embedded_iterations, object_flags, tunnel_iterations,
+};
 use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
 use crate::level::Level;
 use crate::methods::Method;
@@ -50,6 +52,7 @@ struct SummaryJson {
     end_reason: EndReason,
     iteration_count: usize,
     embedded_iterations: Vec<u32>,
+    tunnel_iterations: Vec<u32>,
 }
 
 /// Runs the batch; the exit code (0, or [`batch::EXIT_BAD_LINES`]).
@@ -141,6 +144,7 @@ fn run_move(
             end_reason: result.end_reason,
             iteration_count: result.iterations.len(),
             embedded_iterations: embedded_iterations(&result),
+            tunnel_iterations: tunnel_iterations(&result),
         })
     } else {
         serde_json::to_string(&SweepJson::new(

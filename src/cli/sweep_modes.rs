@@ -180,6 +180,10 @@ fn describe(level: &Level, d: &Divergence) -> String {
                 "ends inside geometry ({})",
                 values(&|m| if m.embedded { "yes" } else { "no" }.into())
             ),
+            Aspect::Tunnel => format!(
+                "went through geometry on the way ({})",
+                values(&|m| if m.tunnel { "yes" } else { "no" }.into())
+            ),
             Aspect::EndPosition => format!(
                 "end positions {:.4} m apart ({})",
                 d.end_spread_m,

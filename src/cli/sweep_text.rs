@@ -6,7 +6,7 @@
 use super::format;
 use crate::collide::{
     CLEARANCE_REACH_RADII, CandidateOutcome, IterationOutcome, IterationRecord, SlideMode,
-    SlideResult, SlideSettings, embedded_verdict,
+    SlideResult, SlideSettings, embedded_verdict, tunnel_verdict,
 };
 use crate::level::Level;
 use glam::DVec3;
@@ -28,6 +28,9 @@ pub(super) fn text_report(
     let _ = writeln!(s, "final       {}", format::vec(r.final_position));
     let _ = writeln!(s, "end reason  {}", format::snake_name(&r.end_reason));
     if let Some(verdict) = embedded_verdict(&level.mesh, settings.mode, &r.iterations) {
+        let _ = writeln!(s, "VERDICT     {verdict}");
+    }
+    if let Some(verdict) = tunnel_verdict(&level.mesh, settings.mode, &r.iterations) {
         let _ = writeln!(s, "VERDICT     {verdict}");
     }
     s
@@ -127,6 +130,21 @@ pub(super) fn iteration_line(level: &Level, rec: &IterationRecord) -> String {
     }
     for e in &rec.trigger_events {
         let _ = write!(line, "  trigger {} {} t={:.4}", e.kind.name(), e.name, e.t);
+    }
+    if let Some(t) = &rec.tunnel {
+        let how = if t.crossed {
+            "through".to_string()
+        } else {
+            format!("{:.4} m ({:.3} radii) into", t.depth_metres, t.depth_radii)
+        };
+        let _ = write!(
+            line,
+            "  TUNNEL {how} triangle {} ({}) at t={:.4}{}",
+            t.triangle,
+            object_name(level, t.object),
+            t.t,
+            if t.back_face { ", back face" } else { "" }
+        );
     }
     line.push_str("  ");
     line.push_str(&clearance(level, rec));

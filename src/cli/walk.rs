@@ -214,7 +214,7 @@ fn frame_line(level: &Level, f: &FrameRecord) -> String {
         line.push_str("  jumped");
     }
     match f.step {
-        StepOutcome::Stepped { height_m } => {
+        StepOutcome::Stepped { height_m, .. } => {
             let _ = write!(line, "  stepped up {height_m:.4} m");
         }
         StepOutcome::Rejected { reason } => {

@@ -44,6 +44,7 @@ pub(super) fn empty_record(mode: SlideMode) -> IterationRecord {
         end: DVec3::ZERO,
         end_espace: DVec3::ZERO,
         clearance: None,
+        tunnel: None,
         trigger_events: Vec::new(),
         outcome: IterationOutcome::Continue,
     }
@@ -353,6 +354,7 @@ impl StepContext<'_, '_> {
             end,
             end_espace,
             clearance,
+            tunnel,
             trigger_events,
             outcome,
         } = rec;
@@ -383,6 +385,7 @@ impl StepContext<'_, '_> {
         *end = start_w;
         *end_espace = *start_espace;
         *clearance = None;
+        *tunnel = None;
         trigger_events.clear();
         *outcome = IterationOutcome::Continue;
     }

@@ -123,7 +123,6 @@ fn collide_polygon(
     vel_w: DVec3,
 ) -> Result<NettleHit, MissReason> {
     let corners = ctx.world.mesh.triangle_f64(tri);
-    let p_origin = corners[0];
     let p_normal = (corners[1] - corners[0])
         .cross(corners[2] - corners[0])
         .try_normalize()
@@ -132,19 +131,8 @@ fn collide_polygon(
         return Err(MissReason::BackFacing);
     }
     let v_dir = vel_w.normalize();
-    let p_dist = (source_w - p_origin).dot(p_normal);
-    let radius = (-p_normal * ctx.es.radii()).length();
-    let plane_point = if p_dist.abs() <= radius {
-        source_w - p_normal * p_dist
-    } else {
-        let ellipsoid_point = source_w - p_normal * radius;
-        let denom = v_dir.dot(p_normal);
-        if denom.abs() < 1e-12 {
-            return Err(MissReason::PlaneNotReached);
-        }
-        let t = -(ellipsoid_point - p_origin).dot(p_normal) / denom;
-        ellipsoid_point + v_dir * t
-    };
+    let plane_point = plane_intersection_point(corners, p_normal, ctx.es.radii(), source_w, v_dir)
+        .ok_or(MissReason::PlaneNotReached)?;
     let polygon_point = closest_point_on_triangle(corners, plane_point);
     let t = intersect_ellipsoid(source_w, ctx.es.radii(), polygon_point, -v_dir);
     if !(t >= 0.0 && t <= vel_w.length()) {
@@ -158,6 +146,53 @@ fn collide_polygon(
         ellipsoid_point: polygon_point - v_dir * t,
         feature: perimeter_feature(corners, plane_point, polygon_point),
     })
+}
+
+/// Nettle's plane intersection point for the triangle `corners` (unit
+/// normal `p_normal`) and the probe of `radii` centred at `source_w`
+/// moving along the unit `v_dir`: the centre's projection when the plane
+/// already cuts the probe, else where the point `source - normal * radius`
+/// meets the plane along the velocity; `None` when the velocity runs
+/// along the plane.
+fn plane_intersection_point(
+    corners: [DVec3; 3],
+    p_normal: DVec3,
+    radii: DVec3,
+    source_w: DVec3,
+    v_dir: DVec3,
+) -> Option<DVec3> {
+    let p_origin = corners[0];
+    let p_dist = (source_w - p_origin).dot(p_normal);
+    let radius = (-p_normal * radii).length();
+    if p_dist.abs() <= radius {
+        return Some(source_w - p_normal * p_dist);
+    }
+    let ellipsoid_point = source_w - p_normal * radius;
+    let denom = v_dir.dot(p_normal);
+    if denom.abs() < 1e-12 {
+        return None;
+    }
+    let t = -(ellipsoid_point - p_origin).dot(p_normal) / denom;
+    Some(ellipsoid_point + v_dir * t)
+}
+
+/// Nettle's plane intersection point and polygon intersection point for
+/// the triangle `corners` and the probe of `radii` at `source_w` moving by
+/// `vel_w`, whichever way the triangle faces (the path check asks why a
+/// front face was missed); `None` for a degenerate triangle, a zero move
+/// or one along the plane.
+pub(super) fn nettle_plane_and_polygon_points(
+    corners: [DVec3; 3],
+    radii: DVec3,
+    source_w: DVec3,
+    vel_w: DVec3,
+) -> Option<(DVec3, DVec3)> {
+    let p_normal = (corners[1] - corners[0])
+        .cross(corners[2] - corners[0])
+        .try_normalize()?;
+    let v_dir = vel_w.try_normalize()?;
+    let plane = plane_intersection_point(corners, p_normal, radii, source_w, v_dir)?;
+    Some((plane, closest_point_on_triangle(corners, plane)))
 }
 
 /// Distance along the unit ray `origin + s * dir` to the first crossing of

@@ -225,8 +225,12 @@ fn search_candidates(
     // The nearest hit is the same either way: a contact at or after the
     // cutoff never replaces it, and an embedding is a contact at t = 0.
     let stop_at_nearest = ctx.detail == TraceDetail::Summary;
+    // The candidates tested are kept for the path check (`tris`).
+    let mut tested = std::mem::take(&mut *ctx.tris);
+    tested.clear();
     let (query, stats) = ctx.sweep_candidates(start_w, vel_w, &mut |ctx, tri| {
         count += 1;
+        tested.push(tri);
         let outcome = if !ctx.world.triangle_collides(tri) {
             CandidateOutcome::NonColliding
         } else {
@@ -243,6 +247,7 @@ fn search_candidates(
         ctx.note_candidate(rec, tri, outcome);
         out.nearest.as_ref().map_or(f64::INFINITY, |b| b.hit.t)
     });
+    *ctx.tris = tested;
     ctx.record_query(rec, query, stats, count);
     out
 }

@@ -436,6 +436,8 @@ impl<'w> SlideSolver<'w> {
     }
 
     fn run_iteration(&mut self, open_space_ruled_out: bool) -> StepDecision {
+        // Filled with the iteration's candidates (none through open space).
+        self.tris.clear();
         let too_short = self.velocity_too_short();
         let (start_w, vel_w) = (self.position_w, self.velocity_w);
         let mode = self.settings.mode;
@@ -464,10 +466,19 @@ impl<'w> SlideSolver<'w> {
         true
     }
 
-    /// The solver checking itself after an iteration: the clearance where it
-    /// ended (flagging an end inside geometry) and whether its nearest hit
-    /// was a ghost corner.
+    /// The solver checking itself after an iteration: the path its centre
+    /// travelled (flagging a tunnel), the clearance where it ended
+    /// (flagging an end inside geometry) and whether its nearest hit was a
+    /// ghost corner.
     fn check_iteration(&mut self) {
+        // First, while `tris` still holds the iteration's candidates.
+        self.record.tunnel = super::crossing::CrossingQuery {
+            world: &self.world,
+            settings: &self.settings,
+            es: self.es,
+            tris: &self.tris,
+        }
+        .check(&self.record);
         let rec = &mut self.record;
         if let Some(hit) = &rec.nearest {
             rec.ghost_hit = super::ghost::detect(

@@ -7,6 +7,7 @@
 //! These names are the stable JSON field names of `collidoscope sweep --json`.
 
 pub use super::clearance::Clearance;
+pub use super::crossing::{Tunnel, TunnelCause};
 pub use super::ghost::GhostHit;
 pub use super::triggers::TriggerCrossing;
 use crate::bvh::QueryStats;
@@ -235,6 +236,11 @@ pub struct IterationRecord {
     /// radii. Its `embedded` flag says the iteration ended inside geometry.
     #[serde(default)]
     pub clearance: Option<Clearance>,
+    /// The centre's path (`start`, after any recovery push, to `end`)
+    /// went through a triangle or within the radius of one, deeper than
+    /// at either end; `None` in a sound iteration (see [`Tunnel`]).
+    #[serde(default)]
+    pub tunnel: Option<Tunnel>,
     /// Non-colliding objects (triggers) entered or left on the segment the
     /// iteration travelled (`start` to `end`), in time order; absent from
     /// the JSON when there are none. They never change the motion.

@@ -124,7 +124,8 @@ fn summary_lines_are_the_final_state_of_the_full_run() {
                 "final_position",
                 "iteration_count",
                 "line",
-                "mode"
+                "mode",
+                "tunnel_iterations"
             ]
         );
         for key in [
@@ -133,6 +134,7 @@ fn summary_lines_are_the_final_state_of_the_full_run() {
             "final_position",
             "end_reason",
             "embedded_iterations",
+            "tunnel_iterations",
         ] {
             assert_eq!(s[key], f[key], "{key}");
         }

@@ -1,13 +1,15 @@
 //! The solver checking itself: the clearance recorded after every
 //! iteration (and the loud flag when a paper mode ends inside a wall), the
 //! skin kept in metres whatever the radii, and ghost corners on the
-//! internal edges of flat floors.
+//! internal edges of flat floors; the path of each iteration (the tunnel
+//! flag when a paper mode's centre goes through a triangle).
 
 use crate::common::*;
 use collidoscope::collide::{
-    CLEARANCE_REACH_RADII, EndReason, SlideMode, SlideSettings, embedded_verdict,
+    CLEARANCE_REACH_RADII, CandidateOutcome, EndReason, SlideMode, SlideSettings, TunnelCause,
+    embedded_verdict, segment_triangle_closest, tunnel_verdict,
 };
-use collidoscope::geometry::sweep::Feature;
+use collidoscope::geometry::sweep::{Feature, MissReason};
 use collidoscope::level::Level;
 use collidoscope::mesh::{MeshBuilder, TriMesh};
 use glam::{DVec3, Vec3};
@@ -263,4 +265,159 @@ fn a_walk_over_a_nearly_flat_crest_counts_its_ghost_corner_hits() {
     // crest's 0.5° fold stops counting.
     let w = walk(level.world(), &strict, &spec, WalkTrace::FramesOnly).unwrap();
     assert!(w.summary.ghost_hits < ghost_hits, "{:?}", w.summary);
+}
+
+#[test]
+fn a_paper_mode_passing_through_a_back_face_is_flagged_as_a_tunnel_and_robust_is_not() {
+    let level = one_sided_wall();
+    // From behind the wall, right through it: both paper modes end clear
+    // on the far side, 2 m past it, so only the path shows the tunnel.
+    let from = DVec3::new(5.0, 1.0, 0.0);
+    let velocity = DVec3::new(-4.0, 0.0, 0.0);
+    for (mode, flaw) in [
+        (SlideMode::Nettle2000, "which nettle2000 ignores by design"),
+        (SlideMode::Fauerby2003, "which fauerby2003 culls by design"),
+    ] {
+        let s = SlideSettings {
+            mode,
+            ..settings(RADII)
+        };
+        let r = run(&level, &s, from, velocity);
+        assert!(r.iterations.iter().all(|i| i.clearance.is_none()), "{mode}");
+        let t = r.iterations[0].tunnel.expect("went through the wall");
+        assert!(t.crossed && t.back_face, "{mode}: {t:?}");
+        assert_eq!(t.cause, TunnelCause::BackFaceCulled);
+        assert!((t.depth_radii - 1.0).abs() < 1e-12, "{t:?}");
+        assert!(
+            (t.center - DVec3::new(3.0, 1.0, 0.0)).length() < 1e-9,
+            "{t:?}"
+        );
+        assert!((t.t - 0.5).abs() < 1e-9, "{t:?}");
+        assert_eq!(r.level_object_name(&level, t.object), "wall");
+        let verdict = tunnel_verdict(level.mesh(), mode, &r.iterations).unwrap();
+        assert!(
+            verdict.starts_with("tunnel: 1 of 1 iterations") && verdict.contains(flaw),
+            "{verdict}"
+        );
+        assert!(verdict.contains("went through triangle"), "{verdict}");
+        assert_eq!(embedded_verdict(level.mesh(), mode, &r.iterations), None);
+    }
+    let r = run(&level, &settings(RADII), from, velocity);
+    assert!(r.iterations.iter().all(|i| i.tunnel.is_none()));
+    assert_eq!(
+        tunnel_verdict(level.mesh(), SlideMode::Robust, &r.iterations),
+        None
+    );
+    // Without self checks, nothing is checked or flagged.
+    let s = SlideSettings {
+        mode: SlideMode::Fauerby2003,
+        self_checks: false,
+        ..settings(RADII)
+    };
+    let r = run(&level, &s, from, velocity);
+    assert!(r.iterations.iter().all(|i| i.tunnel.is_none()));
+}
+
+/// A floor at y = 0 and a slab 0.6 m wide sloped by about 34°, from
+/// (-0.3, 1.8) to (0.3, 2.2) across x, facing up.
+fn sloped_slab() -> Level {
+    let mut b = MeshBuilder::new();
+    floor(&mut b);
+    b.object("slab");
+    let p = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    b.triangle(p(-0.3, 1.8, -2.0), p(-0.3, 1.8, 2.0), p(0.3, 2.2, 2.0));
+    b.triangle(p(-0.3, 1.8, -2.0), p(0.3, 2.2, 2.0), p(0.3, 2.2, -2.0));
+    level(&b)
+}
+
+#[test]
+fn nettle2000_missing_a_sloped_slab_with_a_thin_probe_names_the_plane_intersection_point() {
+    let level = sloped_slab();
+    // A thin probe (5 cm across, 1.8 m tall) straight down onto the slab.
+    let radii = [0.05, 0.9, 0.05];
+    let from = DVec3::new(0.0, 3.5, 0.0);
+    let velocity = DVec3::new(0.0, -3.0, 0.0);
+    let s = SlideSettings {
+        mode: SlideMode::Nettle2000,
+        ..settings(radii)
+    };
+    let r = run(&level, &s, from, velocity);
+    // Nettle's point under the probe is the slab's inverted normal scaled
+    // by the radii: 0.4 m to the side of the thin body, off the slab.
+    let first = &r.iterations[0];
+    let slab_misses = first
+        .candidates
+        .iter()
+        .filter(|c| r.level_object_name(&level, c.object) == "slab")
+        .all(|c| {
+            matches!(
+                c.outcome,
+                CandidateOutcome::Miss {
+                    reason: MissReason::NoFeatureHit
+                }
+            )
+        });
+    assert!(slab_misses, "{:?}", first.candidates);
+    let t = first.tunnel.expect("the centre went through the slab");
+    assert!(t.crossed && !t.back_face, "{t:?}");
+    assert_eq!(t.cause, TunnelCause::PlaneIntersectionPoint);
+    assert_eq!(r.level_object_name(&level, t.object), "slab");
+    assert!(
+        r.final_position.y < 1.0,
+        "ends on the floor: {}",
+        r.final_position
+    );
+    let verdict = tunnel_verdict(level.mesh(), SlideMode::Nettle2000, &r.iterations).unwrap();
+    assert!(verdict.contains("plane intersection point"), "{verdict}");
+    // Fauerby's exact sweep and robust mode stop on the slab.
+    for mode in [SlideMode::Fauerby2003, SlideMode::Robust] {
+        let s = SlideSettings {
+            mode,
+            ..settings(radii)
+        };
+        let r = run(&level, &s, from, velocity);
+        assert!(r.iterations.iter().all(|i| i.tunnel.is_none()), "{mode}");
+        assert!(r.final_position.y > 2.5, "{mode}: {}", r.final_position);
+    }
+}
+
+#[test]
+fn the_least_distance_from_a_segment_to_a_triangle_is_exact() {
+    let tri = [
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(2.0, 0.0, 0.0),
+        DVec3::new(0.0, 0.0, 2.0),
+    ];
+    // Through the face.
+    let (t, d, q) =
+        segment_triangle_closest(DVec3::new(0.5, 1.0, 0.5), DVec3::new(0.5, -3.0, 0.5), tri);
+    assert_eq!(d, 0.0);
+    assert!((t - 0.25).abs() < 1e-12 && (q - DVec3::new(0.5, 0.0, 0.5)).length() < 1e-12);
+    // Over the face, parallel to it: the whole segment is 0.3 away.
+    let (_, d, _) =
+        segment_triangle_closest(DVec3::new(0.2, 0.3, 0.2), DVec3::new(0.8, 0.3, 0.2), tri);
+    assert!((d - 0.3).abs() < 1e-12);
+    // Beside the hypotenuse (x + z = 2), parallel to it at x + z = 3 and
+    // 0.5 up: sqrt(1/2 + 1/4) away wherever they overlap.
+    let (t, d, _) =
+        segment_triangle_closest(DVec3::new(3.0, 0.5, 0.0), DVec3::new(0.0, 0.5, 3.0), tri);
+    assert!(
+        (d - 0.75f64.sqrt()).abs() < 1e-12 && t > 0.0 && t < 1.0,
+        "{d} {t}"
+    );
+    // Across the hypotenuse's line, over its end (2, 0, 0): nearest there.
+    let (t, d, q) =
+        segment_triangle_closest(DVec3::new(3.0, 0.5, -1.0), DVec3::new(3.0, 0.5, 1.0), tri);
+    assert!(
+        (d - 1.25f64.sqrt()).abs() < 1e-12 && (t - 0.5).abs() < 1e-12,
+        "{d} {t}"
+    );
+    assert!((q - DVec3::new(2.0, 0.0, 0.0)).length() < 1e-12);
+    // Beyond a vertex: an end of the segment is nearest.
+    let (t, d, q) = segment_triangle_closest(
+        DVec3::new(-1.0, 0.0, -1.0),
+        DVec3::new(-3.0, 0.0, -3.0),
+        tri,
+    );
+    assert!(t == 0.0 && (d - 2f64.sqrt()).abs() < 1e-12 && q == DVec3::ZERO);
 }

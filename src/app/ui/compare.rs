@@ -185,6 +185,7 @@ fn aspects(row: &Divergence) -> String {
             Aspect::HitTriangle => "hit triangle",
             Aspect::Outcome => "outcome",
             Aspect::Embedded => "inside geometry",
+            Aspect::Tunnel => "tunnel",
             Aspect::EndPosition => "end position",
         })
         .collect::<Vec<_>>()

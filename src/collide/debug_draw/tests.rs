@@ -78,6 +78,7 @@ fn record(index: u32, start: DVec3, velocity: DVec3, end: DVec3) -> IterationRec
         end,
         end_espace: es(end),
         clearance: None,
+        tunnel: None,
         trigger_events: Vec::new(),
         outcome: IterationOutcome::Continue,
     }

@@ -1,0 +1,83 @@
+//! What the solver's checks of itself cost (`self_checks`: the path each
+//! iteration's centre travelled, the clearance where it ended, ghost
+//! corners), in each mode: the same moves with the checks on and off, one
+//! kept solver per set, run to the end as a batch runs them.
+//!
+//! Scene: a generated city of ~100k triangles; sets `move` (300 long moves
+//! of 0.5-5 m into walls, stairs, creases, doors and along corridors) and
+//! `frames` (the same moves as 60 Hz frames of 0.15 m with a slight drop,
+//! in contact with the ground and walls, up to 10 each).
+//!
+//! Short run: `cargo bench --bench self_checks -- --warm-up-time 1 --measurement-time 3`
+
+use collidoscope::analysis::generate::{ProbeMove, city, city_moves};
+use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail, slide};
+use collidoscope::level::Level;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use glam::DVec3;
+use std::hint::black_box;
+
+const MOVES: usize = 300;
+
+/// Each long move replayed as up to ten 60 Hz frames of 0.15 m, each with
+/// a 3 cm drop, following the robust solver's trajectory.
+fn frame_moves(level: &Level, moves: &[ProbeMove]) -> Vec<ProbeMove> {
+    let settings = SlideSettings::default();
+    let mut frames = Vec::new();
+    for m in moves {
+        let horizontal = DVec3::new(m.velocity_world.x, 0.0, m.velocity_world.z);
+        let n = ((horizontal.length() / 0.15).ceil() as usize).min(10);
+        let velocity = horizontal.normalize() * 0.15 - DVec3::Y * 0.03;
+        let mut pos = m.start_world;
+        for _ in 0..n {
+            frames.push(ProbeMove {
+                start_world: pos,
+                velocity_world: velocity,
+            });
+            let r = slide(
+                level.world(),
+                &settings,
+                pos,
+                velocity,
+                TraceDetail::Summary,
+            );
+            pos = r.map_or(pos, |r| r.final_position);
+        }
+    }
+    frames
+}
+
+fn self_check_benches(c: &mut Criterion) {
+    let generated = city(100_000);
+    let moves = city_moves(&generated, MOVES);
+    let level = Level::from_mesh("city_100k", generated.mesh);
+    let frames = frame_moves(&level, &moves);
+    for (set, moves) in [("move", &moves[..]), ("frames", &frames[..])] {
+        for mode in SlideMode::ALL {
+            let mut group = c.benchmark_group(format!("self_checks/{set}_{mode}"));
+            group.throughput(Throughput::Elements(moves.len() as u64));
+            for (label, on) in [("on", true), ("off", false)] {
+                let s = SlideSettings {
+                    mode,
+                    self_checks: on,
+                    ..SlideSettings::default()
+                };
+                let mut solver = SlideSolver::reusable(level.world(), &s, TraceDetail::Summary)
+                    .expect("valid settings");
+                group.bench_function(label, |b| {
+                    b.iter(|| {
+                        for m in moves {
+                            if solver.start_move(m.start_world, m.velocity_world) {
+                                black_box(solver.run_to_end());
+                            }
+                        }
+                    })
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(benches, self_check_benches);
+criterion_main!(benches);
