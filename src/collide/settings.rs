@@ -231,15 +231,34 @@ fn de_version<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
 }
 
 /// Exactly three numbers: a file's array of two or four is refused (TOML's
-/// reader would otherwise drop a fourth without a word).
+/// reader would otherwise drop a fourth without a word). Read as a tuple,
+/// as `[f64; 3]` is, so that every format that wrote one (the window's
+/// saved session writes `(x, y, z)`) reads it back.
 fn de_three<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 3], D::Error> {
-    let v = Vec::<f64>::deserialize(d)?;
-    <[f64; 3]>::try_from(v.as_slice()).map_err(|_| {
-        serde::de::Error::custom(format!(
-            "expected exactly three numbers [x, y, z], got {}",
-            v.len()
-        ))
-    })
+    struct Three;
+    impl<'de> serde::de::Visitor<'de> for Three {
+        type Value = [f64; 3];
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("three numbers [x, y, z]")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<[f64; 3], A::Error> {
+            let mut v = [0.0; 3];
+            let mut n = 0;
+            while let Some(x) = seq.next_element::<f64>()? {
+                if n < 3 {
+                    v[n] = x;
+                }
+                n += 1;
+            }
+            if n != 3 {
+                return Err(serde::de::Error::custom(format!(
+                    "expected exactly three numbers [x, y, z], got {n}"
+                )));
+            }
+            Ok(v)
+        }
+    }
+    d.deserialize_tuple(3, Three)
 }
 
 fn de_finite3<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 3], D::Error> {

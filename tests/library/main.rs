@@ -15,6 +15,7 @@ mod hygiene_levels;
 mod import_fixtures;
 mod import_levels;
 mod level_features;
+mod settings_formats;
 mod slide_props;
 mod slide_real_levels;
 mod slide_scenarios;

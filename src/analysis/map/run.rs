@@ -6,7 +6,7 @@ use super::report::{ClassCounts, MapReport, MapSpot};
 use super::starts::{FloorFinder, MapGrid, StartCells, StartFloor};
 use super::walker::MapWalk;
 use super::{MAX_COLUMNS, MapError, MapOptions};
-use crate::bvh::{BvhScratch, QueryStats};
+use crate::bvh::BvhScratch;
 use crate::character::MAX_WALK_FRAMES;
 use crate::collide::{CollisionWorld, SlideSettings};
 use glam::DVec3;
@@ -403,31 +403,10 @@ fn ground_within(
     reach: f64,
     scratch: &mut BvhScratch,
 ) -> bool {
-    let mut from = p;
-    let mut left = reach;
-    for _ in 0..16 {
-        if left <= 0.0 {
-            return false;
-        }
-        let hit = world.bvh.ray_cast(
-            world.mesh,
-            from.as_vec3(),
-            glam::Vec3::NEG_Y,
-            left as f32,
-            scratch,
-            &mut QueryStats::default(),
-        );
-        match hit {
-            None => return false,
-            Some(h) if world.triangle_collides(h.triangle) => return true,
-            Some(h) => {
-                let t = f64::from(h.t) + 1e-4;
-                from.y -= t;
-                left -= t;
-            }
-        }
-    }
-    false
+    reach > 0.0
+        && world
+            .ray_cast_colliding(p, DVec3::NEG_Y, reach, scratch)
+            .is_some()
 }
 
 /// Whether no colliding surface lies under `p` (down to below the level).
@@ -437,27 +416,10 @@ fn nothing_below(
     cx: &WalkContext,
     scratch: &mut BvhScratch,
 ) -> bool {
-    let bottom = cx.bounds_min.y - 1.0;
-    let mut from = p;
     // Non-colliding surfaces (triggers, decals) are looked through.
-    for _ in 0..16 {
-        let reach = from.y - bottom;
-        if reach <= 0.0 {
-            return true;
-        }
-        let hit = world.bvh.ray_cast(
-            world.mesh,
-            from.as_vec3(),
-            glam::Vec3::NEG_Y,
-            reach as f32,
-            scratch,
-            &mut QueryStats::default(),
-        );
-        match hit {
-            None => return true,
-            Some(h) if world.triangle_collides(h.triangle) => return false,
-            Some(h) => from.y -= f64::from(h.t) + 1e-4,
-        }
-    }
-    false
+    let reach = p.y - (cx.bounds_min.y - 1.0);
+    reach <= 0.0
+        || world
+            .ray_cast_colliding(p, DVec3::NEG_Y, reach, scratch)
+            .is_none()
 }
