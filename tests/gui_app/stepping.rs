@@ -190,3 +190,52 @@ fn compare_modes_and_what_if_are_driven_from_their_buttons() {
     assert!(h.state().state().compare.modes.is_none());
     assert!(h.query_by_label_contains("diverge at").is_none());
 }
+
+/// A paper-mode move whose centre goes through a triangle it never hit:
+/// the inspector says so at the iteration that did it, and why.
+#[test]
+fn a_tunnel_in_a_paper_mode_is_shown_in_the_inspector_with_its_cause() {
+    let mut h = harness();
+    h.run_steps(2);
+    let slab = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/sloped_slab.obj"
+    ));
+    h.state_mut().push(Command::OpenLevel(slab));
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+    assert_eq!(
+        h.state().state().level.as_ref().unwrap().name,
+        "sloped_slab.obj"
+    );
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(0.0, 0.0, 0.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    let app = h.state();
+    let i = app.state().selected.expect("the placed probe is selected");
+    let mut p = params_of(&app.state().probes[i]);
+    // A thin probe dropped through the slab (the README's example).
+    p.position = DVec3::new(0.0, 3.5, 0.0);
+    p.velocity = DVec3::new(0.0, -3.0, 0.0);
+    p.settings.radii = [0.05, 0.9, 0.05];
+    p.settings.mode = collidoscope::collide::SlideMode::Nettle2000;
+    h.state_mut().push(Command::UpdateProbe(i, Box::new(p)));
+    h.run_steps(2);
+    h.get_by_label("Step").click();
+    h.run_steps(2);
+    let records = h.state().state().probes[i].stepper.records().to_vec();
+    let tunnel = records[0].tunnel.expect("the first iteration tunnels");
+    h.get_by_label_contains(&format!(
+        "TUNNEL: on the way the centre went through triangle {}",
+        tunnel.triangle
+    ));
+    h.get_by_label_contains("Why: a miss of nettle2000's method at the plane intersection point");
+}

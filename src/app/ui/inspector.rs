@@ -255,8 +255,10 @@ fn trigger_rows(ui: &mut egui::Ui, rec: &IterationRecord) {
 }
 
 /// The solver's checks of itself: the clearance where the iteration ends
-/// (red when it ended inside geometry, with the mode's known flaw) and a
-/// ghost corner with its neighbours named.
+/// (red when it ended inside geometry, with the mode's known flaw), a
+/// tunnel on the way (the centre's path went through or too close to a
+/// triangle, and why the mode let it) and a ghost corner with its
+/// neighbours named.
 fn self_check_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, rec: &IterationRecord) {
     let Some(level) = app.state.level.as_deref() else {
         return;
@@ -303,6 +305,26 @@ fn self_check_rows(ui: &mut egui::Ui, app: &CollidoscopeApp, rec: &IterationReco
                 crate::collide::CLEARANCE_REACH_RADII
             ));
         }
+    }
+    if let Some(t) = &rec.tunnel {
+        let how = if t.crossed {
+            "went through".to_string()
+        } else {
+            format!(
+                "came {:.3} radii ({:.4} m) inside",
+                t.depth_radii, t.depth_metres
+            )
+        };
+        let text = format!(
+            "TUNNEL: on the way the centre {how} triangle {} ({}), {:.0} % along the move",
+            t.triangle,
+            name(t.object),
+            t.t * 100.0
+        );
+        let red = egui::Color32::from_rgb(235, 70, 70);
+        ui.add(egui::Label::new(egui::RichText::new(text).color(red).strong()).wrap())
+            .on_hover_text(format!("{t:?}"));
+        ui.add(egui::Label::new(format!("Why: {}", t.cause.describe(rec.mode))).wrap());
     }
     if let Some(g) = &rec.ghost_hit {
         let neighbours: Vec<String> = g
