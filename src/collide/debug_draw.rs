@@ -73,7 +73,9 @@ pub enum OverlayKind {
     HighlightTriangle,
     /// The gap from the nearest triangle to the probe where the iteration
     /// ends; when the probe ended inside geometry, the triangle it is in
-    /// and the depth vector, in red.
+    /// and the depth vector, in red; when the centre's path went through a
+    /// triangle on the way (a tunnel), that triangle and an arrow to it, in
+    /// red.
     Clearance,
     /// A ghost corner: the edge or vertex hit, and its flat neighbours.
     GhostCorner,

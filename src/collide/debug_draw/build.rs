@@ -308,10 +308,39 @@ fn contact(out: &mut Prims, rec: &IterationRecord, radii: DVec3, mesh: &TriMesh)
 }
 
 /// The solver's checks of itself: the clearance segment (red, with the
-/// triangle the probe is in, when it ended inside geometry) and a ghost
+/// triangle the probe is in, when it ended inside geometry), a tunnel on
+/// the way (red: the triangle the centre's path went through or too close
+/// to, and the arrow from the centre there to the triangle) and a ghost
 /// corner's edge and flat neighbours.
 fn self_checks(out: &mut Prims, rec: &IterationRecord, mesh: &TriMesh) {
     let in_mesh = |t: u32| (t as usize) < mesh.triangle_count();
+    if let Some(t) = &rec.tunnel
+        && in_mesh(t.triangle)
+    {
+        let red = [1.0, 0.05, 0.05, 1.0];
+        let kind = OverlayKind::Clearance;
+        out.push_colored(
+            kind,
+            Shape::Triangle {
+                corners: mesh.triangle_f64(t.triangle),
+            },
+            red,
+            None,
+        );
+        out.push_colored(
+            kind,
+            Shape::Arrow {
+                from: t.center,
+                to: t.closest_point,
+            },
+            red,
+            Some(if t.crossed {
+                "TUNNEL: through".to_string()
+            } else {
+                format!("TUNNEL: {:.3} m inside", t.depth_metres)
+            }),
+        );
+    }
     if let Some(c) = &rec.clearance {
         let kind = OverlayKind::Clearance;
         if c.embedded && in_mesh(c.triangle) {

@@ -560,3 +560,47 @@ fn toggles_persist_and_default_missing_fields() {
         assert!(c.iter().all(|v| (0.0..=1.0).contains(v)));
     }
 }
+
+#[test]
+fn a_tunnel_on_the_way_is_drawn_red_with_its_triangle_and_an_arrow_to_it() {
+    let (mesh, bvh) = level();
+    let mut trace = trace();
+    // Iteration 0's centre went through the wall triangle on its way.
+    trace[0].tunnel = Some(crate::collide::Tunnel {
+        triangle: 2,
+        object: 1,
+        crossed: true,
+        depth_radii: 1.0,
+        depth_metres: 0.5,
+        t: 0.5,
+        center: DVec3::new(20.0, 1.0, 1.0),
+        closest_point: DVec3::new(20.0, 1.0, 1.0),
+        back_face: true,
+        cause: crate::collide::TunnelCause::BackFaceCulled,
+    });
+    let options = OverlayOptions::new(
+        OverlayToggles::all(false).with(OverlayKind::Clearance, true),
+        1,
+    );
+    let on = primitives_for_trace(&trace, 0, RADII, &mesh, &bvh, &options).primitives;
+    let red: Vec<&DebugPrimitive> = on
+        .iter()
+        .filter(|p| p.color == [1.0, 0.05, 0.05, 1.0])
+        .collect();
+    assert_eq!(red.len(), 2, "{on:?}");
+    assert!(matches!(red[0].shape, Shape::Triangle { corners } if corners == mesh.triangle_f64(2)));
+    assert_eq!(red[1].label.as_deref(), Some("TUNNEL: through"));
+    // Off with its kind, and absent from a sound iteration.
+    let off = OverlayOptions::new(OverlayToggles::all(false), 1);
+    assert!(
+        primitives_for_trace(&trace, 0, RADII, &mesh, &bvh, &off)
+            .primitives
+            .is_empty()
+    );
+    let sound = primitives_for_trace(&trace, 1, RADII, &mesh, &bvh, &options).primitives;
+    assert!(
+        sound
+            .iter()
+            .all(|p| p.label.as_deref() != Some("TUNNEL: through"))
+    );
+}
