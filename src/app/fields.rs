@@ -11,7 +11,6 @@
 
 use crate::character::{MAX_CHARACTER_VALUE, MAX_FRAME_RATE_HZ, MIN_FRAME_RATE_HZ};
 use crate::collide::{MAX_ITERATIONS, MAX_MAGNITUDE_M, MAX_RADIUS_M, MIN_RADIUS_M};
-use crate::quote::QUOTE_CHARS;
 
 /// The values one field allows.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -133,16 +132,11 @@ pub fn number(x: f64) -> String {
     }
 }
 
-/// Typed text as a message quotes it: at most [`QUOTE_CHARS`]
-/// characters, and how long it was when longer.
+/// Typed text as a message quotes it, in double quotes: at most
+/// [`crate::quote::QUOTE_CHARS`] characters, and how long it was when longer
+/// ([`crate::quote::prefix`]).
 pub fn quote(text: &str) -> String {
-    let n = text.chars().count();
-    if n <= QUOTE_CHARS {
-        format!("\"{text}\"")
-    } else {
-        let head: String = text.chars().take(QUOTE_CHARS).collect();
-        format!("\"{head}…\" ({n} characters)")
-    }
+    format!("\"{}\"", crate::quote::prefix(text))
 }
 
 /// Reads typed text as a number (spaces ignored, a typographic minus

@@ -126,6 +126,21 @@ pub struct Tunnel {
     pub cause: TunnelCause,
 }
 
+impl Tunnel {
+    /// What the centre did to the triangle: "went through", or "came 0.123
+    /// radii (0.0456 m) inside".
+    pub fn how(&self) -> String {
+        if self.crossed {
+            "went through".to_string()
+        } else {
+            format!(
+                "came {:.3} radii ({:.4} m) inside",
+                self.depth_radii, self.depth_metres
+            )
+        }
+    }
+}
+
 /// The least distance from the segment `p0..p1` to the solid triangle
 /// `tri` (any space): `(fraction along the segment, distance, point of the
 /// triangle)`. Exact: zero where the segment goes through the triangle,
@@ -360,14 +375,7 @@ pub fn tunnel_verdict(
         .objects
         .get(t.object as usize)
         .map_or("?", |o| o.name.as_str());
-    let how = if t.crossed {
-        "went through".to_string()
-    } else {
-        format!(
-            "came {:.3} radii ({:.4} m) inside",
-            t.depth_radii, t.depth_metres
-        )
-    };
+    let how = t.how();
     Some(format!(
         "tunnel: {} of {} iterations' centres went through or within the radius of a triangle \
          on the way; the deepest, #{}, {how} triangle {} ({name}): {}",

@@ -11,14 +11,7 @@ fn a_failed_load_is_shown_and_keeps_the_level() {
     h.state_mut().push(Command::OpenLevel(PathBuf::from(
         "/nowhere/missing_level.obj",
     )));
-    for _ in 0..200 {
-        h.run_steps(1);
-        if !h.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    h.run_steps(2);
+    wait_for_load(&mut h);
     assert!(std::sync::Arc::ptr_eq(
         h.state().state().level.as_ref().unwrap(),
         &before
@@ -46,14 +39,7 @@ fn drop_file_and_wait(h: &mut Harness<'static, CollidoscopeApp>, path: PathBuf) 
         .dropped_files
         .push(std::sync::Arc::new(Dropped(path)));
     h.run_steps(1);
-    for _ in 0..500 {
-        h.run_steps(1);
-        if !h.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    h.run_steps(2);
+    wait_for_load(h);
 }
 
 #[test]
@@ -123,18 +109,6 @@ fn a_long_load_can_be_cancelled_and_the_level_stays() {
     ));
     h.get_by_label_contains("cancelled; the level shown stays");
     let _ = std::fs::remove_file(path);
-}
-
-/// Waits for a background load to end.
-fn wait_for_load(h: &mut Harness<'static, CollidoscopeApp>) {
-    for _ in 0..500 {
-        h.run_steps(1);
-        if !h.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    h.run_steps(2);
 }
 
 /// The in-app path field works with no desktop portal and no zenity (as

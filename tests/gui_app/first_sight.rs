@@ -292,14 +292,8 @@ fn the_cylinders_section_names_objects_that_give_no_pole() {
     h.run_steps(3);
     assert!(h.get_by_label("Level").rect().min.y < h.get_by_label("Scene").rect().max.y);
     h.state_mut().push(Command::OpenLevel(path));
-    for _ in 0..500 {
-        h.run_steps(1);
-        if !h.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    h.run_steps(3);
+    wait_for_load(&mut h);
+    h.run_steps(1);
     assert_eq!(h.state().state().level.as_ref().unwrap().name, "poles.obj");
     // The Scene page was scrolled down on the built-in level; the new
     // level's page opens at its top, its name in sight.

@@ -27,6 +27,18 @@ fn harness() -> Harness<'static, CollidoscopeApp> {
         .build_eframe(|cc| CollidoscopeApp::new(cc, Startup::default()))
 }
 
+/// Waits for a background load (a level being opened) to end.
+fn wait_for_load(h: &mut Harness<'static, CollidoscopeApp>) {
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+}
+
 fn fmt3(v: DVec3) -> String {
     format!("({:.4}, {:.4}, {:.4})", v.x, v.y, v.z)
 }

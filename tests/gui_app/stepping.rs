@@ -202,14 +202,7 @@ fn a_tunnel_in_a_paper_mode_is_shown_in_the_inspector_with_its_cause() {
         "/tests/fixtures/sloped_slab.obj"
     ));
     h.state_mut().push(Command::OpenLevel(slab));
-    for _ in 0..500 {
-        h.run_steps(1);
-        if !h.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    h.run_steps(2);
+    wait_for_load(&mut h);
     assert_eq!(
         h.state().state().level.as_ref().unwrap().name,
         "sloped_slab.obj"
