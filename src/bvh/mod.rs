@@ -28,6 +28,7 @@ mod query;
 mod stats;
 mod swept;
 mod validate;
+mod vertical;
 
 #[cfg(test)]
 mod tests;
@@ -37,8 +38,10 @@ use crate::mesh::TriMesh;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use node::{BvhNode, Slot};
-pub(crate) use query::ray_triangle;
+#[cfg(test)]
+use query::ray_triangle;
 pub use validate::BvhError;
+pub use vertical::vertical_line_triangle;
 
 /// Counters a query fills in; the solver copies them into its trace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -6,8 +6,8 @@
 //! axis for the box query). Queries assume a BVH that passes
 //! [`Bvh::validate`] for the boxes or mesh given.
 //!
-//! The ray test is the two-sided Moller-Trumbore algorithm (Moller &
-//! Trumbore 1997); the box test is the slab method with children visited
+//! The ray test is the two-sided watertight test of Woop, Benthin & Wald
+//! 2013 (see [`ray_triangle`]); the box test is the slab method with children visited
 //! near-first and the far bound widened as in Ize 2013, "Robust BVH Ray
 //! Traversal", so rounding never culls a box the ray touches.
 
@@ -195,35 +195,65 @@ impl Ray {
     }
 }
 
-/// Two-sided Moller-Trumbore: `(t, u, v)` where the ray `origin + t * dir`
-/// meets the triangle `[a, b, c]` at `a + u (b - a) + v (c - a)`, with `t` in
-/// `[0, max_t]`. Degenerate triangles and rays in the triangle's plane miss.
+/// Two-sided watertight ray/triangle test (Woop, Benthin & Wald 2013,
+/// "Watertight Ray/Triangle Intersection", JCGT 2(1)): `(t, u, v)` where the
+/// ray `origin + t * dir` meets the triangle `[a, b, c]` at
+/// `a + u (b - a) + v (c - a)`, with `t` in `[0, max_t]`. Degenerate
+/// triangles and rays in the triangle's plane miss.
+///
+/// The ray is made the z axis by a permutation and a shear, and the test is
+/// three 2D edge functions of the transformed corners, in `f64`. Each
+/// corner's transform depends on the corner and the ray only, so two
+/// triangles that share an edge compute that edge's function from the same
+/// numbers with opposite signs: a ray through the edge hits at least one of
+/// them (a ray test that misses both lets grid samples fall through floors
+/// on the inch-grid corners of game levels). Turning a triangle over
+/// negates and permutes its edge functions exactly, so whether it is hit
+/// does not depend on its winding.
 pub fn ray_triangle(
     origin: Vec3,
     dir: Vec3,
     tri: [Vec3; 3],
     max_t: f32,
 ) -> Option<(f32, f32, f32)> {
-    let [a, b, c] = tri;
-    let (e1, e2) = (b - a, c - a);
-    let p = dir.cross(e2);
-    let det = e1.dot(p);
-    let inv_det = 1.0 / det;
-    if det == 0.0 || !inv_det.is_finite() {
+    let d = dir.as_dvec3();
+    let abs = d.abs();
+    // The ray's largest component becomes z; x and y follow in a cycle.
+    let kz = if abs.x >= abs.y && abs.x >= abs.z {
+        0
+    } else if abs.y >= abs.z {
+        1
+    } else {
+        2
+    };
+    let (kx, ky) = ((kz + 1) % 3, (kz + 2) % 3);
+    if d[kz] == 0.0 || !d[kz].is_finite() {
         return None;
     }
-    let s = origin - a;
-    let u = s.dot(p) * inv_det;
-    if !(0.0..=1.0).contains(&u) {
+    let (sx, sy, sz) = (d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]);
+    let o = origin.as_dvec3();
+    // A corner relative to the origin, sheared so the ray is the z axis.
+    let shear = |v: Vec3| {
+        let p = v.as_dvec3() - o;
+        (p[kx] - sx * p[kz], p[ky] - sy * p[kz], sz * p[kz])
+    };
+    let (a, b, c) = (shear(tri[0]), shear(tri[1]), shear(tri[2]));
+    let e_a = c.0 * b.1 - c.1 * b.0;
+    let e_b = a.0 * c.1 - a.1 * c.0;
+    let e_c = b.0 * a.1 - b.1 * a.0;
+    // Two-sided: all three edge functions of one sign (zeros allowed).
+    if (e_a < 0.0 || e_b < 0.0 || e_c < 0.0) && (e_a > 0.0 || e_b > 0.0 || e_c > 0.0) {
         return None;
     }
-    let q = s.cross(e1);
-    let v = dir.dot(q) * inv_det;
-    if !(v >= 0.0 && u + v <= 1.0) {
+    let det = e_a + e_b + e_c;
+    if det == 0.0 || !det.is_finite() {
         return None;
     }
-    let t = e2.dot(q) * inv_det;
-    (t >= 0.0 && t <= max_t).then_some((t, u, v))
+    let t = (e_a * a.2 + e_b * b.2 + e_c * c.2) / det;
+    if !(t >= 0.0 && t <= f64::from(max_t)) {
+        return None;
+    }
+    Some((t as f32, (e_b / det) as f32, (e_c / det) as f32))
 }
 
 /// See [`Bvh::ray_cast`].
@@ -255,17 +285,26 @@ pub(super) fn ray_cast(
     push_hit_slots(&ray, nodes, 0, best_t, stack, stats);
     while let Some((id, t_enter)) = stack.pop() {
         // The best hit may have come nearer since the slot was pushed.
-        if t_enter > best_t {
+        if t_enter > reach(best_t, max_t) {
             continue;
         }
         match nodes[(id / 4) as usize].slot((id % 4) as usize) {
-            Slot::Inner(child) => push_hit_slots(&ray, nodes, child, best_t, stack, stats),
+            Slot::Inner(child) => {
+                push_hit_slots(&ray, nodes, child, reach(best_t, max_t), stack, stats)
+            }
             Slot::Leaf { first, count } => {
                 let start = first as usize;
                 for &tri in &bvh.tri_indices[start..start + count as usize] {
                     stats.triangles_tested += 1;
-                    let hit = ray_triangle(origin, dir, mesh.triangle(tri), best_t);
-                    if let Some((t, u, v)) = hit.filter(|h| best.is_none() || h.0 < best_t) {
+                    let hit = ray_triangle(origin, dir, mesh.triangle(tri), reach(best_t, max_t));
+                    let Some((t, u, v)) = hit else { continue };
+                    let better = match &best {
+                        None => true,
+                        Some(b) if t < b.t - tie(b.t) => true,
+                        Some(b) if t <= b.t + tie(b.t) => faces_more(mesh, dir, tri, b.triangle),
+                        Some(_) => false,
+                    };
+                    if better {
                         best_t = t;
                         best = Some(RayHit {
                             triangle: tri,
@@ -279,6 +318,33 @@ pub(super) fn ray_cast(
         }
     }
     best
+}
+
+/// Two hits this close along the ray are one: the ray went through an
+/// edge or corner two triangles share (the watertight test hits both), and
+/// their distances differ only by rounding.
+#[inline]
+fn tie(t: f32) -> f32 {
+    1e-6 * (1.0 + t.abs())
+}
+
+/// How far a search for a hit nearer than `best_t`, or tied with it, looks
+/// (never past the ray's `max_t`).
+#[inline]
+fn reach(best_t: f32, max_t: f32) -> f32 {
+    (best_t + tie(best_t)).min(max_t)
+}
+
+/// Of two triangles a ray hits at one point (their shared edge or corner),
+/// whether `tri` faces the ray more squarely than `than` (ties: the lower
+/// index). The face a ray meets head-on is the one it sees: at the corner
+/// of a step, the riser rather than the block's side, whichever of them
+/// the tree offers first, and whichever way they are wound.
+fn faces_more(mesh: &TriMesh, dir: Vec3, tri: u32, than: u32) -> bool {
+    let d = dir.as_dvec3().normalize_or_zero();
+    let square = |t: u32| mesh.triangle_normal(t).dot(d).abs();
+    let (a, b) = (square(tri), square(than));
+    a > b || (a == b && tri < than)
 }
 
 /// Pushes the slots of node `i` the ray enters before `max_t`, farthest

@@ -588,3 +588,85 @@ fn large_parallel_builds_match_the_single_threaded_one() {
 fn boxes_of_grid() -> Vec<Aabb> {
     grid_mesh(120).tri_aabbs
 }
+
+/// The ray test is watertight and blind to winding: rays through the
+/// shared edges and corners of a cut-up floor (each triangle wound at
+/// random) always hit it, and turning a triangle over never changes whether
+/// a ray hits it.
+mod watertight {
+    use super::*;
+
+    fn floor(flips: &[bool]) -> Vec<[Vec3; 3]> {
+        let mut out = Vec::new();
+        for i in 0..4 {
+            for j in 0..4 {
+                let (x0, z0) = (i as f32 * 0.3, j as f32 * 0.3);
+                let (x1, z1) = (x0 + 0.3, z0 + 0.3);
+                let q = [
+                    Vec3::new(x0, 0.0, z0),
+                    Vec3::new(x1, 0.0, z0),
+                    Vec3::new(x1, 0.0, z1),
+                    Vec3::new(x0, 0.0, z1),
+                ];
+                out.push([q[0], q[1], q[2]]);
+                out.push([q[0], q[2], q[3]]);
+            }
+        }
+        for (t, &f) in out.iter_mut().zip(flips.iter().cycle()) {
+            if f {
+                t.swap(1, 2);
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn rays_through_edges_and_corners_never_fall_through(
+            flips in prop::collection::vec(any::<bool>(), 7),
+            i in 1u32..12,
+            j in 1u32..12,
+            lean in (-0.5f32..0.5, -0.5f32..0.5),
+        ) {
+            let tris = floor(&flips);
+            // A point on the quads' edges and diagonals: (0.1 i, 0.1 j)
+            // with i or j a multiple of 3 lies on an edge, i = j on a
+            // diagonal; the rest are inside.
+            let target = Vec3::new(0.1 * i as f32, 0.0, 0.1 * j as f32);
+            let dir = Vec3::new(lean.0, -1.0, lean.1);
+            let origin = target - dir * 2.0;
+            let hits = tris
+                .iter()
+                .filter(|t| ray_triangle(origin, dir, **t, 10.0).is_some())
+                .count();
+            prop_assert!(hits >= 1, "fell through at {:?}", target);
+        }
+
+        #[test]
+        fn turning_a_triangle_over_never_changes_a_hit(
+            c in prop::array::uniform9(-5.0f32..5.0),
+            o in prop::array::uniform3(-5.0f32..5.0),
+            d in prop::array::uniform3(-1.0f32..1.0),
+            on_edge in any::<bool>(),
+        ) {
+            let tri = [
+                Vec3::new(c[0], c[1], c[2]),
+                Vec3::new(c[3], c[4], c[5]),
+                Vec3::new(c[6], c[7], c[8]),
+            ];
+            let origin = Vec3::from(o);
+            // Aimed at the middle of an edge, or anywhere.
+            let dir = if on_edge {
+                (tri[0] + tri[1]) * 0.5 - origin
+            } else {
+                Vec3::from(d)
+            };
+            let a = ray_triangle(origin, dir, tri, 100.0);
+            let b = ray_triangle(origin, dir, [tri[0], tri[2], tri[1]], 100.0);
+            prop_assert_eq!(a.is_some(), b.is_some());
+            if let (Some(a), Some(b)) = (a, b) {
+                prop_assert!((a.0 - b.0).abs() <= 1e-5 * (1.0 + a.0.abs()));
+            }
+        }
+    }
+}

@@ -452,3 +452,83 @@ fn wider_doors_are_openings_when_the_settings_say_so() {
         assert!(e.contains("level.max_opening_height_m"), "{e}");
     }
 }
+
+#[test]
+fn a_low_ceiling_over_a_cornice_nobody_stands_on_is_not_listed() {
+    // A 0.3 m deep cornice 3 m up a wall, with a 1.2 m gap under a
+    // moulding above it: walkable, low, and no body fits on it. The same
+    // 1.2 m gap over a 3 m deep balcony is a low ceiling.
+    let level = level_of(&[
+        (
+            "wall",
+            cuboid(DVec3::new(-4.0, 0.0, -0.5), DVec3::new(4.0, 6.0, 0.0)),
+        ),
+        (
+            "cornice",
+            cuboid(DVec3::new(-4.0, 2.8, 0.0), DVec3::new(-1.0, 3.0, 0.3)),
+        ),
+        (
+            "moulding",
+            cuboid(DVec3::new(-4.0, 4.2, 0.0), DVec3::new(-1.0, 4.4, 0.3)),
+        ),
+        (
+            "balcony",
+            cuboid(DVec3::new(1.0, 2.8, 0.0), DVec3::new(4.0, 3.0, 3.0)),
+        ),
+        (
+            "balcony_roof",
+            cuboid(DVec3::new(1.0, 4.2, 0.0), DVec3::new(4.0, 4.4, 3.0)),
+        ),
+    ]);
+    let report = run(&level);
+    let ceilings: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| f.feature.kind == FeatureKind::Ceiling)
+        .collect();
+    assert!(
+        ceilings.iter().all(|f| f.feature.position.x > 0.0),
+        "a ceiling over the cornice: {ceilings:#?}"
+    );
+    assert!(
+        ceilings
+            .iter()
+            .any(|f| f.feature.position.x > 1.0 && (f.feature.position.y - 3.0).abs() < 0.05),
+        "the balcony's low ceiling is missing: {ceilings:#?}"
+    );
+}
+
+#[test]
+fn bumps_and_stringers_are_no_slopes_and_a_ramp_is_one() {
+    // A 20° ramp 3 m wide is a slope; a 20° wedge rising 5 cm (a worn
+    // threshold) and a 33.7° stringer 0.2 m wide beside a flight are not.
+    use crate::analysis::generate::parts::ramp;
+    let level = level_of(&[
+        (
+            "ramp",
+            ramp(DVec3::new(-8.0, 0.0, -8.0), 20.0, 1.0, 3.0, 1.0),
+        ),
+        (
+            "bump",
+            ramp(DVec3::new(-8.0, 0.0, 4.0), 20.0, 0.05, 3.0, 0.5),
+        ),
+        (
+            "stringer",
+            ramp(DVec3::new(4.0, 0.0, 4.0), 33.7, 1.5, 0.2, 0.0),
+        ),
+    ]);
+    let report = run(&level);
+    let slopes: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| f.feature.kind == FeatureKind::Slope)
+        .collect();
+    assert_eq!(slopes.len(), 1, "{slopes:#?}");
+    let ramp = &slopes[0];
+    assert!(
+        (ramp.feature.slope_deg.unwrap() - 20.0).abs() < 0.5,
+        "{ramp:#?}"
+    );
+    assert!(ramp.feature.position.z < -4.0, "{ramp:#?}");
+    assert_eq!(ramp.verdict, Verdict::Climbs, "{ramp:#?}");
+}

@@ -72,6 +72,10 @@ const PAST_M: f64 = 0.3;
 /// close to the feature's floor height, metres; and a walk is at the
 /// feature's level when it stands this close to where it started.
 const LEVEL_M: f64 = 0.1;
+/// A walk climbed a slope only if it stood on ground at least this much
+/// higher than where it started, metres (the feature finder lists no
+/// slope rising less than twice this).
+const SLOPE_RISE_M: f64 = 0.05;
 /// A walk reached the feature when it came this close to it, beyond the
 /// ellipsoid's radius, metres...
 const REACH_M: f64 = 0.15;
@@ -742,14 +746,19 @@ impl Judged {
                     .iter()
                     .any(|&(p, g)| g && past(p) > 0.0 && level(p, riser))
             }
-            // Up the slope by as much as the way walked on it says, at
-            // least half of it (a short slope may end at a wall: still
-            // climbed).
+            // Standing on ground up the slope by as much as the way walked
+            // on it says, at least half of it (a short slope may end at a
+            // wall: still climbed), and never less than `SLOPE_RISE_M`:
+            // read from the floor under the body, not from how high the
+            // body rode (riding up an edge beside a narrow slope is not
+            // climbing it).
             FeatureKind::Slope => {
                 let tan = f.slope_deg.unwrap_or(0.0).to_radians().tan();
                 let end = w.summary.final_position;
                 let on_slope = past(end).min(1.2);
-                on_slope >= 0.1 && w.summary.highest_y - settled.y >= 0.5 * tan * on_slope
+                let rise = (0.5 * tan * on_slope).max(SLOPE_RISE_M);
+                let start = floor_of(settled);
+                on_slope >= 0.1 && after.iter().any(|&(p, g)| g && floor_of(p) - start >= rise)
             }
             // Through the door at the floor's level: crossing its middle
             // within its jambs, and out the far side.

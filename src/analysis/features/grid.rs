@@ -3,7 +3,7 @@
 //! finders share.
 
 use super::FeatureOptions;
-use crate::bvh::{BvhScratch, QueryStats, ray_triangle};
+use crate::bvh::{BvhScratch, QueryStats, vertical_line_triangle};
 use crate::collide::CollisionWorld;
 use crate::math::{Aabb, Vec3};
 use glam::{DVec2, DVec3};
@@ -246,17 +246,21 @@ impl Column {
             None,
             &mut stats,
         );
-        let origin = Vec3::new(x, y_hi, z);
         for &tri in &self.candidates {
             if !world.triangle_collides(tri) {
                 continue;
             }
             let corners = world.mesh.triangle(tri);
-            if let Some((t, _, _)) = ray_triangle(origin, Vec3::NEG_Y, corners, y_hi - y_lo) {
-                let normal = world.mesh.triangle_normal(tri).as_vec3() * facing;
-                if normal != Vec3::ZERO {
-                    self.hits.push((y_hi - t, normal, tri));
-                }
+            // Watertight, and the same whichever way the face is wound.
+            let Some(y) = vertical_line_triangle(x, z, corners) else {
+                continue;
+            };
+            if y < y_lo || y > y_hi {
+                continue;
+            }
+            let normal = world.mesh.triangle_normal(tri).as_vec3() * facing;
+            if normal != Vec3::ZERO {
+                self.hits.push((y, normal, tri));
             }
         }
         self.hits

@@ -11,7 +11,8 @@
 //! 1. **Sampling** (`grid`): the level's XZ bounds are covered by a grid of
 //!    `cell_m` squares. At each cell centre a vertical line is intersected
 //!    with every triangle whose box the line meets (a thin BVH box query,
-//!    then Moller-Trumbore), so every surface along the line is seen, not
+//!    then a plan-view test that is watertight and blind to winding,
+//!    `bvh::vertical_line_triangle`), so every surface along the line is seen, not
 //!    just the top one. Up-facing surfaces (by winding) that are not walls
 //!    (slope <= 80 degrees) and have at least 0.1 m of free space above them
 //!    become the cell's *layers*, each with its height, normal, triangle and

@@ -114,7 +114,10 @@ fn edges_of(
             // Just under the upper tread: a floating slab's front is there too.
             let y = f64::from(upper.y) - (0.5 * rise).min(0.02);
             let origin = grid.point(ix, iz, y);
-            let Some((t, tri)) = rays.cast(origin, dir_vec(dir), cell) else {
+            // A hair past the neighbour's sample: a riser through that
+            // sample (a 45° riser through a row of cell centres) is between
+            // the two, not a knife's edge of the ray's rounding.
+            let Some((t, tri)) = rays.cast(origin, dir_vec(dir), cell * (1.0 + 1e-3)) else {
                 continue;
             };
             if rays.slope_deg(tri) <= opts.max_slope_deg + RISER_MARGIN_DEG {

@@ -12,6 +12,11 @@ const MIN_SLOPE_DEG: f64 = 5.0;
 /// A slope region covers at least this many cells (fewer is noise: a
 /// bevel, a chamfer, a rounded edge).
 const MIN_SLOPE_CELLS: usize = 4;
+/// A slope region rising less than this from its foot to its top is a
+/// bump (a worn threshold, a cambered path, a plinth's bevel) that a body
+/// walks over as if flat, metres; nothing a designer signs off, and too
+/// low for a walk to show it was climbed.
+const MIN_SLOPE_RISE_M: f64 = 0.1;
 /// Neighbouring cells are one slope when their angles differ by less than
 /// this, degrees...
 const SAME_SLOPE_DEG: f64 = 5.0;
@@ -79,6 +84,10 @@ pub(super) fn slopes(
     groups
         .iter()
         .filter(|g| g.len() >= MIN_SLOPE_CELLS)
+        .filter(|g| {
+            let (lo, hi) = span(g.iter().map(|&i| items[i].point.y));
+            hi - lo >= MIN_SLOPE_RISE_M
+        })
         .map(|group| {
             let members: Vec<&Item> = group.iter().map(|&i| &items[i]).collect();
             let up = members
@@ -110,11 +119,37 @@ pub(super) fn slopes(
             f.cells = members.len();
             f
         })
+        // Like a riser, a slope narrower than half the character is wide
+        // is a moulding (a chamfer, a sill's bevel): listed, it would be
+        // hundreds of rows on a carved level that no walk can test.
+        .filter(|f| f.extent_m >= 0.5 * opts.probe_width_m)
         .collect()
 }
 
-/// Low ceilings: walkable floor with less than 1.5 character heights of
-/// clearance, outside openings.
+/// Whether a body could stand on layer `floor` of `cell`: the same floor
+/// goes on half-way to the body's rim in each of the four grid directions
+/// (the footprint the checks' and the map's starts ask for). A cornice, a
+/// window sill or a capital is walkable but nobody stands on it, and a
+/// "low ceiling" over it stops no one.
+fn room_to_stand(grid: &Grid, opts: &FeatureOptions, cell: usize, floor: &Layer) -> bool {
+    let k = ((0.25 * opts.probe_width_m / grid.cell).round() as i64).max(1);
+    let (ix, iz) = grid.cell_of(cell);
+    [(k, 0), (-k, 0), (0, k), (0, -k)]
+        .into_iter()
+        .all(|(dx, dz)| {
+            let (jx, jz) = (ix as i64 + dx, iz as i64 + dz);
+            if jx < 0 || jz < 0 || jx as usize >= grid.nx || jz as usize >= grid.nz {
+                return false;
+            }
+            let dist = k as f64 * grid.cell;
+            grid.layers(grid.index(jx as usize, jz as usize))
+                .iter()
+                .any(|b| b.walkable(opts) && continuous(floor, b, dist, opts.min_riser_m))
+        })
+}
+
+/// Low ceilings: walkable floor a body can stand on with less than 1.5
+/// character heights of clearance, outside openings.
 pub(super) fn ceilings(
     world: CollisionWorld<'_>,
     grid: &Grid,
@@ -129,6 +164,7 @@ pub(super) fn ceilings(
             && clearance < limit
             && clearance >= least
             && !openings.contains(&(cell, k))
+            && room_to_stand(grid, opts, cell, l)
     });
     let cells: Vec<usize> = items.iter().map(|it| it.cell).collect();
     let groups = super::group::components(grid, &cells, |i, j, _| {

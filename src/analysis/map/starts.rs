@@ -3,7 +3,7 @@
 //! slope limit, colliding) with room above it for the character to stand.
 //! World space, Y up, metres.
 
-use crate::bvh::{BvhScratch, QueryStats, ray_triangle};
+use crate::bvh::{BvhScratch, QueryStats, vertical_line_triangle};
 use crate::collide::CollisionWorld;
 use crate::math::{Aabb, Vec3};
 use glam::DVec3;
@@ -107,15 +107,18 @@ impl FloorFinder {
             None,
             &mut QueryStats::default(),
         );
-        let origin = Vec3::new(p.x, y_hi, p.z);
         for &tri in &self.candidates {
             if !world.triangle_collides(tri) {
                 continue;
             }
             let corners = world.mesh.triangle(tri);
-            if let Some((t, _, _)) = ray_triangle(origin, Vec3::NEG_Y, corners, y_hi - y_lo) {
+            // Watertight, and the same whichever way the face is wound.
+            let Some(y) = vertical_line_triangle(p.x, p.z, corners) else {
+                continue;
+            };
+            if (y_lo..=y_hi).contains(&y) {
                 let up = world.mesh.triangle_normal(tri).y as f32;
-                self.hits.push((y_hi - t, up));
+                self.hits.push((y, up));
             }
         }
         self.hits.sort_by(|a, b| a.0.total_cmp(&b.0));
