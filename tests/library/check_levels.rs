@@ -264,9 +264,14 @@ fn backed(world: CollisionWorld<'_>, settings: &SlideSettings, f: &Finding) -> R
         let ok = match (feature.kind, f.verdict) {
             (FeatureKind::Step, Verdict::Climbs) => {
                 let top = floor_y + feature.riser_height_m.unwrap();
+                // On a staircase the footprint's highest floor may be the
+                // next tread up: at most one step height above the top.
+                let next_up = |fl: Option<f64>| {
+                    feature.flight.is_some() && fl.is_some_and(|h| h > top && h <= top + step + 0.1)
+                };
                 frames
                     .iter()
-                    .any(|&(p, g, fl)| g && past(p) > 0.0 && at(fl, top, 0.1))
+                    .any(|&(p, g, fl)| g && past(p) > 0.0 && (at(fl, top, 0.1) || next_up(fl)))
             }
             (FeatureKind::Slope, Verdict::Climbs) => frames
                 .iter()
@@ -491,25 +496,32 @@ fn stood_on_top(
     let r = settings.radii[0].min(settings.radii[2]);
     let reach = settings.radii[1] + 2.0 * settings.character.max_step_height_m + 1.0;
     let top = f.feature.position.y + f.feature.riser_height_m.unwrap();
+    let step = settings.character.max_step_height_m;
     let replay = walk(world, settings, spec, WalkTrace::FramesOnly).unwrap();
     replay.frames.iter().any(|fr| {
         let p = fr.after.position;
+        // At the riser's top, or (on a staircase) one tread higher.
+        let stood = |h: f64| {
+            (h - top).abs() <= 0.1
+                || (f.feature.flight.is_some() && h > top && h <= top + step + 0.1)
+        };
         fr.after.grounded
             && (p - f.feature.position).dot(f.feature.direction) > 0.0
-            && floor_under(world, p, r, reach).is_some_and(|h| (h - top).abs() <= 0.1)
+            && floor_under(world, p, r, reach).is_some_and(stood)
     })
 }
 
 #[test]
 fn a_step_that_another_frame_rate_flips_is_marginal_and_really_flips() {
-    let s = &LEVELS[0];
+    let s = &LEVELS[9];
     if !path_of(s.file).is_file() {
         println!("SKIPPED: ../shared/levels is absent");
         return;
     }
-    // The galleria's 0.125 m landing risers with a 0.25 m step height.
-    let mut settings = settings(s);
-    settings.character.max_step_height_m = 0.25;
+    // Sibenik's chancel stairs (0.2 m risers on 0.32 m treads) with the
+    // default character: the check finds walks there that climb at 60 Hz
+    // and are refused at 30 Hz; each is replayed here at both rates.
+    let settings = settings(s);
     let level = load(s, false);
     let colliding = vec![true; level.mesh().objects().len()];
     let report = check(&level, &settings, &colliding);

@@ -72,6 +72,9 @@ const PAST_M: f64 = 0.3;
 /// close to the feature's floor height, metres; and a walk is at the
 /// feature's level when it stands this close to where it started.
 const LEVEL_M: f64 = 0.1;
+/// A contact faces back along a step's climb, as its riser and the riser's
+/// top edge do, when its horizontal normal is within 60° of it (cosine).
+const RISER_FACING_COS: f64 = 0.5;
 /// A walk climbed a slope only if it stood on ground at least this much
 /// higher than where it started, metres (the feature finder lists no
 /// slope rising less than twice this).
@@ -318,6 +321,18 @@ fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
     } else {
         -f.direction
     };
+    // A step stops a walk by its riser or the riser's top edge, both facing
+    // back along the climb; a walk stopped by a wall beside the flight (a
+    // 45° walk reaching the end of a riser on a narrow stair) stalled on
+    // that wall, not on the step.
+    if f.kind == FeatureKind::Step
+        && let Some(c) = w.summary.blocked_by
+    {
+        let facing = c.normal.with_y(0.0).normalize_or_zero();
+        if facing.dot(-normal) < RISER_FACING_COS {
+            return false;
+        }
+    }
     let d = (w.summary.final_position - f.position).dot(normal);
     let reach = radius_along(r, normal) + AT_FEATURE_M;
     let beyond = match f.kind {
@@ -740,11 +755,18 @@ impl Judged {
         let level = |p: DVec3, rise: f64| (floor_of(p) - target.y - rise).abs() <= LEVEL_M;
         let passed = match f.kind {
             // Standing on the upper floor, at the riser's height, past it.
+            // On a staircase, standing one riser higher counts too: the
+            // floor under a body is the highest under its footprint, and
+            // on treads shallower than the body that is the next tread up.
             FeatureKind::Step => {
                 let riser = f.riser_height_m.unwrap_or(0.0);
+                let next_up = |p: DVec3| {
+                    let h = floor_of(p) - target.y;
+                    f.flight.is_some() && h > riser && h <= riser + c.max_step_height_m + LEVEL_M
+                };
                 after
                     .iter()
-                    .any(|&(p, g)| g && past(p) > 0.0 && level(p, riser))
+                    .any(|&(p, g)| g && past(p) > 0.0 && (level(p, riser) || next_up(p)))
             }
             // Standing on ground up the slope by as much as the way walked
             // on it says, at least half of it (a short slope may end at a
