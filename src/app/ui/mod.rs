@@ -241,6 +241,12 @@ impl CollidoscopeApp {
         &self.screen_vectors
     }
 
+    /// Where the path field's caret was in the last frame (characters
+    /// from the start), while the field has the keyboard focus.
+    pub fn path_caret(&self) -> Option<usize> {
+        self.completions.caret
+    }
+
     /// The measuring tool's last finished measurement (first point, second).
     pub fn measurement(
         &self,
