@@ -256,7 +256,7 @@ fn draw_velocity_handle(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     };
     let painter = ui.painter_at(rect);
     let color = widgets::color32(p.color);
-    painter.arrow(a, b - a, Stroke::new(2.5, color));
+    arrow(&painter, a, b, Stroke::new(2.5, color));
     let grab = if app.handle_drag { 8.0 } else { 6.0 };
     painter.circle(b, grab, Color32::WHITE, Stroke::new(2.0, color));
 }
@@ -393,11 +393,33 @@ fn draw_vectors(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
             v
         };
         let color = widgets::color32(prim.color).to_opaque();
-        painter.line_segment([a, a + v], Stroke::new(5.0, Color32::from_black_alpha(150)));
-        painter.arrow(a, v, Stroke::new(2.5, color));
+        arrow(
+            &painter,
+            a,
+            a + v,
+            Stroke::new(5.0, Color32::from_black_alpha(150)),
+        );
+        arrow(&painter, a, a + v, Stroke::new(2.5, color));
         drawn.push((prim.kind, a, a + v));
     }
     app.screen_vectors = drawn;
+}
+
+/// A line from `a` to `b` with a head at `b` of a fixed size (egui's own
+/// head is a quarter of the line: 150 points on a long velocity).
+fn arrow(painter: &egui::Painter, a: Pos2, b: Pos2, stroke: Stroke) {
+    let v = b - a;
+    let len = v.length();
+    painter.line_segment([a, b], stroke);
+    if len < 1.0 {
+        return;
+    }
+    let dir = v / len;
+    let head = (len * 0.4).min(12.0);
+    let side = egui::vec2(-dir.y, dir.x) * head * 0.5;
+    let base = b - dir * head;
+    painter.line_segment([b, base + side], stroke);
+    painter.line_segment([b, base - side], stroke);
 }
 
 /// The measured points and the line between them (over everything, as
