@@ -332,3 +332,42 @@ fn on_sibenik_the_views_frame_a_probe_and_labels_never_overlap() {
     assert_framed(&h, Subject::Level, "Sibenik's front view");
     assert_disjoint_in_view(&h, "Sibenik, whole level");
 }
+
+/// A label shown only on request appears when the pointer is over its
+/// point: the destination of a stepped iteration.
+#[test]
+fn hovering_a_point_shows_its_label() {
+    let mut h = window(None);
+    place_stair_probe(&mut h);
+    h.state_mut().push(Command::Step);
+    h.run_steps(2);
+    h.key_press(egui::Key::F);
+    h.run_steps(2);
+    let dest = h
+        .state()
+        .drawn_overlays()
+        .iter()
+        .find(|p| p.label.as_deref() == Some("destination"))
+        .map(|p| p.shape.anchor())
+        .expect("the iteration's destination is drawn");
+    let view = view_rect(&h);
+    let cam = h.state().state().camera;
+    let [x, y] = cam
+        .world_to_screen(
+            dest.as_vec3(),
+            [view.min.x, view.min.y],
+            [view.width(), view.height()],
+        )
+        .expect("the destination is in view");
+    // Away from it: not labelled.
+    h.hover_at(view.left_top() + egui::vec2(5.0, 5.0));
+    h.run_steps(2);
+    let away = h.state().label_cards().len();
+    h.hover_at(egui::pos2(x + 3.0, y + 3.0));
+    h.run_steps(2);
+    let over = h.state().label_cards().len();
+    assert!(
+        over > away,
+        "hovering the destination labels it: {away} then {over} cards"
+    );
+}
