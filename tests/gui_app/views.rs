@@ -167,8 +167,13 @@ fn the_wheel_zooms_toward_the_pointer() {
 fn assert_disjoint_in_view(h: &Harness<'static, CollidoscopeApp>, what: &str) -> usize {
     let cards = h.state().label_cards().to_vec();
     let view = view_rect(h);
+    let covers = h.state().view_covers().to_vec();
+    assert!(!covers.is_empty(), "{what}: the legend at least covers the view");
     for (i, a) in cards.iter().enumerate() {
         assert!(view.contains_rect(*a), "{what}: {a:?} leaves the view");
+        for c in &covers {
+            assert!(!a.intersects(*c), "{what}: {a:?} is under {c:?}");
+        }
         for b in &cards[i + 1..] {
             assert!(
                 !a.intersect(*b).is_positive(),

@@ -64,10 +64,17 @@ pub(crate) fn merge_callouts(labels: Vec<(Pos2, String, Color32)>) -> Vec<Callou
 }
 
 /// Places a card of each size near its anchor inside `bounds`, in order
-/// (the most important first), none overlapping another (with [`GAP_PX`]
-/// between). A card with no free spot on any ring is left out (`None`).
-pub(crate) fn place_cards(anchors: &[Pos2], sizes: &[Vec2], bounds: Rect) -> Vec<Option<Rect>> {
-    let mut placed: Vec<Rect> = Vec::with_capacity(anchors.len());
+/// (the most important first), none overlapping another or one of
+/// `covers` (what is drawn over the view: the legend, the hover box), with
+/// [`GAP_PX`] between. A card with no free spot on any ring is left out
+/// (`None`).
+pub(crate) fn place_cards(
+    anchors: &[Pos2],
+    sizes: &[Vec2],
+    bounds: Rect,
+    covers: &[Rect],
+) -> Vec<Option<Rect>> {
+    let mut placed: Vec<Rect> = covers.to_vec();
     let mut out = Vec::with_capacity(anchors.len());
     for (&anchor, &size) in anchors.iter().zip(sizes) {
         let spot = RINGS_PX.iter().find_map(|&r| {
@@ -134,6 +141,7 @@ pub(crate) fn paint(
     painter: &egui::Painter,
     callouts: &[Callout],
     size_pt: f32,
+    covers: &[Rect],
 ) -> (Vec<Rect>, usize) {
     let font = egui::FontId::monospace(size_pt);
     let galleys: Vec<_> = callouts
@@ -156,7 +164,7 @@ pub(crate) fn paint(
         .iter()
         .map(|g| g.size() + Vec2::splat(2.0 * PAD_PX))
         .collect();
-    let spots = place_cards(&anchors, &sizes, painter.clip_rect());
+    let spots = place_cards(&anchors, &sizes, painter.clip_rect(), covers);
     let hidden = spots.iter().filter(|s| s.is_none()).count();
     let mut cards = Vec::with_capacity(spots.len());
     for ((spot, galley), anchor) in spots.iter().zip(galleys).zip(&anchors) {
@@ -230,7 +238,7 @@ mod tests {
         let anchor = pos2(400.0, 250.0);
         let anchors = vec![anchor; 12];
         let sizes = vec![vec2(110.0, 18.0); 12];
-        let cards: Vec<Rect> = place_cards(&anchors, &sizes, bounds)
+        let cards: Vec<Rect> = place_cards(&anchors, &sizes, bounds, &[])
             .into_iter()
             .map(|c| c.expect("room for twelve cards"))
             .collect();
@@ -245,7 +253,7 @@ mod tests {
     #[test]
     fn a_point_in_a_corner_keeps_its_card_inside_the_view() {
         let bounds = Rect::from_min_size(Pos2::ZERO, vec2(300.0, 200.0));
-        let cards = place_cards(&[pos2(299.0, 1.0)], &[vec2(120.0, 40.0)], bounds);
+        let cards = place_cards(&[pos2(299.0, 1.0)], &[vec2(120.0, 40.0)], bounds, &[]);
         let card = cards[0].expect("placed");
         assert!(bounds.contains_rect(card), "{card:?}");
     }
@@ -255,7 +263,7 @@ mod tests {
         let bounds = Rect::from_min_size(Pos2::ZERO, vec2(200.0, 100.0));
         let anchors = vec![pos2(100.0, 50.0); 40];
         let sizes = vec![vec2(90.0, 30.0); 40];
-        let spots = place_cards(&anchors, &sizes, bounds);
+        let spots = place_cards(&anchors, &sizes, bounds, &[]);
         assert_eq!(spots.len(), 40);
         let cards: Vec<Rect> = spots.iter().flatten().copied().collect();
         // 200 x 100 holds four 90 x 30 cards with gaps, not forty.
@@ -272,9 +280,32 @@ mod tests {
     }
 
     #[test]
+    fn cards_keep_off_what_covers_the_view() {
+        let bounds = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 500.0));
+        // A legend in the corner and a hover box beside the point.
+        let covers = [
+            Rect::from_min_max(pos2(600.0, 400.0), pos2(800.0, 500.0)),
+            Rect::from_min_max(pos2(300.0, 150.0), pos2(560.0, 240.0)),
+        ];
+        let anchors = vec![pos2(590.0, 390.0); 10];
+        let sizes = vec![vec2(120.0, 20.0); 10];
+        let cards: Vec<Rect> = place_cards(&anchors, &sizes, bounds, &covers)
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(cards.len(), 10);
+        for c in &cards {
+            for k in &covers {
+                assert!(!c.intersects(*k), "{c:?} under {k:?}");
+            }
+        }
+        assert!(disjoint(&cards));
+    }
+
+    #[test]
     fn a_card_larger_than_the_view_is_hidden_not_drawn_over_it() {
         let bounds = Rect::from_min_size(Pos2::ZERO, vec2(100.0, 50.0));
-        let spots = place_cards(&[pos2(50.0, 25.0)], &[vec2(300.0, 20.0)], bounds);
+        let spots = place_cards(&[pos2(50.0, 25.0)], &[vec2(300.0, 20.0)], bounds, &[]);
         assert_eq!(spots, vec![None]);
     }
 }

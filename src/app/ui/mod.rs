@@ -111,6 +111,9 @@ pub struct CollidoscopeApp {
     label_cards: Vec<egui::Rect>,
     /// How many labels had no room last frame (the view says so).
     labels_hidden: usize,
+    /// What covered the view last frame (legend, Measure switch, hover
+    /// box, error banner): label cards keep off it.
+    view_covers: Vec<egui::Rect>,
     /// The vectors drawn over the view last frame at a readable length:
     /// kind, tail, head (screen points).
     screen_vectors: Vec<(
@@ -173,6 +176,7 @@ impl CollidoscopeApp {
             carry_remember: false,
             label_cards: Vec::new(),
             labels_hidden: 0,
+            view_covers: Vec::new(),
             screen_vectors: Vec::new(),
             viewport_rect: None,
             reveal_object: false,
@@ -227,6 +231,12 @@ impl CollidoscopeApp {
     /// "+N labels hidden").
     pub fn labels_hidden(&self) -> usize {
         self.labels_hidden
+    }
+
+    /// What covered the 3D view in the last frame (legend, Measure switch,
+    /// hover box, error banner), in screen points: label cards avoid it.
+    pub fn view_covers(&self) -> &[egui::Rect] {
+        &self.view_covers
     }
 
     /// The contact normal, slide vector and velocity as drawn over the

@@ -53,10 +53,14 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             draw_vectors(ui, app, rect);
             draw_labels(ui, app, rect);
             draw_velocity_handle(ui, app, rect);
-            legend::show(ui, app, rect);
-            measure_toggle(ui, app, rect);
-            banner(ui, app, rect);
-            hover_box(ui, app, rect);
+            // What covers the view: the labels keep off it next frame.
+            let covers = [
+                Some(legend::show(ui, app, rect)),
+                Some(measure_toggle(ui, app, rect)),
+                banner(ui, app, rect),
+                hover_box(ui, app, rect),
+            ];
+            app.view_covers = covers.into_iter().flatten().collect();
         });
 }
 
@@ -316,7 +320,11 @@ fn draw_labels(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
     first.extend(rest);
     let callouts = labels::merge_callouts(labels::in_view(first, rect));
     let painter = ui.painter_at(rect);
-    let (cards, hidden) = labels::paint(&painter, &callouts, app.state.view.label_size());
+    // The legend, the Measure switch, the hover box and the error banner
+    // as last drawn, and the place of the hidden count.
+    let mut covers = app.view_covers.clone();
+    covers.push(hidden_count_rect(rect));
+    let (cards, hidden) = labels::paint(&painter, &callouts, app.state.view.label_size(), &covers);
     app.label_cards = cards;
     app.labels_hidden = hidden;
     if hidden > 0 {
@@ -333,10 +341,19 @@ fn hidden_count(painter: &egui::Painter, rect: Rect, hidden: usize) {
         Color32::from_gray(235),
     );
     let size = galley.size() + egui::vec2(12.0, 6.0);
-    let min = egui::pos2(rect.center().x - size.x / 2.0, rect.bottom() - size.y - 8.0);
-    let card = Rect::from_min_size(min, size);
+    let card = Rect::from_center_size(hidden_count_rect(rect).center(), size);
     painter.rect_filled(card, 3.0, Color32::from_black_alpha(180));
     painter.galley(card.min + egui::vec2(6.0, 3.0), galley, Color32::WHITE);
+}
+
+/// Where the hidden count goes: the bottom of the view, centred, room
+/// for "+99 labels hidden".
+fn hidden_count_rect(rect: Rect) -> Rect {
+    let size = egui::vec2(130.0, 22.0);
+    Rect::from_min_size(
+        egui::pos2(rect.center().x - size.x / 2.0, rect.bottom() - size.y - 8.0),
+        size,
+    )
 }
 
 /// The pointer over a candidate triangle of the iteration shown (not the
@@ -452,7 +469,7 @@ fn measurement_line(
 }
 
 /// The measuring tool's switch, top right of the view.
-fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) -> Rect {
     egui::Area::new(egui::Id::unique("measure_toggle"))
         .pivot(egui::Align2::RIGHT_TOP)
         .fixed_pos(rect.right_top() + egui::vec2(-8.0, 8.0))
@@ -477,18 +494,17 @@ fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
                     ui.add(egui::Label::new(egui::RichText::new(hint).small()).extend());
                 }
             });
-        });
+        })
+        .response
+        .rect
 }
 
-fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
-    let Some(msg) = app
+fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) -> Option<Rect> {
+    let msg = app
         .state
         .status
         .as_ref()
-        .filter(|m| m.severity == Severity::Error)
-    else {
-        return;
-    };
+        .filter(|m| m.severity == Severity::Error)?;
     let painter = ui.painter_at(rect);
     let galley = painter.layout(
         format!("Error: {}", msg.text),
@@ -502,11 +518,12 @@ fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     );
     painter.rect_filled(box_rect, 4.0, Color32::from_rgb(150, 30, 30));
     painter.galley(box_rect.min + egui::vec2(8.0, 6.0), galley, Color32::WHITE);
+    Some(box_rect)
 }
 
-fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
+fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) -> Option<Rect> {
     let (Some(h), true) = (&app.hover, app.state.view.hover_info) else {
-        return;
+        return None;
     };
     let text = format!(
         "triangle {}\nobject {} ({})\npoint {}\nnormal {}\nslope {:.1}°\nAABB {:.3?}\n   – {:.3?}",
@@ -526,6 +543,7 @@ fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     let box_rect = Rect::from_min_size(min, galley.size() + egui::vec2(12.0, 10.0));
     painter.rect_filled(box_rect, 4.0, Color32::from_black_alpha(170));
     painter.galley(box_rect.min + egui::vec2(6.0, 5.0), galley, Color32::WHITE);
+    Some(box_rect)
 }
 
 /// The stuck-spot map's spot under a clicked level point, when the heat
