@@ -64,9 +64,15 @@ pub fn zoom(cam: &mut CameraView, steps: f32) {
     cam.far = cam.far.max(dist * 4.0);
 }
 
-/// Zooms by `steps` wheel steps towards `focus` (the level point under the
+/// Zooms by `steps` wheel steps towards `focus` (the point under the
 /// pointer): the camera is scaled about that point, so it stays under the
-/// pointer while the view closes in. Without a focus, towards the target.
+/// pointer while the view closes in, in the perspective and the
+/// orthographic views alike (an orthographic view's scale follows the
+/// distance to its target). The near plane scales with it, so a view that
+/// cuts away the walls in front of its subject keeps cutting them at the
+/// same place on screen; the far plane moves back by as much as the eye
+/// did, so nothing seen before is cut off. Without a focus, towards the
+/// target.
 pub fn zoom_at(cam: &mut CameraView, steps: f32, focus: Option<Vec3>) {
     let Some(focus) = focus.filter(|f| f.is_finite()) else {
         zoom(cam, steps);
@@ -76,9 +82,35 @@ pub fn zoom_at(cam: &mut CameraView, steps: f32, focus: Option<Vec3>) {
     let k = 0.9f32.powf(steps);
     // Never closer to the target than the plain zoom allows.
     let k = k.max(MIN_DISTANCE / offset.length().max(MIN_DISTANCE));
-    cam.eye = focus + (cam.eye - focus) * k;
+    let eye = focus + (cam.eye - focus) * k;
+    let moved = (eye - cam.eye).length();
+    cam.eye = eye;
     cam.target = focus + (cam.target - focus) * k;
-    cam.far = cam.far.max((cam.eye - cam.target).length() * 4.0);
+    cam.near = (cam.near * k).max(1e-5);
+    cam.far = (cam.far + moved)
+        .max((cam.eye - cam.target).length() * 4.0)
+        .max(cam.near * 2.0);
+}
+
+/// The point a wheel zoom closes in on: `hit`, the level point under the
+/// pointer, when there is one; else where the pointer's ray `(origin,
+/// dir)` meets the plane through the target facing the camera (the sky
+/// beside a level, a far wall cut away), so the zoom still goes where the
+/// pointer is rather than to the middle of the view.
+pub fn zoom_focus(cam: &CameraView, hit: Option<Vec3>, ray: (Vec3, Vec3)) -> Option<Vec3> {
+    if let Some(h) = hit.filter(|h| h.is_finite()) {
+        return Some(h);
+    }
+    let (origin, dir) = ray;
+    let normal = cam.forward();
+    let denom = dir.dot(normal);
+    if denom.abs() < 1e-6 {
+        return None;
+    }
+    let t = (cam.target - origin).dot(normal) / denom;
+    (t > 0.0)
+        .then(|| origin + dir * t)
+        .filter(|p| p.is_finite())
 }
 
 /// Forward and right on the ground for walking along `heading` (a probe's
@@ -106,6 +138,10 @@ pub fn fly_move(cam: &mut CameraView, right_m: f32, up_m: f32, forward_m: f32) {
     let shift = right * right_m + Vec3::Y * up_m + forward * forward_m;
     cam.eye += shift;
     cam.target += shift;
+    // A framed view's near plane cuts away what lies in front of its
+    // subject; flying through the level, nothing ahead should vanish.
+    let dist = (cam.eye - cam.target).length();
+    cam.near = cam.near.min(dist * 1e-2).max(1e-5);
 }
 
 /// Horizontal forward and right unit vectors of the camera (walk mode's WASD).
@@ -143,6 +179,31 @@ mod zoom_tests {
         assert!((cam.eye - cam.target).length() < dist, "closer");
         zoom_at(&mut cam, -3.0, None);
         assert!((cam.eye - cam.target).length() > 0.0);
+    }
+
+    #[test]
+    fn zooming_at_the_pointer_holds_its_point_in_every_view() {
+        use crate::render::CameraPreset;
+        let level = crate::math::Aabb::from_corners(Vec3::splat(-20.0), Vec3::splat(20.0));
+        let (min, size) = ([100.0, 50.0], [900.0, 560.0]);
+        let pointer = [260.0, 480.0];
+        for preset in CameraPreset::ALL {
+            let mut cam = CameraView::preset_on(&level, &level, preset, size[0] / size[1]);
+            let ray = cam.screen_ray(pointer, min, size);
+            // Nothing under the pointer: the plane through the target.
+            let focus = zoom_focus(&cam, None, ray).expect("the pointer's ray meets it");
+            let near = cam.near;
+            zoom_at(&mut cam, 4.0, Some(focus));
+            let after = cam.world_to_screen(focus, min, size).unwrap();
+            assert!(
+                (after[0] - pointer[0]).abs() < 0.5 && (after[1] - pointer[1]).abs() < 0.5,
+                "{preset:?}: {after:?}"
+            );
+            assert!(cam.near < near, "{preset:?}: the near plane closes in too");
+            // A level point under the pointer wins over the plane.
+            let hit = Vec3::new(1.0, 2.0, 3.0);
+            assert_eq!(zoom_focus(&cam, Some(hit), ray), Some(hit));
+        }
     }
 
     #[test]

@@ -123,8 +123,15 @@ pub enum Command {
     SetView(ViewOptions),
     /// New camera.
     SetCamera(CameraView),
-    /// Frame the selected probe, or the level when none is selected (F).
+    /// Frame the subject (the open finding, the selected probe or object,
+    /// else the level) in the current view, keeping its direction and
+    /// projection (F).
     FrameSelection,
+    /// Front, side, top or perspective view framing the subject.
+    ViewPreset(crate::render::CameraPreset),
+    /// The orthographic elevation across the open finding's walk (or the
+    /// selected probe's move): a stair or a door seen side-on.
+    ViewAlongWalk,
     /// Select a level object (level panel or a click in the view), frame
     /// the camera on it and highlight it; `None` clears the selection.
     SelectObject(Option<usize>),
@@ -289,6 +296,9 @@ impl EditorState {
                 if i != self.selected {
                     self.highlight = None;
                 }
+                if i.is_some() {
+                    self.object_selected_last = false;
+                }
                 self.selected = i.filter(|&i| i < self.probes.len())
             }
             Command::Duplicate(i) => probes::duplicate(self, i),
@@ -313,6 +323,8 @@ impl EditorState {
             Command::SetView(v) => self.view = v,
             Command::SetCamera(c) => self.camera = c,
             Command::FrameSelection => self.frame_selection(),
+            Command::ViewPreset(preset) => self.view_preset(preset),
+            Command::ViewAlongWalk => self.view_along_walk(),
             Command::SelectObject(i) => self.select_object(i),
             // Settings belong to a probe: with none selected, say so rather
             // than open a dialog whose answer would be thrown away.

@@ -90,27 +90,17 @@ impl EditorState {
         let Some(i) = self.selected_object else {
             return;
         };
+        self.object_selected_last = true;
         let o = &level.mesh.objects[i];
         if !o.aabb.is_empty() {
-            self.camera = self.camera.reframed(&o.aabb);
+            self.camera = self
+                .camera
+                .reframed_in(&o.aabb, &level.mesh.bounds(), self.aspect());
         }
         self.info(format!(
             "Object {i}: {} ({} triangles)",
             o.name, o.triangle_count
         ));
-    }
-
-    pub(super) fn frame_selection(&mut self) {
-        let aabb = match (self.selected_probe(), &self.level) {
-            (Some(p), _) => {
-                let c = p.shown_center();
-                let r = p.radii() * 4.0;
-                crate::math::Aabb::from_f64_outward(c - r, c + r)
-            }
-            (None, Some(level)) => level.mesh.bounds(),
-            (None, None) => return,
-        };
-        self.camera = self.camera.reframed(&aabb);
     }
 
     pub(super) fn set_walk(&mut self, on: bool) {

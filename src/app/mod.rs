@@ -33,6 +33,7 @@ pub mod replay;
 pub mod state;
 pub mod stepper;
 mod ui;
+pub mod views;
 pub mod walk;
 pub mod whatif;
 pub mod words;

@@ -146,6 +146,12 @@ pub struct ViewOptions {
     /// Walk mode's W walks along the probe's velocity (else away from the
     /// camera).
     pub walk_along_probe: bool,
+    /// Label every overlay point (the earlier iterations' numbers,
+    /// Nettle's three points, the destinations, ...). Off: only what the
+    /// iteration decided (the contact, the chosen triangle, the sliding
+    /// plane, a tunnel or a stuck probe) and the probes' names; the rest
+    /// show when the pointer is near their point.
+    pub all_labels: bool,
 }
 
 impl ViewOptions {
@@ -174,6 +180,7 @@ impl Default for ViewOptions {
             overlays_on_top: false,
             label_size_pt: DEFAULT_LABEL_SIZE_PT,
             walk_along_probe: false,
+            all_labels: false,
         }
     }
 }
@@ -370,6 +377,14 @@ pub struct EditorState {
     /// Undo and redo of the edits since the level was loaded.
     #[serde(skip)]
     pub history: crate::app::history::History,
+    /// The 3D view's width / height last frame: the camera views frame
+    /// their subject for it (0 before the view was first shown).
+    #[serde(skip)]
+    pub view_aspect: f32,
+    /// The level object was selected after the probe: F and the camera
+    /// views frame it rather than the probe.
+    #[serde(skip)]
+    pub object_selected_last: bool,
 }
 
 impl Default for EditorState {
@@ -408,6 +423,8 @@ impl Default for EditorState {
             carry_choice: None,
             compare: Default::default(),
             history: Default::default(),
+            view_aspect: 0.0,
+            object_selected_last: false,
         }
     }
 }

@@ -285,6 +285,44 @@ impl OverlayKind {
         }
     }
 
+    /// Whether the window labels this kind by default, when it shows only
+    /// what the iteration decided: the contact, the chosen triangle, the
+    /// sliding plane, a tunnel or a probe inside geometry, a ghost corner,
+    /// trigger events, and every overlay that is not the iteration's own
+    /// (compare modes, what-if, findings, pairs, ...). The iteration's
+    /// bookkeeping (earlier iterations' numbers, the destinations, Nettle's
+    /// three points beside the contact, the candidate boxes) is labelled
+    /// only on request or under the pointer: on a real level it is what
+    /// buried the view.
+    pub fn labelled_by_default(self) -> bool {
+        !matches!(
+            self,
+            OverlayKind::EllipsoidStart
+                | OverlayKind::EllipsoidGhosts
+                | OverlayKind::Destination
+                | OverlayKind::NewDestination
+                | OverlayKind::PlaneIntersection
+                | OverlayKind::PolygonIntersection
+                | OverlayKind::EllipsoidIntersection
+                | OverlayKind::CandidateAabbs
+                | OverlayKind::HitPlane
+                | OverlayKind::QueryAabb
+                | OverlayKind::BvhNodesVisited
+                | OverlayKind::TriangleAabbs
+                | OverlayKind::BvhLevel
+        )
+    }
+
+    /// Whether the kind is a vector the window also draws at a readable
+    /// screen length, with a head, over everything (the contact normal
+    /// and the slide vector lie inside the probe at a contact).
+    pub fn is_screen_vector(self) -> bool {
+        matches!(
+            self,
+            OverlayKind::ContactNormal | OverlayKind::SlideVector | OverlayKind::Velocity
+        )
+    }
+
     /// Whether the kind is on in a fresh session: everything about the
     /// iteration itself; the heavier BVH views are opt-in.
     pub fn on_by_default(self) -> bool {

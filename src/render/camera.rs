@@ -29,7 +29,8 @@ pub struct CameraView {
     pub orthographic: bool,
 }
 
-/// The camera presets of the View menu.
+/// The camera presets of the View menu. Each frames the subject (what is
+/// selected, else the whole level) from its own direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CameraPreset {
     /// Looking along −Z (from +Z), orthographic.
@@ -60,7 +61,25 @@ impl CameraPreset {
             CameraPreset::Perspective => "Perspective (three-quarter)",
         }
     }
+
+    /// Unit direction from the subject to the eye, and the view's up.
+    fn direction(self) -> (Vec3, Vec3) {
+        match self {
+            CameraPreset::Front => (Vec3::Z, Vec3::Y),
+            CameraPreset::Side => (Vec3::X, Vec3::Y),
+            CameraPreset::Top => (Vec3::Y, Vec3::NEG_Z),
+            CameraPreset::Perspective => (THREE_QUARTER.normalize(), Vec3::Y),
+        }
+    }
 }
+
+/// The three-quarter direction (from the subject to the eye) of the
+/// perspective view: above, to the right and in front.
+const THREE_QUARTER: Vec3 = Vec3::new(1.0, 0.8, 1.3);
+
+/// Room left around a framed subject: it fills about 87 % of the view's
+/// tighter side, so its outline is not lost under the view's edge.
+const FRAME_MARGIN: f32 = 1.15;
 
 impl Default for CameraView {
     fn default() -> Self {
@@ -144,21 +163,125 @@ impl CameraView {
         (distance * (self.fov_y_deg.to_radians() * 0.5).tan()).max(1e-4)
     }
 
-    /// The preset view of `aabb` (the level, or what is selected).
+    /// The preset view of `aabb` on its own (no level around it, a square
+    /// view): [`CameraView::framing_subject`] from the preset's direction.
     pub fn preset(aabb: &Aabb, preset: CameraPreset) -> CameraView {
-        let framed = CameraView::framing(aabb);
-        let distance = (framed.eye - framed.target).length();
-        let (dir, up) = match preset {
-            CameraPreset::Front => (Vec3::Z, Vec3::Y),
-            CameraPreset::Side => (Vec3::X, Vec3::Y),
-            CameraPreset::Top => (Vec3::Y, Vec3::NEG_Z),
-            CameraPreset::Perspective => return framed,
+        CameraView::preset_on(aabb, aabb, preset, 1.0)
+    }
+
+    /// The preset view framing `subject` (what is selected, or the whole
+    /// level) in a viewport of width / height `aspect`, with `level` (the
+    /// whole level's box) inside the far plane.
+    pub fn preset_on(
+        subject: &Aabb,
+        level: &Aabb,
+        preset: CameraPreset,
+        aspect: f32,
+    ) -> CameraView {
+        let (back, up) = preset.direction();
+        let ortho = preset != CameraPreset::Perspective;
+        CameraView::framing_subject(subject, level, back, up, ortho, aspect)
+    }
+
+    /// The orthographic elevation of a walk: looking horizontally across
+    /// `walk` (the walk's direction, left to right on screen), so a stair's
+    /// risers and a door's lintel read at their true heights. `None` when
+    /// the walk has no horizontal direction.
+    pub fn elevation(subject: &Aabb, level: &Aabb, walk: Vec3, aspect: f32) -> Option<CameraView> {
+        let d = Vec3::new(walk.x, 0.0, walk.z).try_normalize()?;
+        // The screen's right is forward × up; forward = Y × d makes it d.
+        let forward = Vec3::Y.cross(d);
+        Some(CameraView::framing_subject(
+            subject,
+            level,
+            -forward,
+            Vec3::Y,
+            true,
+            aspect,
+        ))
+    }
+
+    /// A view from direction `back` (unit, from the subject to the eye)
+    /// with `up`, perspective or orthographic, whose frustum holds every
+    /// corner of `subject` with [`FRAME_MARGIN`] to spare in a viewport of
+    /// width / height `aspect`. The near plane sits just in front of the
+    /// subject, so walls between the eye and the subject (a cathedral's
+    /// facade in the front view, a ceiling above a stair) are cut away
+    /// rather than hiding it; the far plane reaches past `level`.
+    pub fn framing_subject(
+        subject: &Aabb,
+        level: &Aabb,
+        back: Vec3,
+        up: Vec3,
+        orthographic: bool,
+        aspect: f32,
+    ) -> CameraView {
+        let subject = if subject.is_empty() {
+            Aabb::from_corners(Vec3::splat(-1.0), Vec3::splat(1.0))
+        } else {
+            *subject
         };
+        let level = if level.is_empty() {
+            subject
+        } else {
+            level.union(&subject)
+        };
+        let back = back.try_normalize().unwrap_or(Vec3::Z);
+        let right = up.cross(back).try_normalize().unwrap_or(Vec3::X);
+        let true_up = back.cross(right);
+        let aspect = if aspect.is_finite() && aspect > 1e-3 {
+            aspect
+        } else {
+            1.0
+        };
+        let fov_y_deg = 50.0_f32;
+        let tan_y = (fov_y_deg.to_radians() * 0.5).tan();
+        let tan_x = tan_y * aspect;
+        let center = subject.center();
+        // A subject smaller than a few centimetres is shown 10 cm across.
+        let min_half = 0.05_f32;
+        let (mut half_h, mut distance, mut toward) = (min_half, 0.0_f32, 0.0_f32);
+        for c in subject.corners() {
+            let o = c - center;
+            let (x, y, z) = (o.dot(right).abs(), o.dot(true_up).abs(), o.dot(back));
+            toward = toward.max(z);
+            half_h = half_h.max(y).max(x / aspect);
+            // Perspective: the corner at depth z in front of the centre
+            // fits when |x| / (d − z) ≤ tan_x and |y| / (d − z) ≤ tan_y.
+            distance = distance.max(z + x / tan_x).max(z + y / tan_y);
+        }
+        half_h *= FRAME_MARGIN;
+        let (distance, fov_y_deg) = if orthographic {
+            // The eye just outside the subject; the orthographic scale is
+            // the perspective one at the target
+            // ([`CameraView::ortho_half_height`]), so the field of view is
+            // narrowed to make it `half_h` (a deep subject, a whole level
+            // seen from the front, then still fills the view).
+            let d = (half_h / tan_y).max(toward * 1.5 + min_half);
+            (d, 2.0 * (half_h / d).atan().to_degrees())
+        } else {
+            (
+                (distance * FRAME_MARGIN).max(toward + min_half / tan_y),
+                fov_y_deg,
+            )
+        };
+        let eye = center + back * distance;
+        // Just in front of the subject: a twentieth of its depth to spare.
+        let near = (distance - toward * 1.05 - 0.01).max(distance * 1e-3);
+        let farthest = level
+            .corners()
+            .iter()
+            .map(|c| (eye - *c).dot(back))
+            .fold(0.0_f32, f32::max);
+        let far = (farthest * 1.05).max(distance * 2.0).max(near * 2.0);
         CameraView {
-            eye: framed.target + dir * distance,
-            up,
-            orthographic: true,
-            ..framed
+            eye,
+            target: center,
+            up: true_up,
+            fov_y_deg,
+            near,
+            far,
+            orthographic,
         }
     }
 
@@ -216,15 +339,29 @@ impl CameraView {
         }
     }
 
-    /// [`CameraView::framing`] of `aabb`, but seen from this view's
-    /// direction (Frame selection keeps the angle the user chose and only
-    /// re-aims and re-distances).
+    /// This view re-aimed at `aabb` from its own direction, keeping its
+    /// projection (an orthographic view stays orthographic: F and opening
+    /// a finding never leave the front, side or top view) and its up, with
+    /// `aabb` framed in a square view and this view's far plane kept.
     pub fn reframed(&self, aabb: &Aabb) -> CameraView {
-        let framed = CameraView::framing(aabb);
-        let dir = (self.eye - self.target).normalize_or(Vec3::Z);
-        let dist = (framed.eye - framed.target).length();
+        self.reframed_in(aabb, &Aabb::EMPTY, 1.0)
+    }
+
+    /// [`CameraView::reframed`] in a viewport of width / height `aspect`,
+    /// with `level` inside the far plane.
+    pub fn reframed_in(&self, aabb: &Aabb, level: &Aabb, aspect: f32) -> CameraView {
+        let back = (self.eye - self.target).normalize_or(Vec3::Z);
+        // A view looking straight down keeps its screen up (north); any
+        // other keeps the world's up.
+        let up = if back.cross(Vec3::Y).length() < 1e-3 {
+            let u = self.up - back * self.up.dot(back);
+            u.try_normalize().unwrap_or(Vec3::NEG_Z)
+        } else {
+            Vec3::Y
+        };
+        let framed = CameraView::framing_subject(aabb, level, back, up, self.orthographic, aspect);
         CameraView {
-            eye: framed.target + dir * dist,
+            far: framed.far.max(self.far),
             ..framed
         }
     }
@@ -289,7 +426,94 @@ mod tests {
         let side = CameraView::preset(&level, CameraPreset::Side);
         assert!((side.forward() - Vec3::NEG_X).length() < 1e-6);
         let persp = CameraView::preset(&level, CameraPreset::Perspective);
-        assert_eq!(persp, CameraView::framing(&level));
+        assert!(!persp.orthographic);
+        assert_box_on_screen(&persp, &level);
+    }
+
+    /// The fraction of a `size` view the box's projected corners span,
+    /// across and up, and whether every corner is inside the view.
+    fn coverage(c: &CameraView, b: &Aabb, size: [f32; 2]) -> (f32, f32, bool) {
+        let pts: Vec<[f32; 2]> = b
+            .corners()
+            .iter()
+            .map(|p| c.world_to_screen(*p, [0.0, 0.0], size).expect("in front"))
+            .collect();
+        let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+        for p in &pts {
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        let inside = (0..2).all(|k| lo[k] >= -0.5 && hi[k] <= size[k] + 0.5);
+        ((hi[0] - lo[0]) / size[0], (hi[1] - lo[1]) / size[1], inside)
+    }
+
+    #[test]
+    fn every_preset_frames_a_small_subject_inside_a_large_level() {
+        // A 0.8 x 1.8 m probe and its 4 m move inside an 80 m cathedral.
+        let level = Aabb::from_corners(Vec3::new(-20.0, -2.0, -40.0), Vec3::new(15.0, 35.0, 40.0));
+        let subject = Aabb::from_corners(Vec3::new(2.0, 0.0, 3.0), Vec3::new(2.8, 1.8, 7.4));
+        let size = [900.0, 560.0];
+        for preset in CameraPreset::ALL {
+            let c = CameraView::preset_on(&subject, &level, preset, size[0] / size[1]);
+            let (w, h, inside) = coverage(&c, &subject, size);
+            assert!(inside, "{preset:?}: the subject leaves the view");
+            assert!(
+                w.max(h) > 0.6,
+                "{preset:?}: the subject spans only {w:.2} x {h:.2} of the view"
+            );
+            // The whole level lies before the far plane.
+            for corner in level.corners() {
+                assert!((corner - c.eye).dot(c.forward()) < c.far, "{preset:?}");
+            }
+            // The near plane cuts in front of the subject, never into it.
+            for corner in subject.corners() {
+                assert!((corner - c.eye).dot(c.forward()) > c.near, "{preset:?}");
+            }
+        }
+        // The whole level, from the front: fills the view, not a dot.
+        let front = CameraView::preset_on(&level, &level, CameraPreset::Front, 1.6);
+        let (w, h, inside) = coverage(&front, &level, [800.0, 500.0]);
+        assert!(inside && w.max(h) > 0.8, "{w} x {h}");
+    }
+
+    #[test]
+    fn the_elevation_looks_across_the_walk_at_true_heights() {
+        let level = Aabb::from_corners(Vec3::splat(-30.0), Vec3::splat(30.0));
+        let stair = Aabb::from_corners(Vec3::new(0.0, 0.0, 0.0), Vec3::new(3.0, 1.2, 3.0));
+        let walk = Vec3::new(1.0, 0.3, 1.0);
+        let c = CameraView::elevation(&stair, &level, walk, 1.5).unwrap();
+        assert!(c.orthographic);
+        assert!(c.forward().y.abs() < 1e-6, "level, not looking down");
+        assert!(c.forward().dot(walk).abs() < 1e-5, "across the walk");
+        let s = |p: Vec3| c.world_to_screen(p, MIN, SIZE).unwrap();
+        let (a, b) = (
+            s(stair.center()),
+            s(stair.center() + Vec3::new(1.0, 0.0, 1.0)),
+        );
+        assert!(b[0] > a[0] + 1.0, "the walk goes left to right");
+        let rise = |p: Vec3| s(p)[1] - s(p + Vec3::Y * 0.3)[1];
+        assert!(
+            (rise(stair.min) - rise(stair.max)).abs() < 1e-3,
+            "true heights"
+        );
+        assert!(CameraView::elevation(&stair, &level, Vec3::Y, 1.5).is_none());
+    }
+
+    #[test]
+    fn reframing_an_orthographic_view_keeps_it_orthographic_and_its_up() {
+        let level = Aabb::from_corners(Vec3::splat(-30.0), Vec3::splat(30.0));
+        let probe = Aabb::from_corners(Vec3::new(5.0, 0.0, 5.0), Vec3::new(6.0, 2.0, 6.0));
+        for preset in [CameraPreset::Front, CameraPreset::Top, CameraPreset::Side] {
+            let view = CameraView::preset_on(&level, &level, preset, 1.5);
+            let f = view.reframed_in(&probe, &level, 1.5);
+            assert!(f.orthographic, "{preset:?}");
+            assert!((f.forward() - view.forward()).length() < 1e-5, "{preset:?}");
+            assert!((f.up - view.up).length() < 1e-5, "{preset:?}: {:?}", f.up);
+            let (w, h, inside) = coverage(&f, &probe, [600.0, 400.0]);
+            assert!(inside && w.max(h) > 0.6, "{preset:?}: {w} x {h}");
+        }
     }
 
     #[test]

@@ -142,15 +142,21 @@ fn textures(ctx: &Context, w: u32, h: u32) -> (Texture2D, DepthTexture2D) {
     (color, depth)
 }
 
-/// The perspective camera of `view` on `viewport`.
+/// The three-d camera of `view` on `viewport`: the same projection as
+/// [`CameraView::view_proj`], which the labels, picking and the tests use.
 pub(super) fn camera(view: &CameraView, viewport: Viewport) -> Camera {
     if view.orthographic {
+        // three-d multiplies an orthographic camera's height by the
+        // distance from the eye to the target ("zoom"): divide it out, or
+        // the front, side and top views show the level `distance` times
+        // too small (a dot on a 100 m level).
+        let distance = (view.target - view.eye).length().max(1e-6);
         return Camera::new_orthographic(
             viewport,
             v3(view.eye),
             v3(view.target),
             v3(view.up),
-            2.0 * view.ortho_half_height(),
+            2.0 * view.ortho_half_height() / distance,
             view.near,
             view.far,
         );
@@ -164,4 +170,44 @@ pub(super) fn camera(view: &CameraView, viewport: Viewport) -> Camera {
         view.near,
         view.far,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Aabb;
+    use crate::render::CameraPreset;
+    use glam::Vec3;
+
+    /// The renderer's camera and [`CameraView::view_proj`] put every point
+    /// at the same place, perspective and orthographic, near and far.
+    #[test]
+    fn the_renderers_camera_projects_as_the_camera_view_does() {
+        let level = Aabb::from_corners(Vec3::new(-20.0, -1.0, -40.0), Vec3::new(15.0, 30.0, 40.0));
+        let probe = Aabb::from_corners(Vec3::new(2.0, 0.0, 3.0), Vec3::new(2.8, 1.8, 7.4));
+        let viewport = Viewport {
+            x: 0,
+            y: 0,
+            width: 900,
+            height: 560,
+        };
+        let aspect = 900.0 / 560.0;
+        for preset in CameraPreset::ALL {
+            for subject in [&probe, &level] {
+                let view = CameraView::preset_on(subject, &level, preset, aspect);
+                let cam = camera(&view, viewport);
+                let theirs: [[f32; 4]; 4] = (cam.projection() * cam.view()).into();
+                let theirs = glam::Mat4::from_cols_array_2d(&theirs);
+                let ours = view.view_proj(aspect);
+                for p in subject.corners() {
+                    let a = ours.project_point3(p);
+                    let b = theirs.project_point3(p);
+                    assert!(
+                        (a.truncate() - b.truncate()).length() < 1e-3,
+                        "{preset:?}: {p} at {a} here, {b} in the renderer"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -186,3 +186,100 @@ fn the_path_field_opens_a_real_file_and_a_bad_path_says_why() {
     assert_eq!(level.name, "default_level.obj");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The path field's text and whether it has the keyboard focus.
+fn path_text(h: &Harness<'static, CollidoscopeApp>) -> String {
+    h.state()
+        .state()
+        .file_prompt
+        .as_ref()
+        .expect("the path field is open")
+        .text
+        .clone()
+}
+
+/// The path field: the text input holding the field's text (the probe's
+/// panel has text inputs too).
+fn path_field<'h>(h: &'h Harness<'static, CollidoscopeApp>) -> egui_kittest::Node<'h> {
+    let text = path_text(h);
+    h.get_by(move |n| {
+        n.role() == egui::accesskit::Role::TextInput && n.value().as_deref() == Some(text.as_str())
+    })
+}
+
+/// Tab completes and leaves the caret after the completed text, so typing
+/// goes on at the end; Enter on a path that cannot be used says why in the
+/// window and keeps the field (and its focus) to correct it; Tab with
+/// nothing to complete says so; Save takes a new file name.
+#[test]
+fn tab_puts_the_caret_at_the_end_and_enter_on_a_bad_path_says_why() {
+    let dir = std::env::temp_dir().join(format!("collidoscope_tab_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("stairs_only_here.obj"),
+        "o floor\nv 0 0 0\nv 4 0 0\nv 4 0 4\nf 1 3 2\n",
+    )
+    .unwrap();
+    let mut h = harness();
+    h.run_steps(2);
+    h.state_mut().push(Command::OpenDialog);
+    // A new window is laid out invisibly on its first frames.
+    h.run_steps(6);
+    let typed = format!("{}/stairs_o", dir.display());
+    path_field(&h).set_text_value_accesskit(&typed);
+    h.run_steps(2);
+    h.key_press(egui::Key::Tab);
+    h.run_steps(3);
+    let done = format!("{}/stairs_only_here.obj", dir.display());
+    assert_eq!(path_text(&h), done);
+    assert_eq!(
+        h.state().path_caret(),
+        Some(done.chars().count()),
+        "the caret is after the completed name"
+    );
+    // Nothing more to complete: Tab says so rather than doing nothing.
+    h.key_press(egui::Key::Tab);
+    h.run_steps(2);
+    h.get_by_label_contains("Tab: ");
+
+    // Enter on a new (missing) name: the reason, in the window.
+    let missing = format!("{}/no_such_level.obj", dir.display());
+    path_field(&h).set_text_value_accesskit(&missing);
+    h.run_steps(2);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    h.get_by_label_contains("no_such_level.obj: no such file");
+    assert!(
+        h.state().state().file_prompt.is_some(),
+        "the field stays open"
+    );
+    assert!(h.state().path_caret().is_some(), "and keeps the focus");
+    // Enter on a folder: why, too.
+    path_field(&h).set_text_value_accesskit(&format!("{}/", dir.display()));
+    h.run_steps(2);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    h.get_by_label_contains("is a folder");
+    h.state_mut().push(Command::SetFilePrompt(None));
+    h.run_steps(2);
+
+    // Save: a new file name is accepted with Enter and written.
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(5.0, 0.0, -1.5),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    h.state_mut().push(Command::ExportSettingsDialog);
+    h.run_steps(6);
+    let new_file = dir.join("brand_new_settings.toml");
+    path_field(&h).set_text_value_accesskit(&new_file.display().to_string());
+    h.run_steps(2);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    assert!(new_file.is_file(), "Enter saved to the new name");
+    assert!(
+        h.state().state().file_prompt.is_none(),
+        "and closed the field"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,6 +20,7 @@ mod first_sight;
 mod pages;
 mod stepping;
 mod undo;
+mod views;
 
 fn harness() -> Harness<'static, CollidoscopeApp> {
     Harness::builder()

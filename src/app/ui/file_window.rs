@@ -24,6 +24,9 @@ pub struct CompletionCache {
     /// Whether the path field was shown last frame (a newly opened field
     /// takes the keyboard focus).
     shown: bool,
+    /// The caret's place in the field (characters from the start) last
+    /// frame, while it has the focus.
+    pub caret: Option<usize>,
 }
 
 impl CompletionCache {
@@ -64,28 +67,51 @@ pub fn show_prompt(ctx: &egui::Context, app: &mut CollidoscopeApp) {
 
 fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePrompt) {
     let field_id = egui::Id::unique("file_prompt_path");
+    let focused = ui.memory(|m| m.has_focus(field_id));
     // Tab completes rather than moving the focus away from the field.
-    let tab = ui.memory(|m| m.has_focus(field_id))
-        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
+    let tab = focused && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
     if tab {
         let list = app.completions.get(&prompt.text, prompt.purpose).to_vec();
-        if let Some(longer) = common_completion(&prompt.text, &list) {
-            set_text(app, prompt, longer);
+        match common_completion(&prompt.text, &list) {
+            Some(longer) => {
+                set_text(app, prompt, longer);
+                caret_to_end(ui.ctx(), field_id, &prompt.text);
+            }
+            // Tab never does nothing silently.
+            None if list.is_empty() => {
+                prompt.message = Some(format!(
+                    "Tab: nothing in this folder starts with what is typed{}",
+                    kinds_hint(prompt.purpose)
+                ));
+            }
+            None => {
+                prompt.message = Some(format!(
+                    "Tab: {} entries match; type more, or click one",
+                    list.len()
+                ));
+            }
         }
     }
+    // Enter is read here, while the field has the focus, and taken: the
+    // field keeps the focus, so a refused path can be corrected at once
+    // (egui's own Enter would end the edit first).
+    let enter = focused && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
     ui.label("Path");
-    let field = ui.add(
-        egui::TextEdit::singleline(&mut prompt.text)
-            .id(field_id)
-            // Tab stays in the field (it completes, above).
-            .lock_focus(true)
-            .desired_width(f32::INFINITY)
-            .hint_text("/path/to/file (Tab completes)"),
-    );
-    // Read before any focus request: Enter ends the edit by giving up focus.
-    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    let output = egui::TextEdit::singleline(&mut prompt.text)
+        .id(field_id)
+        // Tab stays in the field (it completes, above).
+        .lock_focus(true)
+        .desired_width(f32::INFINITY)
+        .hint_text("/path/to/file (Tab completes)")
+        .show(ui);
+    let field = output.response.response;
+    app.completions.caret = output
+        .cursor_range
+        .map(|r| r.primary.index.0)
+        .filter(|_| field.has_focus());
     if !std::mem::replace(&mut app.completions.shown, true) {
         field.request_focus();
+        caret_to_end(ui.ctx(), field_id, &prompt.text);
     }
     if field.changed() {
         let text = prompt.text.clone();
@@ -109,6 +135,9 @@ fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePr
                 let r = ui.selectable_label(false, shown);
                 if r.clicked() {
                     set_text(app, prompt, entry.clone());
+                    // Back to the field, typing on after the entry.
+                    ui.memory_mut(|m| m.request_focus(field_id));
+                    caret_to_end(ui.ctx(), field_id, &prompt.text);
                 }
                 if r.double_clicked() && !entry.ends_with('/') {
                     app.queue.push(Command::AcceptFilePrompt);
@@ -148,6 +177,25 @@ fn prompt_body(ui: &mut egui::Ui, app: &mut CollidoscopeApp, prompt: &mut FilePr
             app.queue.push(Command::BrowseNative);
         }
     });
+}
+
+/// Puts the path field's caret after the last character of `text` (after
+/// a completion, typing goes on at the end, not where the caret was).
+fn caret_to_end(ctx: &egui::Context, id: egui::Id, text: &str) {
+    let mut state = egui::text_edit::TextEditState::load(ctx, id).unwrap_or_default();
+    let end = egui::text::CCursor::new(text.chars().count());
+    state
+        .cursor
+        .set_char_range(Some(egui::text::CCursorRange::one(end)));
+    state.store(ctx, id);
+}
+
+/// " (.obj or .gz or .png files and folders)": what the list offers.
+fn kinds_hint(purpose: PromptPurpose) -> String {
+    match purpose.extensions() {
+        [] => " (folders)".into(),
+        kinds => format!(" (.{} files and folders)", kinds.join(" or .")),
+    }
 }
 
 /// A new text: the error under the field is stale, and a level opened

@@ -4,9 +4,12 @@
 //! triangle's number at nearly the same pixel. Labels whose points are
 //! within a few pixels become one callout (a small dark card with one line
 //! per label, each in its overlay's colour), and the callouts are placed
-//! greedily around their points so that no two cards overlap: the first
-//! free spot on rings of growing distance, joined to the point by a leader
-//! line when it had to move away. Screen space (egui points) throughout.
+//! greedily around their points, most important first, so that no two
+//! cards overlap: the first free spot on rings of growing distance, joined
+//! to the point by a leader line when it had to move away. A card with no
+//! free spot left is not drawn, and the view says how many were hidden
+//! ("+3 labels hidden"): on a cathedral seen from afar, cards piled on
+//! cards name nothing. Screen space (egui points) throughout.
 
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke, Vec2, pos2, vec2};
 
@@ -60,33 +63,36 @@ pub(crate) fn merge_callouts(labels: Vec<(Pos2, String, Color32)>) -> Vec<Callou
     out
 }
 
-/// Places a card of each size near its anchor inside `bounds`, in order,
-/// none overlapping another (with [`GAP_PX`] between). When no free spot is
-/// left on any ring (hundreds of labels in a small view), the spot with
-/// the least overlap is taken.
-pub(crate) fn place_cards(anchors: &[Pos2], sizes: &[Vec2], bounds: Rect) -> Vec<Rect> {
-    let mut placed: Vec<Rect> = Vec::with_capacity(anchors.len());
+/// Places a card of each size near its anchor inside `bounds`, in order
+/// (the most important first), none overlapping another or one of
+/// `covers` (what is drawn over the view: the legend, the hover box), with
+/// [`GAP_PX`] between. A card with no free spot on any ring is left out
+/// (`None`).
+pub(crate) fn place_cards(
+    anchors: &[Pos2],
+    sizes: &[Vec2],
+    bounds: Rect,
+    covers: &[Rect],
+) -> Vec<Option<Rect>> {
+    let mut placed: Vec<Rect> = covers.to_vec();
+    let mut out = Vec::with_capacity(anchors.len());
     for (&anchor, &size) in anchors.iter().zip(sizes) {
-        let mut best: Option<(f32, Rect)> = None;
-        'rings: for r in RINGS_PX {
-            for dir in DIRECTIONS {
+        let spot = RINGS_PX.iter().find_map(|&r| {
+            DIRECTIONS.iter().find_map(|&dir| {
                 let rect = card_at(anchor, size, dir, r, bounds);
-                let overlap: f32 = placed
-                    .iter()
-                    .map(|p| overlap_area(p.expand(GAP_PX), rect))
-                    .sum();
-                if overlap == 0.0 {
-                    best = Some((0.0, rect));
-                    break 'rings;
-                }
-                if best.is_none_or(|(o, _)| overlap < o) {
-                    best = Some((overlap, rect));
-                }
-            }
+                let free = bounds.contains_rect(rect)
+                    && placed
+                        .iter()
+                        .all(|p| overlap_area(p.expand(GAP_PX), rect) == 0.0);
+                free.then_some(rect)
+            })
+        });
+        if let Some(rect) = spot {
+            placed.push(rect);
         }
-        placed.push(best.map_or(Rect::from_min_size(anchor, size), |(_, r)| r));
+        out.push(spot);
     }
-    placed
+    out
 }
 
 /// Up-right first (where a label sits by convention), then the other
@@ -129,8 +135,14 @@ fn overlap_area(a: Rect, b: Rect) -> f32 {
     if i.is_positive() { i.area() } else { 0.0 }
 }
 
-/// Lays out and paints the callouts; returns the cards' rectangles.
-pub(crate) fn paint(painter: &egui::Painter, callouts: &[Callout], size_pt: f32) -> Vec<Rect> {
+/// Lays out and paints the callouts (the most important first); returns
+/// the rectangles of the cards drawn and how many callouts found no room.
+pub(crate) fn paint(
+    painter: &egui::Painter,
+    callouts: &[Callout],
+    size_pt: f32,
+    covers: &[Rect],
+) -> (Vec<Rect>, usize) {
     let font = egui::FontId::monospace(size_pt);
     let galleys: Vec<_> = callouts
         .iter()
@@ -152,8 +164,11 @@ pub(crate) fn paint(painter: &egui::Painter, callouts: &[Callout], size_pt: f32)
         .iter()
         .map(|g| g.size() + Vec2::splat(2.0 * PAD_PX))
         .collect();
-    let cards = place_cards(&anchors, &sizes, painter.clip_rect());
-    for ((card, galley), anchor) in cards.iter().zip(galleys).zip(&anchors) {
+    let spots = place_cards(&anchors, &sizes, painter.clip_rect(), covers);
+    let hidden = spots.iter().filter(|s| s.is_none()).count();
+    let mut cards = Vec::with_capacity(spots.len());
+    for ((spot, galley), anchor) in spots.iter().zip(galleys).zip(&anchors) {
+        let Some(card) = spot else { continue };
         let near = card.clamp(*anchor);
         if near.distance(*anchor) > RINGS_PX[0] + 2.0 {
             painter.line_segment([*anchor, near], Stroke::new(1.0, Color32::from_gray(200)));
@@ -161,8 +176,17 @@ pub(crate) fn paint(painter: &egui::Painter, callouts: &[Callout], size_pt: f32)
         }
         painter.rect_filled(*card, 3.0, Color32::from_black_alpha(170));
         painter.galley(card.min + Vec2::splat(PAD_PX), galley, Color32::WHITE);
+        cards.push(*card);
     }
-    cards
+    (cards, hidden)
+}
+
+/// The words for labels left out: "+3 labels hidden".
+pub(crate) fn hidden_words(n: usize) -> String {
+    match n {
+        1 => "+1 label hidden".into(),
+        n => format!("+{n} labels hidden"),
+    }
 }
 
 #[cfg(test)]
@@ -214,7 +238,10 @@ mod tests {
         let anchor = pos2(400.0, 250.0);
         let anchors = vec![anchor; 12];
         let sizes = vec![vec2(110.0, 18.0); 12];
-        let cards = place_cards(&anchors, &sizes, bounds);
+        let cards: Vec<Rect> = place_cards(&anchors, &sizes, bounds, &[])
+            .into_iter()
+            .map(|c| c.expect("room for twelve cards"))
+            .collect();
         assert!(disjoint(&cards), "{cards:?}");
         assert!(cards.iter().all(|c| bounds.contains_rect(*c)));
         assert!(
@@ -226,21 +253,59 @@ mod tests {
     #[test]
     fn a_point_in_a_corner_keeps_its_card_inside_the_view() {
         let bounds = Rect::from_min_size(Pos2::ZERO, vec2(300.0, 200.0));
-        let cards = place_cards(&[pos2(299.0, 1.0)], &[vec2(120.0, 40.0)], bounds);
-        assert!(bounds.contains_rect(cards[0]), "{:?}", cards[0]);
+        let cards = place_cards(&[pos2(299.0, 1.0)], &[vec2(120.0, 40.0)], bounds, &[]);
+        let card = cards[0].expect("placed");
+        assert!(bounds.contains_rect(card), "{card:?}");
     }
 
     #[test]
-    fn a_crowded_view_still_places_every_card() {
+    fn a_crowded_view_leaves_out_what_does_not_fit_and_never_overlaps() {
         let bounds = Rect::from_min_size(Pos2::ZERO, vec2(200.0, 100.0));
         let anchors = vec![pos2(100.0, 50.0); 40];
         let sizes = vec![vec2(90.0, 30.0); 40];
-        let cards = place_cards(&anchors, &sizes, bounds);
-        assert_eq!(cards.len(), 40);
-        assert!(
-            cards
-                .iter()
-                .all(|c| c.min.x.is_finite() && c.min.y.is_finite())
+        let spots = place_cards(&anchors, &sizes, bounds, &[]);
+        assert_eq!(spots.len(), 40);
+        let cards: Vec<Rect> = spots.iter().flatten().copied().collect();
+        // 200 x 100 holds four 90 x 30 cards with gaps, not forty.
+        assert!((2..=6).contains(&cards.len()), "{} placed", cards.len());
+        assert!(disjoint(&cards), "{cards:?}");
+        assert!(cards.iter().all(|c| bounds.contains_rect(*c)));
+        // The first (most important) always gets its spot.
+        assert!(spots[0].is_some());
+        assert_eq!(
+            hidden_words(40 - cards.len()),
+            format!("+{} labels hidden", 40 - cards.len())
         );
+        assert_eq!(hidden_words(1), "+1 label hidden");
+    }
+
+    #[test]
+    fn cards_keep_off_what_covers_the_view() {
+        let bounds = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 500.0));
+        // A legend in the corner and a hover box beside the point.
+        let covers = [
+            Rect::from_min_max(pos2(600.0, 400.0), pos2(800.0, 500.0)),
+            Rect::from_min_max(pos2(300.0, 150.0), pos2(560.0, 240.0)),
+        ];
+        let anchors = vec![pos2(590.0, 390.0); 10];
+        let sizes = vec![vec2(120.0, 20.0); 10];
+        let cards: Vec<Rect> = place_cards(&anchors, &sizes, bounds, &covers)
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(cards.len(), 10);
+        for c in &cards {
+            for k in &covers {
+                assert!(!c.intersects(*k), "{c:?} under {k:?}");
+            }
+        }
+        assert!(disjoint(&cards));
+    }
+
+    #[test]
+    fn a_card_larger_than_the_view_is_hidden_not_drawn_over_it() {
+        let bounds = Rect::from_min_size(Pos2::ZERO, vec2(100.0, 50.0));
+        let spots = place_cards(&[pos2(50.0, 25.0)], &[vec2(300.0, 20.0)], bounds, &[]);
+        assert_eq!(spots, vec![None]);
     }
 }

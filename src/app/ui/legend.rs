@@ -69,7 +69,8 @@ const LEGEND_CLEARANCE: f32 = 150.0;
 
 /// Shows the legend over the bottom-right corner of `rect` (framing puts
 /// the probe in the middle, so the corner is where it hides the least).
-pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+/// Shows the legend; returns the rectangle it covers (labels keep off it).
+pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) -> Rect {
     let entries = legend_entries(&app.state.overlays, app.sync.primitives());
     app.legend_swatches = entries
         .iter()
@@ -77,7 +78,7 @@ pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
         .collect();
     let on = entries.iter().filter(|e| e.on).count();
     let mut toggled = None;
-    egui::Area::new(egui::Id::unique("overlay_legend"))
+    let covered = egui::Area::new(egui::Id::unique("overlay_legend"))
         .pivot(egui::Align2::RIGHT_BOTTOM)
         .fixed_pos(rect.right_bottom() + egui::vec2(-8.0, -8.0))
         .order(egui::Order::Foreground)
@@ -104,10 +105,13 @@ pub fn show(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
                             });
                     });
             });
-        });
+        })
+        .response
+        .rect;
     if let Some((kind, on)) = toggled {
         app.queue.push(Command::SetOverlay(kind, on));
     }
+    covered
 }
 
 /// One clickable entry; `true` when clicked.

@@ -185,6 +185,12 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             "Draw the overlays over the level and the probes, so a contact normal or \
              slide vector inside the probe or behind a wall still shows.",
         );
+    ui.checkbox(&mut view.all_labels, "Label every overlay point")
+        .on_hover_text(
+            "Off: only what the iteration decided (contact, chosen triangle, sliding plane) \
+             and the probes are labelled; hover a point for its label. Labels that do not \
+             fit are hidden and counted (\"+3 labels hidden\").",
+        );
     ui.horizontal(|ui| {
         ui.label("Label size");
         ui.add(
@@ -223,21 +229,37 @@ fn view_menu(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     });
 }
 
-/// Front / side / top orthographic views of the level, the perspective
-/// view, and the view along the selected probe's velocity.
+/// Front / side / top orthographic views, the perspective view, the
+/// elevation along a walk, each framing the subject (the open finding,
+/// the selected probe or object, else the whole level), and the view
+/// along the selected probe's velocity.
 fn camera_presets(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
-    ui.label("Camera");
-    let bounds = app.state.level.as_ref().map(|l| l.mesh.bounds());
+    ui.label("Camera (each frames the selection, else the level; F reframes)");
+    let loaded = app.state.level.is_some();
     for preset in CameraPreset::ALL {
         if ui
-            .add_enabled(bounds.is_some(), egui::Button::new(preset.label()))
+            .add_enabled(loaded, egui::Button::new(preset.label()))
             .clicked()
-            && let Some(b) = &bounds
         {
-            app.queue
-                .push(Command::SetCamera(CameraView::preset(b, preset)));
+            app.queue.push(Command::ViewPreset(preset));
             ui.close();
         }
+    }
+    let walk = loaded && app.state.walk_direction().is_some();
+    if ui
+        .add_enabled(
+            walk,
+            egui::Button::new("Along the walk (orthographic, side-on)"),
+        )
+        .on_hover_text(
+            "Looks across the open finding's walk (or the selected probe's move), \
+             the walk left to right: risers and lintels at their true heights",
+        )
+        .on_disabled_hover_text(crate::app::views::NO_WALK_FOR_ELEVATION)
+        .clicked()
+    {
+        app.queue.push(Command::ViewAlongWalk);
+        ui.close();
     }
     let along = app.state.selected_probe().and_then(|p| {
         CameraView::along(
@@ -249,7 +271,7 @@ fn camera_presets(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     if ui
         .add_enabled(
             along.is_some(),
-            egui::Button::new("Along the probe's velocity"),
+            egui::Button::new("Behind the probe, along its velocity"),
         )
         .on_disabled_hover_text("Select a probe that has a velocity")
         .clicked()

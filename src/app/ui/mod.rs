@@ -109,6 +109,18 @@ pub struct CollidoscopeApp {
     carry_remember: bool,
     /// Screen rectangles of the label cards drawn last frame.
     label_cards: Vec<egui::Rect>,
+    /// How many labels had no room last frame (the view says so).
+    labels_hidden: usize,
+    /// What covered the view last frame (legend, Measure switch, hover
+    /// box, error banner): label cards keep off it.
+    view_covers: Vec<egui::Rect>,
+    /// The vectors drawn over the view last frame at a readable length:
+    /// kind, tail, head (screen points).
+    screen_vectors: Vec<(
+        crate::collide::debug_draw::OverlayKind,
+        egui::Pos2,
+        egui::Pos2,
+    )>,
     /// The viewport's rectangle last frame.
     viewport_rect: Option<egui::Rect>,
     /// A click in the view selected an object: the level panel opens its
@@ -163,6 +175,9 @@ impl CollidoscopeApp {
             completions: Default::default(),
             carry_remember: false,
             label_cards: Vec::new(),
+            labels_hidden: 0,
+            view_covers: Vec::new(),
+            screen_vectors: Vec::new(),
             viewport_rect: None,
             reveal_object: false,
             measure: Default::default(),
@@ -210,6 +225,36 @@ impl CollidoscopeApp {
     /// never overlap; the layout tests check it).
     pub fn label_cards(&self) -> &[egui::Rect] {
         &self.label_cards
+    }
+
+    /// How many labels found no room in the last frame (the view shows
+    /// "+N labels hidden").
+    pub fn labels_hidden(&self) -> usize {
+        self.labels_hidden
+    }
+
+    /// What covered the 3D view in the last frame (legend, Measure switch,
+    /// hover box, error banner), in screen points: label cards avoid it.
+    pub fn view_covers(&self) -> &[egui::Rect] {
+        &self.view_covers
+    }
+
+    /// The contact normal, slide vector and velocity as drawn over the
+    /// view in the last frame: kind, tail and head in screen points.
+    pub fn screen_vectors(
+        &self,
+    ) -> &[(
+        crate::collide::debug_draw::OverlayKind,
+        egui::Pos2,
+        egui::Pos2,
+    )] {
+        &self.screen_vectors
+    }
+
+    /// Where the path field's caret was in the last frame (characters
+    /// from the start), while the field has the keyboard focus.
+    pub fn path_caret(&self) -> Option<usize> {
+        self.completions.caret
     }
 
     /// The measuring tool's last finished measurement (first point, second).

@@ -25,6 +25,8 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             let rect = ui.available_rect_before_wrap();
             let response = ui.allocate_rect(rect, Sense::click_and_drag());
             app.viewport_rect = Some(rect);
+            // The camera views frame their subject for this shape.
+            app.state.view_aspect = rect.aspect_ratio();
             handle_drag(ui, app, rect, &response);
             camera_input(ui, app, rect, &response);
             hover_and_click(app, rect, &response);
@@ -48,12 +50,17 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                     );
                 }
             }
+            draw_vectors(ui, app, rect);
             draw_labels(ui, app, rect);
             draw_velocity_handle(ui, app, rect);
-            legend::show(ui, app, rect);
-            measure_toggle(ui, app, rect);
-            banner(ui, app, rect);
-            hover_box(ui, app, rect);
+            // What covers the view: the labels keep off it next frame.
+            let covers = [
+                Some(legend::show(ui, app, rect)),
+                Some(measure_toggle(ui, app, rect)),
+                banner(ui, app, rect),
+                hover_box(ui, app, rect),
+            ];
+            app.view_covers = covers.into_iter().flatten().collect();
         });
 }
 
@@ -88,9 +95,12 @@ fn camera_input(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect, response: 
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
-            // Towards the level point under the pointer, when there is one.
-            let focus = app.hover.as_ref().map(|h| h.point.as_vec3());
-            camera_ctl::zoom_at(&mut app.state.camera, scroll / 50.0, focus);
+            // Towards the level point under the pointer, else the point
+            // under it level with the target: always where the pointer is.
+            let hit = app.hover.as_ref().map(|h| h.point.as_vec3());
+            let ray = response.hover_pos().map(|pos| ray_at(app, rect, pos));
+            let focus = ray.and_then(|ray| camera_ctl::zoom_focus(&app.state.camera, hit, ray));
+            camera_ctl::zoom_at(&mut app.state.camera, scroll / 50.0, focus.or(hit));
         }
     }
 }
@@ -250,23 +260,48 @@ fn draw_velocity_handle(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     };
     let painter = ui.painter_at(rect);
     let color = widgets::color32(p.color);
-    painter.arrow(a, b - a, Stroke::new(2.5, color));
+    arrow(&painter, a, b, Stroke::new(2.5, color));
     let grab = if app.handle_drag { 8.0 } else { 6.0 };
     painter.circle(b, grab, Color32::WHITE, Stroke::new(2.0, color));
 }
 
+/// Pixels from the pointer within which a label shown only on request
+/// appears (hovering its point).
+const LABEL_HOVER_PX: f32 = 28.0;
+
+/// The shortest a contact normal, slide vector or velocity is drawn on
+/// screen, points: shorter, its direction cannot be read (on a real level
+/// seen whole, a 1 m normal is a few pixels).
+pub(crate) const MIN_VECTOR_PX: f32 = 44.0;
+
 /// The overlay labels and the probes' names, as non-overlapping callouts
-/// (see [`labels`]); their cards are kept for the tests. A point outside
-/// the view gets no label: pinned to the view's edge, it would name
-/// nothing in sight.
+/// (see [`labels`]), the most important first: the measurement, what the
+/// iteration decided, the probes' names, then (with View > Label every
+/// overlay point, or under the pointer) the rest. Labels with no room
+/// left are counted and the count shown. The cards and the count are kept
+/// for the tests. A point outside the view gets no label: pinned to the
+/// view's edge, it would name nothing in sight.
 fn draw_labels(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
-    let mut raw = Vec::new();
+    let pointer = ui
+        .input(|i| i.pointer.hover_pos())
+        .filter(|p| rect.contains(*p));
+    let near_pointer = |pos: Pos2| pointer.is_some_and(|p| p.distance(pos) <= LABEL_HOVER_PX);
+    let mut first = Vec::new();
+    let mut rest = Vec::new();
+    measurement_line(ui, app, rect, &mut first);
     for prim in app.sync.primitives() {
         let Some(text) = &prim.label else { continue };
-        if let Some(pos) = to_screen(app, rect, prim.shape.anchor()) {
-            raw.push((pos, text.clone(), widgets::color32(prim.color).to_opaque()));
+        let Some(pos) = to_screen(app, rect, prim.shape.anchor()) else {
+            continue;
+        };
+        let label = (pos, text.clone(), widgets::color32(prim.color).to_opaque());
+        if prim.kind.labelled_by_default() {
+            first.push(label);
+        } else if app.state.view.all_labels || near_pointer(pos) {
+            rest.push(label);
         }
     }
+    let mut names = Vec::new();
     for (i, p) in app.state.probes.iter().enumerate() {
         let top = p.shown_center() + DVec3::new(0.0, p.radii().y * 1.15, 0.0);
         if let Some(pos) = to_screen(app, rect, top) {
@@ -275,13 +310,133 @@ fn draw_labels(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
             } else {
                 widgets::opaque(p.color)
             };
-            raw.push((pos, p.name.clone(), color));
+            names.push((pos, p.name.clone(), color));
         }
     }
-    measurement_line(ui, app, rect, &mut raw);
-    let callouts = labels::merge_callouts(labels::in_view(raw, rect));
+    if let Some(label) = hovered_candidate(app, rect) {
+        first.insert(0, label);
+    }
+    first.extend(names);
+    first.extend(rest);
+    let callouts = labels::merge_callouts(labels::in_view(first, rect));
     let painter = ui.painter_at(rect);
-    app.label_cards = labels::paint(&painter, &callouts, app.state.view.label_size());
+    // The legend, the Measure switch, the hover box and the error banner
+    // as last drawn, and the place of the hidden count.
+    let mut covers = app.view_covers.clone();
+    covers.push(hidden_count_rect(rect));
+    let (cards, hidden) = labels::paint(&painter, &callouts, app.state.view.label_size(), &covers);
+    app.label_cards = cards;
+    app.labels_hidden = hidden;
+    if hidden > 0 {
+        hidden_count(&painter, rect, hidden);
+    }
+}
+
+/// "+3 labels hidden" at the bottom of the view, centred (the legend is
+/// bottom right, the hover box bottom left).
+fn hidden_count(painter: &egui::Painter, rect: Rect, hidden: usize) {
+    let galley = painter.layout_no_wrap(
+        labels::hidden_words(hidden),
+        egui::FontId::proportional(12.0),
+        Color32::from_gray(235),
+    );
+    let size = galley.size() + egui::vec2(12.0, 6.0);
+    let card = Rect::from_center_size(hidden_count_rect(rect).center(), size);
+    painter.rect_filled(card, 3.0, Color32::from_black_alpha(180));
+    painter.galley(card.min + egui::vec2(6.0, 3.0), galley, Color32::WHITE);
+}
+
+/// Where the hidden count goes: the bottom of the view, centred, room
+/// for "+99 labels hidden".
+fn hidden_count_rect(rect: Rect) -> Rect {
+    let size = egui::vec2(130.0, 22.0);
+    Rect::from_min_size(
+        egui::pos2(rect.center().x - size.x / 2.0, rect.bottom() - size.y - 8.0),
+        size,
+    )
+}
+
+/// The pointer over a candidate triangle of the iteration shown (not the
+/// one it chose, which is labelled already): its outcome, as the
+/// inspector lists it ("candidate 812: HIT t = 0.412 (face)").
+fn hovered_candidate(app: &CollidoscopeApp, rect: Rect) -> Option<(Pos2, String, Color32)> {
+    let h = app.hover.as_ref()?;
+    let rec = app.state.selected_probe()?.stepper.current_record()?;
+    if rec
+        .nearest
+        .as_ref()
+        .is_some_and(|n| n.triangle == h.triangle)
+    {
+        return None;
+    }
+    let c = rec.candidates.iter().find(|c| c.triangle == h.triangle)?;
+    let pos = to_screen(app, rect, h.point)?;
+    let text = format!(
+        "candidate {}: {}",
+        c.triangle,
+        super::inspector::outcome_text(&c.outcome)
+    );
+    let color = widgets::color32(OverlayKind::CandidateAabbs.color()).to_opaque();
+    Some((pos, text, color))
+}
+
+/// The contact normal, slide vector and velocity drawn again over
+/// everything, at least [`MIN_VECTOR_PX`] long with an arrow head: inside
+/// the probe (a contact normal always is) or small on a large level they
+/// would not be seen. The head points along the world vector; a vector
+/// shorter on screen than the minimum is lengthened, not moved. Kept for
+/// the tests.
+fn draw_vectors(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+    let painter = ui.painter_at(rect);
+    let mut drawn = Vec::new();
+    for prim in app.sync.primitives() {
+        let (crate::collide::debug_draw::Shape::Arrow { from, to }, true) =
+            (&prim.shape, prim.kind.is_screen_vector())
+        else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (to_screen(app, rect, *from), to_screen(app, rect, *to)) else {
+            continue;
+        };
+        let v = b - a;
+        let len = v.length();
+        // Pointing straight at the camera it has no direction on screen.
+        if len < 0.5 || !len.is_finite() {
+            continue;
+        }
+        let v = if len < MIN_VECTOR_PX {
+            v * (MIN_VECTOR_PX / len)
+        } else {
+            v
+        };
+        let color = widgets::color32(prim.color).to_opaque();
+        arrow(
+            &painter,
+            a,
+            a + v,
+            Stroke::new(5.0, Color32::from_black_alpha(150)),
+        );
+        arrow(&painter, a, a + v, Stroke::new(2.5, color));
+        drawn.push((prim.kind, a, a + v));
+    }
+    app.screen_vectors = drawn;
+}
+
+/// A line from `a` to `b` with a head at `b` of a fixed size (egui's own
+/// head is a quarter of the line: 150 points on a long velocity).
+fn arrow(painter: &egui::Painter, a: Pos2, b: Pos2, stroke: Stroke) {
+    let v = b - a;
+    let len = v.length();
+    painter.line_segment([a, b], stroke);
+    if len < 1.0 {
+        return;
+    }
+    let dir = v / len;
+    let head = (len * 0.4).min(12.0);
+    let side = egui::vec2(-dir.y, dir.x) * head * 0.5;
+    let base = b - dir * head;
+    painter.line_segment([b, base + side], stroke);
+    painter.line_segment([b, base - side], stroke);
 }
 
 /// The measured points and the line between them (over everything, as
@@ -314,7 +469,7 @@ fn measurement_line(
 }
 
 /// The measuring tool's switch, top right of the view.
-fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) -> Rect {
     egui::Area::new(egui::Id::unique("measure_toggle"))
         .pivot(egui::Align2::RIGHT_TOP)
         .fixed_pos(rect.right_top() + egui::vec2(-8.0, 8.0))
@@ -339,18 +494,17 @@ fn measure_toggle(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
                     ui.add(egui::Label::new(egui::RichText::new(hint).small()).extend());
                 }
             });
-        });
+        })
+        .response
+        .rect
 }
 
-fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
-    let Some(msg) = app
+fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) -> Option<Rect> {
+    let msg = app
         .state
         .status
         .as_ref()
-        .filter(|m| m.severity == Severity::Error)
-    else {
-        return;
-    };
+        .filter(|m| m.severity == Severity::Error)?;
     let painter = ui.painter_at(rect);
     let galley = painter.layout(
         format!("Error: {}", msg.text),
@@ -364,11 +518,12 @@ fn banner(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     );
     painter.rect_filled(box_rect, 4.0, Color32::from_rgb(150, 30, 30));
     painter.galley(box_rect.min + egui::vec2(8.0, 6.0), galley, Color32::WHITE);
+    Some(box_rect)
 }
 
-fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
+fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) -> Option<Rect> {
     let (Some(h), true) = (&app.hover, app.state.view.hover_info) else {
-        return;
+        return None;
     };
     let text = format!(
         "triangle {}\nobject {} ({})\npoint {}\nnormal {}\nslope {:.1}°\nAABB {:.3?}\n   – {:.3?}",
@@ -388,6 +543,7 @@ fn hover_box(ui: &egui::Ui, app: &CollidoscopeApp, rect: Rect) {
     let box_rect = Rect::from_min_size(min, galley.size() + egui::vec2(12.0, 10.0));
     painter.rect_filled(box_rect, 4.0, Color32::from_black_alpha(170));
     painter.galley(box_rect.min + egui::vec2(6.0, 5.0), galley, Color32::WHITE);
+    Some(box_rect)
 }
 
 /// The stuck-spot map's spot under a clicked level point, when the heat

@@ -242,7 +242,7 @@ fn contact(out: &mut Prims, rec: &IterationRecord, radii: DVec3, mesh: &TriMesh)
                 normal: plane.normal,
                 half_size,
             },
-            None,
+            Some("sliding plane".into()),
         );
     }
     let Some(hit) = &rec.nearest else {
@@ -254,7 +254,7 @@ fn contact(out: &mut Prims, rec: &IterationRecord, radii: DVec3, mesh: &TriMesh)
             center: hit.contact_center,
             radii,
         },
-        Some(format!("t = {:.3}", hit.t)),
+        Some(format!("contact t = {:.3}", hit.t)),
     );
     out.push(
         OverlayKind::HitPlane,
