@@ -168,7 +168,10 @@ fn assert_disjoint_in_view(h: &Harness<'static, CollidoscopeApp>, what: &str) ->
     let cards = h.state().label_cards().to_vec();
     let view = view_rect(h);
     let covers = h.state().view_covers().to_vec();
-    assert!(!covers.is_empty(), "{what}: the legend at least covers the view");
+    assert!(
+        !covers.is_empty(),
+        "{what}: the legend at least covers the view"
+    );
     for (i, a) in cards.iter().enumerate() {
         assert!(view.contains_rect(*a), "{what}: {a:?} leaves the view");
         for c in &covers {
