@@ -109,6 +109,9 @@ pub struct ChecksState {
     /// The list scrolls to the opened finding's row once (it was opened
     /// from its pin in the view).
     pub reveal: bool,
+    /// Radius of the pins' heads for the level checked, metres
+    /// ([`pin_radius_for`]).
+    pub pin_radius_m: f64,
 }
 
 /// A group of the findings list: one staircase (its risers), or one
@@ -189,6 +192,7 @@ impl Clone for ChecksState {
             open: self.open.clone(),
             unfolded: self.unfolded.clone(),
             reveal: self.reveal,
+            pin_radius_m: self.pin_radius_m,
         }
     }
 }
@@ -344,13 +348,28 @@ pub const MARGINAL_RGBA: [f32; 4] = [90.0 / 255.0, 170.0 / 255.0, 240.0 / 255.0,
 /// Height of a finding's pin over the feature's floor, metres: above a
 /// 0.3 m riser's top, below a door's lintel.
 pub const PIN_HEIGHT_M: f64 = 0.6;
-/// Radius of a pin's head, metres (the opened finding's is twice that).
+/// Height of the opened finding's pin, metres: over the head of the
+/// character its walk leaves standing at the feature.
+pub const OPEN_PIN_HEIGHT_M: f64 = 2.3;
+/// Smallest radius of a pin's head, metres (the opened finding's is twice
+/// its pins' radius).
 pub const PIN_HEAD_M: f64 = 0.08;
 
+/// The radius of the pins' heads on a level whose bounding box has this
+/// diagonal, metres: 0.3 % of it, from [`PIN_HEAD_M`] to 0.4 m, so that
+/// pins still show when the whole level is in view.
+pub fn pin_radius_for(diagonal_m: f64) -> f64 {
+    (diagonal_m * 0.003).clamp(PIN_HEAD_M, 0.4)
+}
+
 /// Where finding `f`'s pin head is, and its radius (`open`: the opened one).
-pub fn pin_head(f: &Finding, open: bool) -> (DVec3, f64) {
-    let r = if open { 2.0 * PIN_HEAD_M } else { PIN_HEAD_M };
-    (f.feature.position + DVec3::Y * PIN_HEIGHT_M, r)
+pub fn pin_head(checks: &ChecksState, f: &Finding, open: bool) -> (DVec3, f64) {
+    let r = checks.pin_radius_m.max(PIN_HEAD_M);
+    if open {
+        (f.feature.position + DVec3::Y * OPEN_PIN_HEIGHT_M, 2.0 * r)
+    } else {
+        (f.feature.position + DVec3::Y * PIN_HEIGHT_M.max(4.0 * r), r)
+    }
 }
 
 /// A pin at each finding the Checks page lists (its filter applied): a
@@ -370,7 +389,7 @@ fn pins_with(checks: &ChecksState, open: Option<usize>) -> Vec<DebugPrimitive> {
     for i in checks.visible() {
         let f = &r.findings[i];
         let is_open = open == Some(i);
-        let (head, radius) = pin_head(f, is_open);
+        let (head, radius) = pin_head(checks, f, is_open);
         let color = verdict_rgba(f.verdict);
         out.push(DebugPrimitive {
             kind: OverlayKind::FindingPins,
@@ -414,7 +433,7 @@ pub fn pin_under_ray(
         .visible()
         .into_iter()
         .filter_map(|i| {
-            let (c, radius) = pin_head(&r.findings[i], open == Some(i));
+            let (c, radius) = pin_head(checks, &r.findings[i], open == Some(i));
             let t = crate::app::pick::ray_ellipsoid(origin, dir, c, DVec3::splat(radius * 1.6))?;
             (t <= before + 1e-3).then_some((i, t))
         })
@@ -534,6 +553,10 @@ impl EditorState {
                     c.stalls
                 ));
                 self.checks.report = Some((Arc::new(report), settings));
+                if let Some(level) = &self.level {
+                    let b = level.mesh.bounds();
+                    self.checks.pin_radius_m = pin_radius_for(f64::from((b.max - b.min).length()));
+                }
             }
             Ok(None) => {}
             Err(e) => {

@@ -175,7 +175,8 @@ fn a_pin_per_listed_finding_and_a_click_on_one_opens_it() {
     let view = h.state().viewport_rect().expect("the view was laid out");
     let camera = h.state().state().camera;
     let target = visible.iter().copied().find_map(|i| {
-        let (c, _) = collidoscope::app::checks::pin_head(&report.findings[i], false);
+        let checks = &h.state().state().checks;
+        let (c, _) = collidoscope::app::checks::pin_head(checks, &report.findings[i], false);
         let s = camera.world_to_screen(c.as_vec3(), view.min.into(), view.size().into())?;
         let p = egui::pos2(s[0], s[1]);
         view.shrink(20.0).contains(p).then_some((i, p))
@@ -202,7 +203,7 @@ fn a_pin_per_listed_finding_and_a_click_on_one_opens_it() {
     // The opened pin is drawn larger.
     let big = pin_heads(&h)
         .iter()
-        .filter(|(_, r)| *r > 1.5 * collidoscope::app::checks::PIN_HEAD_M)
+        .filter(|(_, r)| *r > 1.5 * h.state().state().checks.pin_radius_m)
         .count();
     assert_eq!(big, 1);
 }

@@ -217,7 +217,7 @@ fn findings_list(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let groups = checks.groups();
     let rows = checks.rows(&groups);
     let open = checks.open.as_ref().map(|o| o.index);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.weak(format!(
             "{} of {} findings · {} groups",
             visible.len(),
@@ -292,20 +292,29 @@ fn group_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, g: &FindingGroup) {
         }
         _ => format!("{n} finding{}", if n == 1 { "" } else { "s" }),
     };
+    // The row says the count and the worst verdict in few words (the
+    // hover says them in full): "stairs_a · 3 · blocked · 1 marg.".
+    // The font the widths are measured in (egui's TextFormat default is
+    // larger than a button's text: the cut rows overflowed with it).
     let font = egui::TextFormat {
         color: ui.visuals().strong_text_color(),
+        font_id: egui::TextStyle::Button.resolve(ui.style()),
         ..Default::default()
     };
-    let tail = format!(" · {what} · ");
+    let tail = if matches!(g.key, crate::app::checks::GroupKey::Staircase(_)) {
+        format!(" · {what} · ")
+    } else {
+        format!(" · {n} · ")
+    };
     let worst = verdict_word(g.worst);
     let marginal = if g.marginal > 0 {
-        format!(" · {} marginal", g.marginal)
+        format!(" · {} marg.", g.marginal)
     } else {
         String::new()
     };
     // The name is what gets cut (in its middle) when the panel is narrow.
     let fixed = format!("{tail}{worst}{marginal}");
-    let room = ui.available_width() - widths(ui, &fixed) - 30.0;
+    let room = row_room(ui) - widths(ui, &fixed) - 26.0;
     let title = g.key.title();
     let name = widgets::elide_middle(&title, room, |s| widths(ui, s));
     let mut job = LayoutJob::default();
@@ -330,7 +339,12 @@ fn group_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, g: &FindingGroup) {
         );
     }
     let hover = format!(
-        "{title}: {what}, the worst {worst}{marginal}. Click to {}.",
+        "{title}: {what}, the worst {worst}{}. Click to {}.",
+        if g.marginal > 0 {
+            format!(", {} marginal", g.marginal)
+        } else {
+            String::new()
+        },
         if unfolded { "fold" } else { "unfold" }
     );
     let r = ui
@@ -355,6 +369,15 @@ fn group_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, g: &FindingGroup) {
     }
 }
 
+/// Points from the cursor to the list's visible right edge (the panel's
+/// clip, which is narrower than the scroll area's content when a row is
+/// wide).
+fn row_room(ui: &egui::Ui) -> f32 {
+    (ui.clip_rect().right() - ui.cursor().left())
+        .min(ui.available_width())
+        .max(0.0)
+}
+
 /// Width of `s` in the body font, points.
 fn widths(ui: &egui::Ui, s: &str) -> f32 {
     ui.painter()
@@ -374,6 +397,7 @@ fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, S
     let mut job = LayoutJob::default();
     let font = egui::TextFormat {
         color: text,
+        font_id: egui::TextStyle::Button.resolve(ui.style()),
         ..Default::default()
     };
     let object = f.feature.object.as_deref().unwrap_or("?");
