@@ -356,10 +356,11 @@ pub const OPEN_PIN_HEIGHT_M: f64 = 2.3;
 pub const PIN_HEAD_M: f64 = 0.08;
 
 /// The radius of the pins' heads on a level whose bounding box has this
-/// diagonal, metres: 0.3 % of it, from [`PIN_HEAD_M`] to 0.4 m, so that
-/// pins still show when the whole level is in view.
+/// diagonal, metres: 0.2 % of it, from [`PIN_HEAD_M`] to 0.2 m, so that
+/// pins still show when the whole level is in view and do not hide the
+/// steps around them close up.
 pub fn pin_radius_for(diagonal_m: f64) -> f64 {
-    (diagonal_m * 0.003).clamp(PIN_HEAD_M, 0.4)
+    (diagonal_m * 0.002).clamp(PIN_HEAD_M, 0.2)
 }
 
 /// Where finding `f`'s pin head is, and its radius (`open`: the opened one).

@@ -341,7 +341,8 @@ fn the_left_panel_is_resized_by_its_edge_and_has_a_minimum() {
         });
         h.run_steps(3);
     };
-    drag(&mut h, edge - 2.0, edge + 80.0);
+    // Caught on either side of the edge (half the handle lies over the view).
+    drag(&mut h, edge + 2.0, edge + 80.0);
     let wider = h.state().state().panels.left_width;
     assert!(wider > start + 40.0, "dragged wider: {start} → {wider}");
     let edge = h.state().viewport_rect().unwrap().left();

@@ -407,8 +407,22 @@ fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, S
     } else {
         ""
     };
-    let rest = format!(" · {} · {object}", measurements(f));
-    let full = format!("{head}{}{marginal}{rest}", verdict_word(f.verdict));
+    // The row sits under its staircase's header: its number would only
+    // push the riser's height out of the row.
+    let measured = measurements(f);
+    let measured = match f.feature.flight {
+        Some(n) => measured
+            .strip_prefix(&format!("staircase {}", n + 1))
+            .map(|m| m.trim_start_matches(", ").to_owned())
+            .unwrap_or(measured),
+        None => measured,
+    };
+    let rest = format!(" · {measured} · {object}");
+    let full = format!(
+        "{head}{}{marginal} · {} · {object}",
+        verdict_word(f.verdict),
+        measurements(f)
+    );
     let fixed = format!("{head}{}{marginal}", verdict_word(f.verdict));
     let room =
         ui.available_width() - widths(ui, &fixed) - 2.0 * ui.spacing().button_padding.x - 4.0;

@@ -73,8 +73,15 @@ pub fn edge_drag(ui: &egui::Ui, id: &str, at: f32, span: Rangef, horizontal: boo
     } else {
         egui::Rect::from_x_y_ranges(Rangef::new(at - grab, at + grab), span)
     };
-    let response = ui
-        .interact(rect, egui::Id::unique(id), Sense::drag())
+    // On a layer of its own above the panels: half the handle lies over
+    // the neighbouring 3D view, whose own drag (orbit) won a press there,
+    // so the edge could only be caught in a 4-point strip.
+    let response = egui::Area::new(egui::Id::unique(id).with("handle"))
+        .order(egui::Order::Middle)
+        .fixed_pos(rect.min)
+        .constrain(false)
+        .show(ui.ctx(), |ui| ui.allocate_rect(rect, Sense::drag()))
+        .inner
         .on_hover_cursor(if horizontal {
             CursorIcon::ResizeVertical
         } else {
