@@ -635,7 +635,9 @@ impl EditorState {
             decisive.angle_deg
         ));
         self.checks.unfolded.insert(GroupKey::of(finding));
-        self.checks.reveal = true;
+        // Opened from its pin: the list scrolls to its row (a row clicked
+        // in the list stays where it is).
+        self.checks.reveal = !frame;
         self.checks.open = Some(OpenFinding {
             index: i,
             walk: w,

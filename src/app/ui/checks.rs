@@ -217,13 +217,13 @@ fn findings_list(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let groups = checks.groups();
     let rows = checks.rows(&groups);
     let open = checks.open.as_ref().map(|o| o.index);
-    ui.horizontal_wrapped(|ui| {
-        ui.weak(format!(
-            "{} of {} findings · {} groups",
-            visible.len(),
-            report.findings.len(),
-            groups.len()
-        ));
+    ui.weak(format!(
+        "{} of {} findings · {} groups",
+        visible.len(),
+        report.findings.len(),
+        groups.len()
+    ));
+    ui.horizontal(|ui| {
         if ui
             .small_button("Unfold all")
             .on_hover_text("List every finding under its staircase or object")
