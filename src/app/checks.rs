@@ -14,6 +14,7 @@ use crate::character::{CharacterInput, Walk, WalkTrace, walk};
 use crate::collide::SlideSettings;
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
 use glam::DVec3;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Metres of level shown before a walk in its section.
@@ -101,6 +102,82 @@ pub struct ChecksState {
     pub filter: ChecksFilter,
     /// The finding opened.
     pub open: Option<OpenFinding>,
+    /// The groups of the list shown unfolded (all are folded at first, so
+    /// a level of hundreds of findings opens on one line per staircase and
+    /// object, each with its worst verdict).
+    pub unfolded: BTreeSet<GroupKey>,
+    /// The list scrolls to the opened finding's row once (it was opened
+    /// from its pin in the view).
+    pub reveal: bool,
+    /// Radius of the pins' heads for the level checked, metres
+    /// ([`pin_radius_for`]).
+    pub pin_radius_m: f64,
+}
+
+/// A group of the findings list: one staircase (its risers), or one
+/// object (its other findings).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GroupKey {
+    /// A flight of risers, as the core numbers it (`Feature::flight`).
+    Staircase(u32),
+    /// The object the feature's main triangle belongs to (`None`: no name).
+    Object(Option<String>),
+}
+
+impl GroupKey {
+    /// The group of `f`: its staircase when it is a riser of one, else its
+    /// object.
+    pub fn of(f: &Finding) -> GroupKey {
+        match f.feature.flight {
+            Some(n) if f.feature.kind == FeatureKind::Step => GroupKey::Staircase(n),
+            _ => GroupKey::Object(f.feature.object.clone()),
+        }
+    }
+
+    /// "staircase 2" (numbered from 1, as the text and HTML reports do),
+    /// or the object's name.
+    pub fn title(&self) -> String {
+        match self {
+            GroupKey::Staircase(n) => format!("staircase {}", n + 1),
+            GroupKey::Object(Some(name)) => name.clone(),
+            GroupKey::Object(None) => "(no object)".into(),
+        }
+    }
+}
+
+/// How bad a verdict is for a designer signing off a level: a group shows
+/// its worst member's verdict while folded.
+pub fn severity(v: Verdict) -> u8 {
+    match v {
+        Verdict::Blocked => 4,
+        Verdict::Stalls => 3,
+        Verdict::Untested => 2,
+        Verdict::Climbs | Verdict::Passes => 1,
+    }
+}
+
+/// One group of the list, over the findings the filter shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FindingGroup {
+    /// Which staircase or object.
+    pub key: GroupKey,
+    /// Its findings (indices into the report), in the list's order.
+    pub members: Vec<usize>,
+    /// The worst verdict among them ([`severity`]).
+    pub worst: Verdict,
+    /// How many of them are marginal.
+    pub marginal: usize,
+    /// How many of them are steps (a staircase's risers).
+    pub steps: usize,
+}
+
+/// One row of the list: a group's header or a finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListRow {
+    /// Header of group `i` of [`ChecksState::groups`].
+    Group(usize),
+    /// Finding `i` of the report.
+    Finding(usize),
 }
 
 impl Clone for ChecksState {
@@ -113,6 +190,9 @@ impl Clone for ChecksState {
             error: self.error.clone(),
             filter: self.filter,
             open: self.open.clone(),
+            unfolded: self.unfolded.clone(),
+            reveal: self.reveal,
+            pin_radius_m: self.pin_radius_m,
         }
     }
 }
@@ -150,6 +230,57 @@ impl ChecksState {
             shown.sort_by_key(|&i| r.findings[i].verdict == Verdict::Untested);
             shown
         })
+    }
+
+    /// The visible findings grouped: the staircases first (by number), then
+    /// the objects in the order their first finding is listed; inside a
+    /// group, the list's order.
+    pub fn groups(&self) -> Vec<FindingGroup> {
+        let Some(r) = self.report() else {
+            return Vec::new();
+        };
+        let mut out: Vec<FindingGroup> = Vec::new();
+        let mut at = std::collections::HashMap::new();
+        for i in self.visible() {
+            let f = &r.findings[i];
+            let key = GroupKey::of(f);
+            let g = *at.entry(key.clone()).or_insert_with(|| {
+                out.push(FindingGroup {
+                    key,
+                    members: Vec::new(),
+                    worst: f.verdict,
+                    marginal: 0,
+                    steps: 0,
+                });
+                out.len() - 1
+            });
+            let g = &mut out[g];
+            g.members.push(i);
+            if severity(f.verdict) > severity(g.worst) {
+                g.worst = f.verdict;
+            }
+            g.marginal += usize::from(f.marginal.is_some());
+            g.steps += usize::from(f.feature.kind == FeatureKind::Step);
+        }
+        // Stable: objects keep the order of their first finding.
+        out.sort_by_key(|g| match g.key {
+            GroupKey::Staircase(n) => (0, n),
+            GroupKey::Object(_) => (1, 0),
+        });
+        out
+    }
+
+    /// The list's rows: each group's header, then its findings when it is
+    /// unfolded.
+    pub fn rows(&self, groups: &[FindingGroup]) -> Vec<ListRow> {
+        let mut rows = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            rows.push(ListRow::Group(g));
+            if self.unfolded.contains(&group.key) {
+                rows.extend(group.members.iter().map(|&i| ListRow::Finding(i)));
+            }
+        }
+        rows
     }
 
     /// The finding opened.
@@ -197,6 +328,118 @@ pub fn frame_spec(w: &Walk, k: usize) -> Option<FrameSpec> {
         },
         index: k as u32,
     })
+}
+
+/// A verdict's colour, sRGB floats with alpha: green for climbs and passes, red for
+/// blocked, orange for stalls, grey for untested (the page and the pins).
+pub fn verdict_rgba(v: Verdict) -> [f32; 4] {
+    let c = |r: u8, g: u8, b: u8| [r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0, 1.0];
+    match v {
+        Verdict::Climbs | Verdict::Passes => c(80, 200, 90),
+        Verdict::Blocked => c(230, 70, 60),
+        Verdict::Stalls => c(240, 150, 40),
+        Verdict::Untested => c(150, 150, 160),
+    }
+}
+
+/// The colour that marks a marginal finding (its pin's stem, its row).
+pub const MARGINAL_RGBA: [f32; 4] = [90.0 / 255.0, 170.0 / 255.0, 240.0 / 255.0, 1.0];
+
+/// Height of a finding's pin over the feature's floor, metres: above a
+/// 0.3 m riser's top, below a door's lintel.
+pub const PIN_HEIGHT_M: f64 = 0.6;
+/// Height of the opened finding's pin, metres: over the head of the
+/// character its walk leaves standing at the feature.
+pub const OPEN_PIN_HEIGHT_M: f64 = 2.3;
+/// Smallest radius of a pin's head, metres (the opened finding's is twice
+/// its pins' radius).
+pub const PIN_HEAD_M: f64 = 0.08;
+
+/// The radius of the pins' heads on a level whose bounding box has this
+/// diagonal, metres: 0.2 % of it, from [`PIN_HEAD_M`] to 0.2 m, so that
+/// pins still show when the whole level is in view and do not hide the
+/// steps around them close up.
+pub fn pin_radius_for(diagonal_m: f64) -> f64 {
+    (diagonal_m * 0.002).clamp(PIN_HEAD_M, 0.2)
+}
+
+/// Where finding `f`'s pin head is, and its radius (`open`: the opened one).
+pub fn pin_head(checks: &ChecksState, f: &Finding, open: bool) -> (DVec3, f64) {
+    let r = checks.pin_radius_m.max(PIN_HEAD_M);
+    if open {
+        (f.feature.position + DVec3::Y * OPEN_PIN_HEIGHT_M, 2.0 * r)
+    } else {
+        (f.feature.position + DVec3::Y * PIN_HEIGHT_M.max(4.0 * r), r)
+    }
+}
+
+/// A pin at each finding the Checks page lists (its filter applied): a
+/// stem up from the feature's floor point, marginal ones' in blue, and a
+/// head in the verdict's colour; the opened finding's head is twice as
+/// large and white, so it is found again among its neighbours.
+pub fn finding_pins(checks: &ChecksState) -> Vec<DebugPrimitive> {
+    pins_with(checks, checks.open.as_ref().map(|o| o.index))
+}
+
+/// The pins, finding `open` drawn as the opened one.
+fn pins_with(checks: &ChecksState, open: Option<usize>) -> Vec<DebugPrimitive> {
+    let Some(r) = checks.report() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for i in checks.visible() {
+        let f = &r.findings[i];
+        let is_open = open == Some(i);
+        let (head, radius) = pin_head(checks, f, is_open);
+        let color = verdict_rgba(f.verdict);
+        out.push(DebugPrimitive {
+            kind: OverlayKind::FindingPins,
+            shape: Shape::Segment {
+                a: f.feature.position,
+                b: head,
+            },
+            color: if f.marginal.is_some() {
+                MARGINAL_RGBA
+            } else {
+                color
+            },
+            label: None,
+        });
+        out.push(DebugPrimitive {
+            kind: OverlayKind::FindingPins,
+            shape: Shape::Ellipsoid {
+                center: head,
+                radii: DVec3::splat(radius),
+            },
+            color: if is_open { [1.0, 1.0, 1.0, 1.0] } else { color },
+            label: None,
+        });
+    }
+    out
+}
+
+/// The listed finding whose pin head the ray `origin + t·dir` meets
+/// first, closer than `before` (the level's surface under the pointer);
+/// heads are picked a little larger than drawn, so a small one is easy to
+/// click.
+pub fn pin_under_ray(
+    checks: &ChecksState,
+    origin: DVec3,
+    dir: DVec3,
+    before: f64,
+) -> Option<usize> {
+    let r = checks.report()?;
+    let open = checks.open.as_ref().map(|o| o.index);
+    checks
+        .visible()
+        .into_iter()
+        .filter_map(|i| {
+            let (c, radius) = pin_head(checks, &r.findings[i], open == Some(i));
+            let t = crate::app::pick::ray_ellipsoid(origin, dir, c, DVec3::splat(radius * 1.6))?;
+            (t <= before + 1e-3).then_some((i, t))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
 }
 
 fn prim(a: DVec3, b: DVec3, color: [f32; 4], label: Option<String>) -> DebugPrimitive {
@@ -311,6 +554,10 @@ impl EditorState {
                     c.stalls
                 ));
                 self.checks.report = Some((Arc::new(report), settings));
+                if let Some(level) = &self.level {
+                    let b = level.mesh.bounds();
+                    self.checks.pin_radius_m = pin_radius_for(f64::from((b.max - b.min).length()));
+                }
             }
             Ok(None) => {}
             Err(e) => {
@@ -326,6 +573,13 @@ impl EditorState {
     /// made when none is selected; no probe's settings change), frames the
     /// camera on it and keeps its section.
     pub fn open_finding(&mut self, i: usize) {
+        self.open_finding_framed(i, true)
+    }
+
+    /// Opens finding `i` as [`Self::open_finding`] does; `frame`: the
+    /// camera frames it (not when its pin was clicked in the view, which
+    /// the designer is already looking at).
+    pub fn open_finding_framed(&mut self, i: usize, frame: bool) {
         let (Some((report, settings)), Some(level)) =
             (self.checks.report.clone(), self.level.clone())
         else {
@@ -372,12 +626,18 @@ impl EditorState {
             finding.feature.position.min(spec.state.position) - r,
             finding.feature.position.max(spec.state.position) + r,
         );
-        self.camera = self.camera.reframed(&aabb);
+        if frame {
+            self.camera = self.camera.reframed(&aabb);
+        }
         self.info(format!(
             "Finding {}: the walk at {:.0}°, frame {k} opened in the stepper",
             i + 1,
             decisive.angle_deg
         ));
+        self.checks.unfolded.insert(GroupKey::of(finding));
+        // Opened from its pin: the list scrolls to its row (a row clicked
+        // in the list stays where it is).
+        self.checks.reveal = !frame;
         self.checks.open = Some(OpenFinding {
             index: i,
             walk: w,
@@ -460,5 +720,121 @@ mod tests {
         assert!(f.shows(&opening()));
         f.verdicts[1] = false;
         assert!(!f.shows(&opening()));
+    }
+
+    fn step(x: f64, flight: Option<u32>, verdict: Verdict, object: &str) -> Finding {
+        let mut f = opening();
+        f.feature.kind = FeatureKind::Step;
+        f.feature.position = DVec3::new(x, 0.0, 0.0);
+        f.feature.riser_height_m = Some(0.2);
+        f.feature.flight = flight;
+        f.feature.object = Some(object.into());
+        f.verdict = verdict;
+        f
+    }
+
+    fn checks_of(findings: Vec<Finding>) -> ChecksState {
+        let report = CheckReport {
+            findings,
+            counts: Default::default(),
+            cell_m: 0.1,
+            coarsened: false,
+            inside_out: false,
+            find_ms: 0.0,
+            walk_ms: 0.0,
+            ghost_hits: 0,
+        };
+        ChecksState {
+            report: Some((Arc::new(report), SlideSettings::default())),
+            ..ChecksState::default()
+        }
+    }
+
+    #[test]
+    fn risers_go_under_their_staircase_and_the_rest_under_their_object() {
+        let mut checks = checks_of(vec![
+            step(0.0, Some(1), Verdict::Climbs, "stairs"),
+            opening(),
+            step(1.0, Some(0), Verdict::Climbs, "block"),
+            step(2.0, Some(1), Verdict::Blocked, "stairs"),
+            step(3.0, None, Verdict::Untested, "door"),
+        ]);
+        let groups = checks.groups();
+        let keys: Vec<GroupKey> = groups.iter().map(|g| g.key.clone()).collect();
+        assert_eq!(
+            keys,
+            vec![
+                GroupKey::Staircase(0),
+                GroupKey::Staircase(1),
+                GroupKey::Object(Some("door".into())),
+            ],
+            "staircases first, then objects in the list's order"
+        );
+        assert_eq!(groups[1].members, vec![0, 3]);
+        assert_eq!(groups[1].worst, Verdict::Blocked, "its worst verdict");
+        assert_eq!(
+            groups[2].members,
+            vec![1, 4],
+            "the door's opening and riser"
+        );
+        assert_eq!(groups[2].worst, Verdict::Untested);
+        assert_eq!(GroupKey::Staircase(1).title(), "staircase 2");
+        // Folded: headers only; unfolded: the group's findings after it.
+        assert_eq!(checks.rows(&groups).len(), 3);
+        checks.unfolded.insert(GroupKey::Staircase(1));
+        assert_eq!(
+            checks.rows(&groups),
+            vec![
+                ListRow::Group(0),
+                ListRow::Group(1),
+                ListRow::Finding(0),
+                ListRow::Finding(3),
+                ListRow::Group(2),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_pin_per_listed_finding_the_opened_one_larger_and_a_ray_picks_it() {
+        let mut checks = checks_of(vec![
+            step(0.0, None, Verdict::Climbs, "a"),
+            step(2.0, None, Verdict::Blocked, "a"),
+        ]);
+        let heads = |c: &ChecksState, open: Option<usize>| -> Vec<(DVec3, f64, [f32; 4])> {
+            pins_with(c, open)
+                .into_iter()
+                .filter_map(|p| match p.shape {
+                    Shape::Ellipsoid { center, radii } => Some((center, radii.x, p.color)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let h = heads(&checks, None);
+        assert_eq!(h.len(), 2);
+        assert_eq!(finding_pins(&checks).len(), 4, "a stem and a head each");
+        assert_eq!(
+            h[1].2,
+            verdict_rgba(Verdict::Blocked),
+            "in its verdict's colour"
+        );
+        assert!((h[0].0 - DVec3::Y * PIN_HEIGHT_M).length() < 1e-12);
+        // Filtered out: no pin.
+        checks.filter.verdicts[2] = false;
+        assert_eq!(heads(&checks, None).len(), 1);
+        checks.filter.verdicts[2] = true;
+        // A ray down through the second head picks it; one beside it, none;
+        // one behind the level's surface, none.
+        let above = DVec3::new(2.0, 5.0, 0.0);
+        assert_eq!(pin_under_ray(&checks, above, -DVec3::Y, 100.0), Some(1));
+        let beside = DVec3::new(1.0, 5.0, 0.0);
+        assert_eq!(pin_under_ray(&checks, beside, -DVec3::Y, 100.0), None);
+        assert_eq!(pin_under_ray(&checks, above, -DVec3::Y, 1.0), None);
+        let h = heads(&checks, Some(1));
+        assert_eq!(h[1].2, [1.0; 4], "white-headed");
+        assert!(
+            (h[1].1 - 2.0 * PIN_HEAD_M).abs() < 1e-12,
+            "the opened one is larger"
+        );
+        assert!((h[0].1 - PIN_HEAD_M).abs() < 1e-12);
     }
 }

@@ -165,8 +165,16 @@ pub enum Command {
     /// Open finding `i` of the report: its deciding walk, at the frame
     /// where it stalls, in the selected probe's stepper.
     OpenFinding(usize),
+    /// Open finding `i` from its pin in the 3D view: as
+    /// [`Command::OpenFinding`], the camera staying where it is.
+    OpenFindingPin(usize),
     /// Close the opened finding (the section plot follows the probe again).
     CloseFinding,
+    /// Unfold (`true`) or fold a group of the findings list (a view
+    /// change, not an edit).
+    SetChecksGroupOpen(crate::app::checks::GroupKey, bool),
+    /// Unfold or fold every group of the findings list.
+    SetAllChecksGroupsOpen(bool),
     /// Compare modes on or off: the selected probe's move in every mode.
     SetCompareModes(bool),
     /// Step the selected probe to iteration `i`, computing the iterations
@@ -366,7 +374,24 @@ impl EditorState {
                 self.highlight = None;
                 self.open_finding(i)
             }
+            Command::OpenFindingPin(i) => {
+                self.highlight = None;
+                self.open_finding_framed(i, false)
+            }
             Command::CloseFinding => self.checks.open = None,
+            Command::SetChecksGroupOpen(key, true) => {
+                self.checks.unfolded.insert(key);
+            }
+            Command::SetChecksGroupOpen(key, false) => {
+                self.checks.unfolded.remove(&key);
+            }
+            Command::SetAllChecksGroupsOpen(open) => {
+                self.checks.unfolded = if open {
+                    self.checks.groups().into_iter().map(|g| g.key).collect()
+                } else {
+                    Default::default()
+                };
+            }
             Command::SetCompareModes(on) => crate::app::compare::set_open(self, on),
             Command::StepTo(i) => crate::app::compare::step_to(self, i),
             Command::DismissWhatIf => crate::app::whatif::dismiss(self),

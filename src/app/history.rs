@@ -261,10 +261,12 @@ fn describe(
             crate::app::state::CarryChoice::Reseat => "re-seat the probes".into(),
             crate::app::state::CarryChoice::Clear => "clear the probes".into(),
         },
-        C::OpenFinding(_) | C::OpenMapSpot(_) => match after.probes.len() > before.probes.len() {
-            true => format!("add {}", probe_name(after, after.probes.len() - 1)),
-            false => "open a finding".into(),
-        },
+        C::OpenFinding(_) | C::OpenFindingPin(_) | C::OpenMapSpot(_) => {
+            match after.probes.len() > before.probes.len() {
+                true => format!("add {}", probe_name(after, after.probes.len() - 1)),
+                false => "open a finding".into(),
+            }
+        }
         _ => return None,
     };
     Some((words, None))
@@ -287,6 +289,7 @@ pub fn is_edit(cmd: &crate::app::command::Command) -> bool {
             | C::DeleteCylinder(_)
             | C::CarryProbes { .. }
             | C::OpenFinding(_)
+            | C::OpenFindingPin(_)
             | C::OpenMapSpot(_)
     )
 }

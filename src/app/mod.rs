@@ -38,7 +38,7 @@ pub mod walk;
 pub mod whatif;
 pub mod words;
 
-pub use ui::{CollidoscopeApp, Startup};
+pub use ui::{CollidoscopeApp, MIN_LEFT_WIDTH, Startup};
 
 use crate::level::{ImportOptions, Level, import};
 use std::path::{Path, PathBuf};

@@ -94,6 +94,9 @@ pub enum OverlayKind {
     /// The stuck-spot map: one floor quad per start point, in the colour
     /// of its worst walk's class.
     StuckMap,
+    /// The level checks: a pin at each finding the Checks page lists, in
+    /// its verdict's colour, the opened one larger and white-headed.
+    FindingPins,
     /// Each object's bounding sphere (broad phase, seed 003).
     BoundingSpheres,
     /// Each object's axis-aligned bounding box.
@@ -136,7 +139,7 @@ pub enum OverlayKind {
 
 impl OverlayKind {
     /// Every kind, in legend order.
-    pub const ALL: [OverlayKind; 44] = [
+    pub const ALL: [OverlayKind; 45] = [
         OverlayKind::EllipsoidStart,
         OverlayKind::EllipsoidContact,
         OverlayKind::EllipsoidGhosts,
@@ -164,6 +167,7 @@ impl OverlayKind {
         OverlayKind::WhatIf,
         OverlayKind::ReplayPaths,
         OverlayKind::StuckMap,
+        OverlayKind::FindingPins,
         OverlayKind::BoundingSpheres,
         OverlayKind::BoundingAabbs,
         OverlayKind::BoundingObbs,
@@ -213,6 +217,7 @@ impl OverlayKind {
             OverlayKind::WhatIf => "What-if: before / after",
             OverlayKind::ReplayPaths => "Replay: recorded (white), re-run (orange)",
             OverlayKind::StuckMap => "Stuck-spot map",
+            OverlayKind::FindingPins => "Finding pins",
             OverlayKind::BoundingSpheres => "Object bounding spheres",
             OverlayKind::BoundingAabbs => "Object AABBs",
             OverlayKind::BoundingObbs => "Object OBBs",
@@ -265,6 +270,7 @@ impl OverlayKind {
             OverlayKind::WhatIf => [0.75, 0.75, 0.75, 0.28],
             OverlayKind::ReplayPaths => [0.95, 0.95, 0.95, 1.0],
             OverlayKind::StuckMap => [0.9, 0.2, 0.2, 1.0],
+            OverlayKind::FindingPins => [0.9, 0.27, 0.24, 1.0],
             OverlayKind::BoundingSpheres => [0.4, 0.9, 1.0, 0.12],
             OverlayKind::BoundingAabbs => [1.0, 0.6, 0.6, 1.0],
             OverlayKind::BoundingObbs => [0.6, 1.0, 0.4, 1.0],

@@ -248,7 +248,14 @@ fn nothing_in_the_other_pages_runs_past_the_panels_edge() {
         h.state().state().checks.running()
     });
     h.run_steps(3);
-    h.get_by_label_contains("#2 ").click();
+    assert_left_panel_fits(&h, "the Checks page's folded groups");
+    // Unfold the first group (a staircase) and open its first finding.
+    let group = h.state().state().checks.groups()[0].clone();
+    h.get_by_label_contains(&format!("{} · ", group.key.title()))
+        .click();
+    h.run_steps(3);
+    h.get_by_label_contains(&format!("#{} ", group.members[0] + 1))
+        .click();
     h.run_steps(3);
     assert_left_panel_fits(&h, "the Checks page with a finding open");
 

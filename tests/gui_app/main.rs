@@ -15,6 +15,7 @@ use egui_kittest::kittest::Queryable;
 use glam::DVec3;
 use std::path::PathBuf;
 
+mod checks;
 mod files;
 mod first_sight;
 mod pages;

@@ -149,8 +149,12 @@ fn the_checks_page_lists_findings_and_a_click_shows_the_reason() {
     h.get_by_label(&format!("{} climbs", c.climbs));
     h.get_by_label(&format!("{} blocked", c.blocked));
     h.get_by_label_contains(&format!("of {} findings", report.findings.len()));
-    // The second finding's row: click it.
+    // The list opens folded, one line per staircase and object: unfold
+    // the second finding's group, then click its row.
     let f = &report.findings[1];
+    let group = collidoscope::app::checks::GroupKey::of(f).title();
+    h.get_by_label_contains(&format!("{group} · ")).click();
+    h.run_steps(2);
     h.get_by_label_contains("#2 ").click();
     h.run_steps(3);
     let st = h.state().state();

@@ -6,7 +6,7 @@
 use super::{CollidoscopeApp, widgets};
 use crate::analysis::checks::{Finding, Verdict, measurements};
 use crate::analysis::features::FeatureKind;
-use crate::app::checks::{KINDS, VERDICTS};
+use crate::app::checks::{FindingGroup, KINDS, ListRow, VERDICTS};
 use crate::app::command::Command;
 use eframe::egui::{self, Color32, RichText, text::LayoutJob};
 
@@ -16,12 +16,7 @@ const ROW_H: f32 = 20.0;
 /// The colour of a verdict: green for climbs and passes, red for blocked,
 /// orange for stalls, grey for untested.
 pub fn verdict_color(v: Verdict) -> Color32 {
-    match v {
-        Verdict::Climbs | Verdict::Passes => Color32::from_rgb(80, 200, 90),
-        Verdict::Blocked => Color32::from_rgb(230, 70, 60),
-        Verdict::Stalls => Color32::from_rgb(240, 150, 40),
-        Verdict::Untested => Color32::from_rgb(150, 150, 160),
-    }
+    widgets::opaque(crate::app::checks::verdict_rgba(v))
 }
 
 /// The colour that marks a marginal finding.
@@ -117,28 +112,55 @@ fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     widgets::run_bar(ui, app, bar);
 }
 
+/// A filter chip: filled in its colour with dark text when on, an outline
+/// with its word struck through when off, so which are on reads at a
+/// glance (and through AccessKit, as a toggle).
+fn chip(ui: &mut egui::Ui, on: &mut bool, word: &str, color: Color32) -> egui::Response {
+    let text = if *on {
+        RichText::new(word).color(Color32::from_gray(20)).strong()
+    } else {
+        RichText::new(word)
+            .color(color.gamma_multiply(0.8))
+            .strikethrough()
+    };
+    let button = egui::Button::new(text)
+        .selected(*on)
+        .fill(if *on { color } else { Color32::TRANSPARENT })
+        .stroke(egui::Stroke::new(
+            1.0,
+            color.gamma_multiply(if *on { 1.0 } else { 0.6 }),
+        ))
+        .corner_radius(8.0);
+    let r = ui.add(button);
+    if r.clicked() {
+        *on = !*on;
+    }
+    r
+}
+
+/// The colour of a kind's chip (the kinds have no colour of their own).
+const KIND_CHIP: Color32 = Color32::from_rgb(170, 175, 190);
+
 fn filters(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let before = app.state.checks.filter;
     let mut f = before;
     ui.horizontal_wrapped(|ui| {
         for (k, on) in KINDS.iter().zip(f.kinds.iter_mut()) {
-            ui.toggle_value(on, kind_word(*k));
+            chip(ui, on, kind_word(*k), KIND_CHIP)
+                .on_hover_text("Show or hide findings of this kind");
         }
     });
     ui.horizontal_wrapped(|ui| {
         for (v, on) in VERDICTS.iter().zip(f.verdicts.iter_mut()) {
-            ui.toggle_value(on, RichText::new(verdict_word(*v)).color(verdict_color(*v)))
-                .on_hover_text(if v == &Verdict::Untested {
+            chip(ui, on, verdict_word(*v), verdict_color(*v)).on_hover_text(
+                if v == &Verdict::Untested {
                     "Features no walk could reach or test (never a failure)"
                 } else {
                     "Show or hide findings with this verdict"
-                });
+                },
+            );
         }
-        ui.toggle_value(
-            &mut f.marginal_only,
-            RichText::new("marginal only").color(MARGINAL_COLOR),
-        )
-        .on_hover_text(
+        chip(ui, &mut f.marginal_only, "marginal only", MARGINAL_COLOR).on_hover_text(
             "Only verdicts within a centimetre (half a degree) of the character's limit",
         );
     });
@@ -192,43 +214,220 @@ fn findings_list(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         return;
     };
     let visible = checks.visible();
+    let groups = checks.groups();
+    let rows = checks.rows(&groups);
     let open = checks.open.as_ref().map(|o| o.index);
     ui.weak(format!(
-        "{} of {} findings",
+        "{} of {} findings · {} groups",
         visible.len(),
-        report.findings.len()
+        report.findings.len(),
+        groups.len()
     ));
+    ui.horizontal(|ui| {
+        if ui
+            .small_button("Unfold all")
+            .on_hover_text("List every finding under its staircase or object")
+            .clicked()
+        {
+            app.queue.push(Command::SetAllChecksGroupsOpen(true));
+        }
+        if ui
+            .small_button("Fold all")
+            .on_hover_text("One line per staircase and object, with its worst verdict")
+            .clicked()
+        {
+            app.queue.push(Command::SetAllChecksGroupsOpen(false));
+        }
+    });
     let text_color = ui.visuals().text_color();
-    egui::ScrollArea::vertical()
+    let mut area = egui::ScrollArea::vertical()
         .id_salt("findings")
-        .auto_shrink([false, false])
-        .show_rows(ui, ROW_H, visible.len(), |ui, range| {
-            for &i in &visible[range] {
-                let f = &report.findings[i];
-                let job = row_job(i, f, text_color);
-                let row = ui
-                    .add(egui::Button::selectable(open == Some(i), job).truncate())
-                    .on_hover_text(&f.reason);
-                if row.clicked() {
-                    app.queue.push(Command::OpenFinding(i));
+        .auto_shrink([false, false]);
+    // Opened from its pin in the view: scroll its row into the middle.
+    if app.state.checks.reveal {
+        app.state.checks.reveal = false;
+        if let Some(k) = rows
+            .iter()
+            .position(|r| *r == ListRow::Finding(open.unwrap_or(usize::MAX)))
+        {
+            let row_h = ROW_H + ui.spacing().item_spacing.y;
+            let half = ui.available_height() * 0.5;
+            area = area.vertical_scroll_offset((k as f32 * row_h - half).max(0.0));
+        }
+    }
+    let report = app.state.checks.report.clone().map(|(r, _)| r);
+    let Some(report) = report else {
+        return;
+    };
+    area.show_rows(ui, ROW_H, rows.len(), |ui, range| {
+        for row in &rows[range] {
+            match *row {
+                ListRow::Group(g) => group_row(ui, app, &groups[g]),
+                ListRow::Finding(i) => {
+                    let f = &report.findings[i];
+                    ui.horizontal(|ui| {
+                        ui.add_space(18.0);
+                        let (job, full) = row_job(ui, i, f, text_color);
+                        let row = ui
+                            .add(egui::Button::selectable(open == Some(i), job))
+                            .on_hover_text(format!("{full}\n{}", f.reason));
+                        if row.clicked() {
+                            app.queue.push(Command::OpenFinding(i));
+                        }
+                    });
                 }
             }
-        });
+        }
+    });
 }
 
-/// A row with the verdict in its colour.
-fn row_job(i: usize, f: &Finding, text: Color32) -> LayoutJob {
+/// A group's header: fold arrow, name, count, worst verdict (in its
+/// colour) and how many are marginal; a click folds or unfolds it.
+fn group_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, g: &FindingGroup) {
+    let unfolded = app.state.checks.unfolded.contains(&g.key);
+    let n = g.members.len();
+    let what = match &g.key {
+        crate::app::checks::GroupKey::Staircase(_) => {
+            format!("{n} riser{}", if n == 1 { "" } else { "s" })
+        }
+        _ => format!("{n} finding{}", if n == 1 { "" } else { "s" }),
+    };
+    // The row says the count and the worst verdict in few words (the
+    // hover says them in full): "stairs_a · 3 · blocked · 1 marg.".
+    // The font the widths are measured in (egui's TextFormat default is
+    // larger than a button's text: the cut rows overflowed with it).
+    let font = egui::TextFormat {
+        color: ui.visuals().strong_text_color(),
+        font_id: egui::TextStyle::Button.resolve(ui.style()),
+        ..Default::default()
+    };
+    let tail = if matches!(g.key, crate::app::checks::GroupKey::Staircase(_)) {
+        format!(" · {what} · ")
+    } else {
+        format!(" · {n} · ")
+    };
+    let worst = verdict_word(g.worst);
+    let marginal = if g.marginal > 0 {
+        format!(" · {} marg.", g.marginal)
+    } else {
+        String::new()
+    };
+    // The name is what gets cut (in its middle) when the panel is narrow.
+    let fixed = format!("{tail}{worst}{marginal}");
+    let room = row_room(ui) - widths(ui, &fixed) - 26.0;
+    let title = g.key.title();
+    let name = widgets::elide_middle(&title, room, |s| widths(ui, s));
+    let mut job = LayoutJob::default();
+    job.append(&name, 0.0, font.clone());
+    job.append(&tail, 0.0, font.clone());
+    job.append(
+        worst,
+        0.0,
+        egui::TextFormat {
+            color: verdict_color(g.worst),
+            ..font.clone()
+        },
+    );
+    if !marginal.is_empty() {
+        job.append(
+            &marginal,
+            0.0,
+            egui::TextFormat {
+                color: MARGINAL_COLOR,
+                ..font
+            },
+        );
+    }
+    let hover = format!(
+        "{title}: {what}, the worst {worst}{}. Click to {}.",
+        if g.marginal > 0 {
+            format!(", {} marginal", g.marginal)
+        } else {
+            String::new()
+        },
+        if unfolded { "fold" } else { "unfold" }
+    );
+    let r = ui
+        .horizontal(|ui| {
+            // The fold arrow, painted as egui's collapsing headers do (the
+            // fonts have no arrow glyph).
+            let (rect, icon) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::click());
+            let icon = icon.on_hover_text(&hover);
+            let openness = if unfolded { 1.0 } else { 0.0 };
+            let mut painted = icon.clone();
+            painted.rect = rect;
+            egui::collapsing_header::paint_default_icon(ui, openness, &painted);
+            let text = ui
+                .add(egui::Button::new(job).frame(false))
+                .on_hover_text(&hover);
+            icon.clicked() || text.clicked()
+        })
+        .inner;
+    if r {
+        app.queue
+            .push(Command::SetChecksGroupOpen(g.key.clone(), !unfolded));
+    }
+}
+
+/// Points from the cursor to the list's visible right edge (the panel's
+/// clip, which is narrower than the scroll area's content when a row is
+/// wide).
+fn row_room(ui: &egui::Ui) -> f32 {
+    (ui.clip_rect().right() - ui.cursor().left())
+        .min(ui.available_width())
+        .max(0.0)
+}
+
+/// Width of `s` in the body font, points.
+fn widths(ui: &egui::Ui, s: &str) -> f32 {
+    ui.painter()
+        .layout_no_wrap(
+            s.to_owned(),
+            egui::TextStyle::Button.resolve(ui.style()),
+            Color32::WHITE,
+        )
+        .size()
+        .x
+}
+
+/// A row with the verdict in its colour; the measurements and the object
+/// are cut in their middle to fit the row (the whole text is returned for
+/// the hover).
+fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, String) {
     let mut job = LayoutJob::default();
     let font = egui::TextFormat {
         color: text,
+        font_id: egui::TextStyle::Button.resolve(ui.style()),
         ..Default::default()
     };
     let object = f.feature.object.as_deref().unwrap_or("?");
-    job.append(
-        &format!("#{} {} ", i + 1, kind_word(f.feature.kind)),
-        0.0,
-        font.clone(),
+    let head = format!("#{} {} ", i + 1, kind_word(f.feature.kind));
+    let marginal = if f.marginal.is_some() {
+        " (marginal)"
+    } else {
+        ""
+    };
+    // The row sits under its staircase's header: its number would only
+    // push the riser's height out of the row.
+    let measured = measurements(f);
+    let measured = match f.feature.flight {
+        Some(n) => measured
+            .strip_prefix(&format!("staircase {}", n + 1))
+            .map(|m| m.trim_start_matches(", ").to_owned())
+            .unwrap_or(measured),
+        None => measured,
+    };
+    let rest = format!(" · {measured} · {object}");
+    let full = format!(
+        "{head}{}{marginal} · {} · {object}",
+        verdict_word(f.verdict),
+        measurements(f)
     );
+    let fixed = format!("{head}{}{marginal}", verdict_word(f.verdict));
+    let room =
+        ui.available_width() - widths(ui, &fixed) - 2.0 * ui.spacing().button_padding.x - 4.0;
+    let rest = widgets::elide_middle(&rest, room, |s| widths(ui, s));
+    job.append(&head, 0.0, font.clone());
     job.append(
         verdict_word(f.verdict),
         0.0,
@@ -237,9 +436,9 @@ fn row_job(i: usize, f: &Finding, text: Color32) -> LayoutJob {
             ..font.clone()
         },
     );
-    if f.marginal.is_some() {
+    if !marginal.is_empty() {
         job.append(
-            " (marginal)",
+            marginal,
             0.0,
             egui::TextFormat {
                 color: MARGINAL_COLOR,
@@ -247,6 +446,6 @@ fn row_job(i: usize, f: &Finding, text: Color32) -> LayoutJob {
             },
         );
     }
-    job.append(&format!(" · {} · {object}", measurements(f)), 0.0, font);
-    job
+    job.append(&rest, 0.0, font);
+    (job, full)
 }

@@ -27,10 +27,12 @@ mod panels;
 mod plots;
 mod radial_view;
 mod replay;
-mod section;
+pub mod section;
 mod sync;
 mod viewport;
 mod widgets;
+
+pub use panels::MIN_LEFT_WIDTH;
 
 use crate::analysis::envelope::Envelope;
 use crate::app::command::{Command, Effect};
@@ -103,6 +105,8 @@ pub struct CollidoscopeApp {
     left_tab: left::LeftTab,
     /// The section plot's cut for the selected probe's path.
     section_cache: Option<(section::SectionKey, crate::analysis::section::Section)>,
+    /// How the section plot is framed (zoomed to a finding, reset).
+    section_view: section::SectionView,
     /// The path field's completions for the text typed.
     completions: file_window::CompletionCache,
     /// The carried-probes question's "do the same for every level" box.
@@ -172,6 +176,7 @@ impl CollidoscopeApp {
             envelope_status: EnvelopeStatus::Idle,
             left_tab: left::LeftTab::Scene,
             section_cache: None,
+            section_view: Default::default(),
             completions: Default::default(),
             carry_remember: false,
             label_cards: Vec::new(),
@@ -280,6 +285,12 @@ impl CollidoscopeApp {
     /// The overlay primitives the view draws now (world space).
     pub fn drawn_overlays(&self) -> &[crate::collide::debug_draw::DebugPrimitive] {
         self.sync.primitives()
+    }
+
+    /// How the section plot was framed in the last frame: its bounds, its
+    /// rectangle and the measurement it is zoomed to.
+    pub fn section_view(&self) -> &section::SectionView {
+        &self.section_view
     }
 
     /// The 3D view's rectangle in the last frame, in screen points.

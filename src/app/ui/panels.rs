@@ -10,6 +10,9 @@ use eframe::egui::{self, CursorIcon, Rangef, Sense, Stroke};
 
 /// Smallest side panel, points (narrower, nothing in it reads).
 pub const MIN_SIDE_WIDTH: f32 = 160.0;
+/// Smallest left panel, points: its page tabs (Scene, Character, Checks,
+/// Map) in one row, and a findings row's verdict before its cut middle.
+pub const MIN_LEFT_WIDTH: f32 = 230.0;
 /// Largest share of the window one side panel may take.
 pub const MAX_SIDE_FRACTION: f32 = 0.35;
 /// Smallest plots panel, points (the stepper's buttons and a sliver of plot).
@@ -33,7 +36,7 @@ pub fn fitted(preferred: f32, default: f32, min: f32, max_fraction: f32, window:
 /// The left panel's width in a window `window_w` wide.
 pub fn left_width(p: &PanelSizes, window_w: f32) -> f32 {
     let d = PanelSizes::default().left_width;
-    fitted(p.left_width, d, MIN_SIDE_WIDTH, MAX_SIDE_FRACTION, window_w)
+    fitted(p.left_width, d, MIN_LEFT_WIDTH, MAX_SIDE_FRACTION, window_w)
 }
 
 /// The inspector's width in a window `window_w` wide.
@@ -70,8 +73,15 @@ pub fn edge_drag(ui: &egui::Ui, id: &str, at: f32, span: Rangef, horizontal: boo
     } else {
         egui::Rect::from_x_y_ranges(Rangef::new(at - grab, at + grab), span)
     };
-    let response = ui
-        .interact(rect, egui::Id::unique(id), Sense::drag())
+    // On a layer of its own above the panels: half the handle lies over
+    // the neighbouring 3D view, whose own drag (orbit) won a press there,
+    // so the edge could only be caught in a 4-point strip.
+    let response = egui::Area::new(egui::Id::unique(id).with("handle"))
+        .order(egui::Order::Middle)
+        .fixed_pos(rect.min)
+        .constrain(false)
+        .show(ui.ctx(), |ui| ui.allocate_rect(rect, Sense::drag()))
+        .inner
         .on_hover_cursor(if horizontal {
             CursorIcon::ResizeVertical
         } else {

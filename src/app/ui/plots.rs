@@ -68,6 +68,12 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         } else {
             per_iteration_plot(ui, records, shown, w, h);
         }
+        // An opened finding's section takes the histogram's place too: the
+        // riser under study is what the designer came to read.
+        if app.state.checks.open.is_some() {
+            super::section::show(ui, app, 2.0 * w + 8.0, h);
+            return;
+        }
         super::section::show(ui, app, w, h);
         let hist = app
             .sync

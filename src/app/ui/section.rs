@@ -25,15 +25,23 @@ const OUTLINE_POINTS: usize = 48;
 /// Most cut segments drawn (each is one plot line).
 const MAX_DRAWN_SEGMENTS: usize = 4000;
 
-/// A measured height drawn as a vertical bar with its value.
+/// A measurement drawn as a bar with its value: a riser's height or a
+/// clearance up, a tread's depth across.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasureBar {
-    /// Foot of the bar, `(s, y)`.
+    /// Foot of the bar (its riser end for a tread), `(s, y)`.
     pub foot: [f64; 2],
-    /// Top of the bar, `(s, y)`.
+    /// Top of the bar (its far end for a tread), `(s, y)`.
     pub top: [f64; 2],
-    /// `riser 0.300 m`, `height 2.000 m`.
+    /// `riser 0.300 m`, `clearance 2.000 m`, `tread 0.600 m`.
     pub label: String,
+}
+
+impl MeasureBar {
+    /// Whether the bar lies across (a tread) rather than up.
+    pub fn across(&self) -> bool {
+        (self.top[1] - self.foot[1]).abs() < (self.top[0] - self.foot[0]).abs()
+    }
 }
 
 /// Everything the section plot draws, in cut coordinates `(s, y)`.
@@ -49,8 +57,11 @@ pub struct SectionPlot {
     pub marker: Option<[f64; 2]>,
     /// The ellipsoid's outline at the marker.
     pub marker_outline: Vec<[f64; 2]>,
-    /// The measured height, for a finding.
+    /// The measured height (riser or clearance), for a finding: what the
+    /// view opens zoomed to.
     pub bar: Option<MeasureBar>,
+    /// The tread on top of a riser, for a step with one.
+    pub tread: Option<MeasureBar>,
     /// Segments were left out (the cut's cap or the drawing cap).
     pub truncated: bool,
 }
@@ -67,6 +78,7 @@ impl SectionPlot {
             .chain(&self.path)
             .chain(&self.marker_outline)
             .chain(self.bar.iter().flat_map(|b| [&b.foot, &b.top]))
+            .chain(self.tread.iter().flat_map(|b| [&b.foot, &b.top]))
             .map(|p| p[1]);
         let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
             (lo.min(y), hi.max(y))
@@ -112,7 +124,7 @@ pub fn section_plot(
         let m = &f.feature;
         let (h, what) = match (m.riser_height_m, m.height_m) {
             (Some(r), _) => (r, "riser"),
-            (None, Some(h)) => (h, "height"),
+            (None, Some(h)) => (h, "clearance"),
             _ => return None,
         };
         let foot = sec.to_cut(m.position);
@@ -120,6 +132,23 @@ pub fn section_plot(
             foot: arr(foot),
             top: [foot.x, foot.y + h],
             label: format!("{what} {h:.3} m"),
+        })
+    });
+    // The tread runs from the riser's top the way the step climbs (in the
+    // cut: forwards when the walk goes up the step, backwards otherwise).
+    let tread = finding.and_then(|f| {
+        let m = &f.feature;
+        let (r, t) = (m.riser_height_m?, m.tread_depth_m?);
+        let foot = sec.to_cut(m.position);
+        let way = if m.direction.dot(sec.direction) < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        Some(MeasureBar {
+            foot: [foot.x, foot.y + r],
+            top: [foot.x + way * t, foot.y + r],
+            label: format!("tread {t:.3} m"),
         })
     });
     SectionPlot {
@@ -136,6 +165,7 @@ pub fn section_plot(
             ellipse_outline(m, sec.half_extent, OUTLINE_POINTS)
         }),
         bar,
+        tread,
         truncated: sec.truncated || sec.segments.len() > MAX_DRAWN_SEGMENTS,
     }
 }
@@ -248,15 +278,82 @@ pub fn legend_headroom(y_min: f64, y_max: f64, plot_h: f32, legend_h: f32) -> f6
     span * f64::from(legend_h) / free
 }
 
-/// Shows the section plot, `w` by `h` points.
+/// Share of the plot's height the measured riser or clearance takes when
+/// the view opens on a finding (at least half, so a 0.15 m riser is read
+/// at a glance rather than as a 10-pixel notch).
+pub const FOCUS_SHARE: f64 = 0.6;
+
+/// How the section plot is framed, in plain numbers (the tests read them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SectionView {
+    /// What the view was last framed for: the opened finding's index and
+    /// its frame, or `None` for the probe's path.
+    framed_for: Option<Option<(usize, usize)>>,
+    /// Reset view was asked for (the button, or a double click).
+    reset: bool,
+    /// The bounds shown last frame, `([s_min, y_min], [s_max, y_max])`.
+    pub bounds: Option<([f64; 2], [f64; 2])>,
+    /// The plot's data rectangle last frame, screen points.
+    pub rect: Option<egui::Rect>,
+    /// The riser or clearance bar drawn last frame.
+    pub bar: Option<MeasureBar>,
+    /// The labels drawn last frame (riser, clearance, tread).
+    pub labels: Vec<String>,
+}
+
+impl SectionView {
+    /// Asks for the view the plot opened with (applied next frame).
+    pub fn request_reset(&mut self) {
+        self.reset = true;
+    }
+}
+
+/// The bounds that frame `bar` (a riser or a clearance) so that it takes
+/// [`FOCUS_SHARE`] of the height of a plot whose data rectangle is
+/// `aspect` times as wide as it is high, at equal scale; the bar sits a
+/// third of the way across, so the walk coming to it shows on its left.
+/// `None` for a bar of no height.
+pub fn focus_bounds(bar: &MeasureBar, aspect: f64) -> Option<([f64; 2], [f64; 2])> {
+    let h = (bar.top[1] - bar.foot[1]).abs();
+    if !(h.is_finite() && h > 1e-6) {
+        return None;
+    }
+    let aspect = if aspect.is_finite() && aspect > 0.05 {
+        aspect
+    } else {
+        1.0
+    };
+    let view_h = h / FOCUS_SHARE;
+    let y0 = bar.foot[1].min(bar.top[1]) - (view_h - h) * 0.5;
+    // A hair narrower than the aspect asks: egui_plot then widens the
+    // x range to equal scale and leaves the height as it is.
+    let view_w = view_h * aspect * 0.98;
+    let x0 = bar.foot[0] - view_w / 3.0;
+    Some(([x0, y0], [x0 + view_w, y0 + view_h]))
+}
+
+/// The width over the height of the plot's data rectangle, from last
+/// frame's, or estimated from the size asked for.
+fn data_aspect_of(view: &SectionView, w: f32, h: f32) -> f64 {
+    match view.rect {
+        Some(r) if r.height() > 1.0 => f64::from(r.width() / r.height()),
+        _ => f64::from((w - 50.0).max(10.0) / (h - AXES_H).max(10.0)),
+    }
+}
+
+/// Shows the section plot, `w` by `h` points: a row with Reset view over
+/// the plot. The plain mouse wheel does nothing to it (it scrolled the
+/// riser out of sight): Ctrl + wheel zooms, Shift + wheel or a drag pans.
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
     let current = app.state.selected_probe().map(|p| p.shown_center());
+    let open_key = app.state.checks.open.as_ref().map(|o| (o.index, o.frame));
     let data = if let Some(open) = &app.state.checks.open {
         section_plot(&open.section, app.state.checks.open_finding(), current)
     } else {
         fallback_section(app).map_or_else(SectionPlot::default, |s| section_plot(s, None, current))
     };
     if data.path.is_empty() && data.segments.is_empty() {
+        app.section_view = SectionView::default();
         super::plots::empty_plot(ui, w, h, "Place a probe: its path's cut shows here");
         return;
     }
@@ -265,6 +362,39 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
     } else {
         "probe path"
     };
+    ui.vertical(|ui| {
+        ui.set_width(w);
+        ui.horizontal(|ui| {
+            ui.strong("Section");
+            if ui
+                .small_button("Reset view")
+                .on_hover_text(if open_key.is_some() {
+                    "Back to the view zoomed to the finding's riser or clearance \
+                     (also a double click on the plot)"
+                } else {
+                    "Back to the whole path (also a double click on the plot)"
+                })
+                .clicked()
+            {
+                app.section_view.request_reset();
+            }
+            ui.weak("Ctrl+wheel zoom · Shift+wheel or drag pan");
+        });
+        let h = (h - ui.spacing().interact_size.y - ui.spacing().item_spacing.y).max(60.0);
+        plot(ui, app, &data, title, open_key, w, h);
+    });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn plot(
+    ui: &mut egui::Ui,
+    app: &mut CollidoscopeApp,
+    data: &SectionPlot,
+    title: &str,
+    open_key: Option<(usize, usize)>,
+    w: f32,
+    h: f32,
+) {
     // Room above the data for the legend (top right): without it the
     // legend covered the probe's outline at the end of a short walk.
     let entries = [
@@ -272,12 +402,24 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
         !data.outlines.is_empty(),
         true,
         data.marker.is_some(),
-        data.bar.is_some(),
+        data.bar.is_some() || data.tread.is_some(),
     ];
     let legend_h = LEGEND_ROW_H * entries.iter().filter(|e| **e).count() as f32 + 12.0;
     let (y_min, y_max) = data.y_range();
     let headroom = legend_headroom(y_min, y_max, h - AXES_H, legend_h);
-    Plot::new("section")
+    // Framing: on a newly opened finding (or frame), on closing it, and on
+    // Reset view.
+    let view = &mut app.section_view;
+    let reframe = view.reset || view.framed_for != Some(open_key);
+    let focus = data
+        .bar
+        .as_ref()
+        .filter(|_| open_key.is_some())
+        .and_then(|b| focus_bounds(b, data_aspect_of(view, w, h)));
+    view.reset = false;
+    view.framed_for = Some(open_key);
+    let shift = ui.input(|i| i.modifiers.shift);
+    let shown = Plot::new("section")
         .legend(Legend::default())
         .include_y(y_max + headroom)
         .width(w)
@@ -285,53 +427,102 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp, w: f32, h: f32) {
         .x_axis_label("along the walk (m)")
         .y_axis_label("height (m)")
         .data_aspect(1.0)
+        // The plain wheel is left alone; Shift + wheel pans across (egui
+        // turns it into a sideways scroll), Ctrl + wheel zooms.
+        .allow_scroll(shift)
+        .allow_double_click_reset(false)
         .show(ui, |pu| {
-            let grey = Color32::from_gray(170);
-            for s in &data.segments {
-                pu.line(
-                    Line::new("level cut", PlotPoints::from(s.to_vec()))
-                        .color(grey)
-                        .width(1.5)
-                        .allow_hover(false),
-                );
+            if reframe {
+                match focus {
+                    Some((min, max)) => {
+                        pu.set_plot_bounds(egui_plot::PlotBounds::from_min_max(min, max))
+                    }
+                    None => pu.set_auto_bounds(true),
+                }
             }
-            let blue = Color32::from_rgb(70, 140, 230);
-            for o in &data.outlines {
-                pu.line(
-                    Line::new("ellipsoid", PlotPoints::from(o.clone()))
-                        .color(blue.gamma_multiply(0.6))
-                        .allow_hover(false),
-                );
-            }
-            pu.line(Line::new(title, PlotPoints::from(data.path.clone())).color(blue));
-            if let Some(m) = data.marker {
-                let orange = Color32::from_rgb(250, 160, 40);
-                pu.line(
-                    Line::new("now", PlotPoints::from(data.marker_outline.clone()))
-                        .color(orange)
-                        .width(2.0),
-                );
-                pu.points(
-                    Points::new("now", PlotPoints::from(vec![m]))
-                        .radius(4.0)
-                        .color(orange),
-                );
-            }
-            if let Some(b) = &data.bar {
-                let red = Color32::from_rgb(230, 70, 60);
-                pu.line(
-                    Line::new("measured", PlotPoints::from(vec![b.foot, b.top]))
-                        .color(red)
-                        .width(3.0),
-                );
-                let mid = PlotPoint::new(b.foot[0], (b.foot[1] + b.top[1]) * 0.5);
-                pu.text(
-                    Text::new("measured", mid, b.label.clone())
-                        .color(red)
-                        .anchor(egui::Align2::LEFT_CENTER),
-                );
-            }
+            draw(pu, data, title);
         });
+    let view = &mut app.section_view;
+    if shown.response.double_clicked() {
+        view.request_reset();
+    }
+    let b = shown.transform.bounds();
+    view.bounds = Some((b.min(), b.max()));
+    view.rect = Some(*shown.transform.frame());
+    view.bar = data.bar.clone();
+    view.labels = data
+        .bar
+        .iter()
+        .chain(&data.tread)
+        .map(|b| b.label.clone())
+        .collect();
+}
+
+/// The plot's items.
+fn draw(pu: &mut egui_plot::PlotUi<'_>, data: &SectionPlot, title: &str) {
+    let grey = Color32::from_gray(170);
+    for s in &data.segments {
+        pu.line(
+            Line::new("level cut", PlotPoints::from(s.to_vec()))
+                .color(grey)
+                .width(1.5)
+                .allow_hover(false),
+        );
+    }
+    let blue = Color32::from_rgb(70, 140, 230);
+    for o in &data.outlines {
+        pu.line(
+            Line::new("ellipsoid", PlotPoints::from(o.clone()))
+                .color(blue.gamma_multiply(0.6))
+                .allow_hover(false),
+        );
+    }
+    pu.line(Line::new(title, PlotPoints::from(data.path.clone())).color(blue));
+    if let Some(m) = data.marker {
+        let orange = Color32::from_rgb(250, 160, 40);
+        pu.line(
+            Line::new("now", PlotPoints::from(data.marker_outline.clone()))
+                .color(orange)
+                .width(2.0),
+        );
+        pu.points(
+            Points::new("now", PlotPoints::from(vec![m]))
+                .radius(4.0)
+                .color(orange),
+        );
+    }
+    let red = Color32::from_rgb(230, 70, 60);
+    for b in data.bar.iter().chain(&data.tread) {
+        pu.line(
+            Line::new("measured", PlotPoints::from(vec![b.foot, b.top]))
+                .color(red)
+                .width(3.0),
+        );
+        // Readable over the cut and the outlines: a dark card, 13 points.
+        let text = egui::RichText::new(&b.label)
+            .size(13.0)
+            .color(Color32::WHITE)
+            .background_color(Color32::from_black_alpha(190));
+        let (at, anchor) = if b.across() {
+            // Above the tread, beside the riser's top.
+            let way = (b.top[0] - b.foot[0]).signum();
+            (
+                PlotPoint::new(b.foot[0], b.foot[1]),
+                if way < 0.0 {
+                    egui::Align2::RIGHT_BOTTOM
+                } else {
+                    egui::Align2::LEFT_BOTTOM
+                },
+            )
+        } else {
+            // Left of the bar, half-way up: the side the walk comes from.
+            (
+                PlotPoint::new(b.foot[0], (b.foot[1] + b.top[1]) * 0.5),
+                egui::Align2::RIGHT_CENTER,
+            )
+        };
+        pu.text(Text::new("measured", at, text).anchor(anchor));
+    }
 }
 
 #[cfg(test)]
@@ -422,5 +613,38 @@ mod tests {
         assert!((bar.top[1] - bar.foot[1] - 0.3).abs() < 1e-12);
         assert_eq!(bar.label, "riser 0.300 m");
         assert!(plot.marker.is_none());
+    }
+
+    #[test]
+    fn the_view_opens_with_the_riser_filling_most_of_its_height() {
+        let plot = section_plot(&section(), Some(&step(0.15)), None);
+        let bar = plot.bar.clone().expect("a riser bar");
+        for aspect in [0.5, 1.0, 3.0, 6.5] {
+            let (min, max) = focus_bounds(&bar, aspect).expect("a view");
+            let (w, h) = (max[0] - min[0], max[1] - min[1]);
+            assert!((0.15 / h - FOCUS_SHARE).abs() < 1e-9, "{h}");
+            assert!(0.15 >= 0.5 * h, "at least half the height");
+            assert!(
+                w <= h * aspect && w > 0.9 * h * aspect,
+                "equal scale: {w} × {h}"
+            );
+            assert!(
+                min[1] < bar.foot[1] && bar.top[1] < max[1],
+                "all of it in view"
+            );
+            assert!(min[0] < bar.foot[0] && bar.foot[0] < max[0]);
+        }
+        // The tread from the riser's top, the way the step climbs, labelled.
+        let tread = plot.tread.expect("a step with a tread");
+        assert!(tread.across());
+        assert!((tread.foot[1] - bar.top[1]).abs() < 1e-12);
+        assert!((tread.top[0] - tread.foot[0] - 0.6).abs() < 1e-12);
+        assert_eq!(tread.label, "tread 0.600 m");
+        let flat = MeasureBar {
+            foot: [0.0, 1.0],
+            top: [0.0, 1.0],
+            label: String::new(),
+        };
+        assert_eq!(focus_bounds(&flat, 2.0), None, "nothing to zoom to");
     }
 }

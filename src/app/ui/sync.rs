@@ -57,6 +57,8 @@ struct OverlayKey {
     max_boxes: usize,
     /// The check finding opened (report, index): its measurement is drawn.
     finding: Option<(usize, usize)>,
+    /// The checks' pins: the report, the filter, the opened finding.
+    pins: Option<(usize, crate::app::checks::ChecksFilter, Option<usize>)>,
     /// The hygiene report, the kinds drawn and the item opened.
     hygiene: Option<HygieneKey>,
     /// Compare modes' and what-if's ghosts: every point they pass through.
@@ -180,6 +182,13 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             .as_ref()
             .zip(st.checks.open.as_ref())
             .map(|((r, _), o)| (Arc::as_ptr(r) as usize, o.index)),
+        pins: st.checks.report.as_ref().map(|(r, _)| {
+            (
+                Arc::as_ptr(r) as usize,
+                st.checks.filter,
+                st.checks.open.as_ref().map(|o| o.index),
+            )
+        }),
         hygiene: st
             .hygiene
             .report
@@ -257,6 +266,11 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
     }
     if let Some(f) = st.checks.open_finding() {
         overlays.primitives.extend(finding_primitives(f));
+    }
+    if st.overlays.get(OverlayKind::FindingPins) {
+        overlays
+            .primitives
+            .extend(crate::app::checks::finding_pins(&st.checks));
     }
     if st.overlays.get(OverlayKind::MeshHygiene) {
         overlays

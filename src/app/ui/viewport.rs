@@ -187,6 +187,17 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
         .min_by(|a, b| a.1.total_cmp(&b.1));
     match (hit, &app.hover) {
         (Some((i, _)), _) => app.queue.push(Command::Select(Some(i))),
+        // A finding's pin (the Checks page's) opens that finding.
+        (None, _)
+            if let Some(i) = app
+                .state
+                .overlays
+                .get(OverlayKind::FindingPins)
+                .then(|| crate::app::checks::pin_under_ray(&app.state.checks, o, d, surface_t))
+                .flatten() =>
+        {
+            app.queue.push(Command::OpenFindingPin(i));
+        }
         // A click on a cell of the heat map opens its spot's worst walk.
         (None, Some(h)) if let Some(i) = map_spot_under(app, h.point) => {
             app.queue.push(Command::OpenMapSpot(i));

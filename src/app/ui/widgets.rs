@@ -279,6 +279,36 @@ pub fn opt_pair_row(ui: &mut egui::Ui, label: &str, world: Option<DVec3>, espace
     }
 }
 
+/// `text` cut in its middle ("stairs_…_block_12") so that `width` says it
+/// fits in `room` points; the start (what it is) and the end (often the
+/// object's distinguishing number) both stay. Whole when it fits; just
+/// "…" when nothing else does.
+pub fn elide_middle(text: &str, room: f32, width: impl Fn(&str) -> f32) -> String {
+    if width(text) <= room {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let cut = |keep: usize| -> String {
+        let head = keep.div_ceil(2);
+        let tail = keep / 2;
+        let mut s: String = chars[..head].iter().collect();
+        s.push('…');
+        s.extend(&chars[chars.len() - tail..]);
+        s
+    };
+    // The most characters kept that still fit (the width grows with them).
+    let (mut lo, mut hi) = (0, chars.len().saturating_sub(1));
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if width(&cut(mid)) <= room {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    cut(lo)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +326,20 @@ mod tests {
             let o = opaque(c).to_srgba_unmultiplied();
             assert_eq!(o, [view.r, view.g, view.b, 255], "{kind:?}");
         }
+    }
+
+    #[test]
+    fn a_long_text_is_cut_in_its_middle_to_fit() {
+        let w = |s: &str| s.chars().count() as f32 * 7.0;
+        let text = "riser 0.300 m · stairs_north_block_12";
+        assert_eq!(elide_middle(text, 1000.0, w), text, "whole when it fits");
+        let cut = elide_middle(text, 20.0 * 7.0, w);
+        assert_eq!(cut.chars().count(), 20, "{cut}");
+        assert!(
+            cut.starts_with("riser 0.3") && cut.ends_with("_block_12"),
+            "{cut}"
+        );
+        assert!(cut.contains('…'));
+        assert_eq!(elide_middle(text, 3.0, w), "…");
     }
 }

@@ -211,6 +211,7 @@ fn each_kind_is_present_when_on_and_absent_when_off() {
     let not_from_traces = [
         OverlayKind::MeshHygiene,
         OverlayKind::StuckMap,
+        OverlayKind::FindingPins,
         OverlayKind::ModeComparison,
         OverlayKind::WhatIf,
         OverlayKind::ReplayPaths,

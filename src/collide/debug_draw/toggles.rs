@@ -63,6 +63,8 @@ pub struct OverlayToggles {
     pub replay_paths: bool,
     /// [`OverlayKind::StuckMap`].
     pub stuck_map: bool,
+    /// [`OverlayKind::FindingPins`].
+    pub finding_pins: bool,
     /// [`OverlayKind::BoundingSpheres`].
     pub bounding_spheres: bool,
     /// [`OverlayKind::BoundingAabbs`].
@@ -129,6 +131,7 @@ impl Default for OverlayToggles {
             what_if: OverlayKind::WhatIf.on_by_default(),
             replay_paths: OverlayKind::ReplayPaths.on_by_default(),
             stuck_map: OverlayKind::StuckMap.on_by_default(),
+            finding_pins: OverlayKind::FindingPins.on_by_default(),
             bounding_spheres: OverlayKind::BoundingSpheres.on_by_default(),
             bounding_aabbs: OverlayKind::BoundingAabbs.on_by_default(),
             bounding_obbs: OverlayKind::BoundingObbs.on_by_default(),
@@ -181,6 +184,7 @@ impl OverlayToggles {
             what_if: on,
             replay_paths: on,
             stuck_map: on,
+            finding_pins: on,
             bounding_spheres: on,
             bounding_aabbs: on,
             bounding_obbs: on,
@@ -231,6 +235,7 @@ impl OverlayToggles {
             OverlayKind::WhatIf => &mut self.what_if,
             OverlayKind::ReplayPaths => &mut self.replay_paths,
             OverlayKind::StuckMap => &mut self.stuck_map,
+            OverlayKind::FindingPins => &mut self.finding_pins,
             OverlayKind::BoundingSpheres => &mut self.bounding_spheres,
             OverlayKind::BoundingAabbs => &mut self.bounding_aabbs,
             OverlayKind::BoundingObbs => &mut self.bounding_obbs,
@@ -281,6 +286,7 @@ impl OverlayToggles {
             OverlayKind::WhatIf => self.what_if,
             OverlayKind::ReplayPaths => self.replay_paths,
             OverlayKind::StuckMap => self.stuck_map,
+            OverlayKind::FindingPins => self.finding_pins,
             OverlayKind::BoundingSpheres => self.bounding_spheres,
             OverlayKind::BoundingAabbs => self.bounding_aabbs,
             OverlayKind::BoundingObbs => self.bounding_obbs,
