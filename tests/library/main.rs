@@ -21,4 +21,5 @@ mod slide_real_levels;
 mod slide_scenarios;
 mod slide_self_checks;
 mod slide_shapes;
+mod solid_sweep_vs_parry;
 mod sweep_vs_parry;
