@@ -87,7 +87,7 @@ pub struct SlideSettings {
     pub radii: [f64; 3],
     /// The probe's shape: the ellipsoid of `radii` (the default, and what
     /// a file without a `shape` table gets), or a sphere, a capsule or a
-    /// box of its own sizes (then `radii` is not used). Robust mode only:
+    /// cylinder or a box of its own sizes (then `radii` is not used). Robust mode only:
     /// the paper modes are the ellipsoid's algorithms and refuse any other
     /// shape ([`SlideSettings::validate`]).
     #[serde(default, skip_serializing_if = "CharacterShape::is_ellipsoid")]
@@ -413,22 +413,13 @@ impl SlideSettings {
             ));
         }
         self.shape.validate().map_err(InvalidSettings)?;
-        if !self.shape.is_ellipsoid() {
-            if self.mode != SlideMode::Robust {
-                return bad(format!(
-                    "shape {} needs mode robust: {} is the ellipsoid's algorithm as published \
-                     (shapes other than the ellipsoid run only in robust mode)",
-                    self.shape.name(),
-                    self.mode
-                ));
-            }
-            if matches!(self.shape, CharacterShape::Cylinder { .. }) {
-                return bad(
-                    "shape cylinder is not supported by the solver yet (its exact swept test is \
-                     not written); use a capsule or a box"
-                        .to_string(),
-                );
-            }
+        if !self.shape.is_ellipsoid() && self.mode != SlideMode::Robust {
+            return bad(format!(
+                "shape {} needs mode robust: {} is the ellipsoid's algorithm as published \
+                 (shapes other than the ellipsoid run only in robust mode)",
+                self.shape.name(),
+                self.mode
+            ));
         }
         let smallest = self.half_extents().min_element();
         if self.skin >= smallest {

@@ -43,8 +43,25 @@
 //! touches at `t = 0` is a hit there with depth 0 when it moves towards
 //! the triangle.
 //!
-//! The cylinder's exact test (caps, rims and the round side) is not here
-//! yet.
+//! - **Cylinder** (upright, flat caps): the earliest of the real contacts
+//!   of each pair of features that can touch first: a triangle vertex
+//!   against the round side (the capsule's side test: the two share it)
+//!   or against a cap (linear: the cap's plane reaching the vertex, within
+//!   the radius); an edge against the side (the capsule's line distance
+//!   test) or against a rim circle (the edge's line pierces the moving
+//!   cap plane at a point whose offset from the cap's centre is linear in
+//!   `t`: a quadratic for it to be on the rim, both roots kept when
+//!   inside the edge); a level edge against a cap disk; and the face
+//!   against the cylinder's farthest point towards it (a rim point, or a
+//!   cap centre or a side point when the face is level or upright; the
+//!   rest of such a flat contact meets an edge or a vertex at the same
+//!   time). Each is a real contact and the first one is among them, so
+//!   the earliest is exact. A start in overlap (a vertex inside, an edge
+//!   through, or the plane's cut of the cylinder inside the triangle) is
+//!   pushed out along the axis of least overlap among the face normal,
+//!   the vertical and the horizontal directions towards each vertex and
+//!   across each edge: that push separates them, though it can be longer
+//!   than the least one.
 //!
 //! Degenerate triangles, non-finite input or coordinates beyond `1e60`
 //! are `Miss { Degenerate }`: no input yields NaN.
@@ -124,7 +141,10 @@ pub fn sweep_solid_triangle(
             half_segment,
         } => sweep_capsule(radius, half_segment, vel, p, n_front, max_t),
         Solid::Box { half_extents } => sweep_box(half_extents, vel, p, n_front, max_t),
-        Solid::Cylinder { .. } => return Err(MissReason::Degenerate),
+        Solid::Cylinder {
+            radius,
+            half_height,
+        } => sweep_cylinder(radius, half_height, vel, p, n_front, max_t),
     }?;
     debug_assert!(hit.t.is_finite() && hit.point.is_finite() && hit.normal.is_finite());
     Ok(SolidHit {
@@ -375,6 +395,312 @@ fn edge_on_side(
         feature,
         normal: (axis - point).normalize_or(fallback),
         depth: 0.0,
+    })
+}
+
+/// The upright cylinder of radius `r` and half height `hh`, moving by
+/// `vel`, against the triangle `p` (relative to the start centre) of unit
+/// front normal `n_front`. See the module doc.
+fn sweep_cylinder(
+    r: f64,
+    hh: f64,
+    vel: DVec3,
+    p: [DVec3; 3],
+    n_front: DVec3,
+    max_t: f64,
+) -> Result<RelHit, MissReason> {
+    let solid = Solid::Cylinder {
+        radius: r,
+        half_height: hh,
+    };
+    if let Some(hit) = cylinder_overlap(r, hh, &solid, p, n_front) {
+        return Ok(hit);
+    }
+    let mut best = None;
+    let span = (p[1] - p[0]).length() + (p[2] - p[1]).length() + (p[0] - p[2]).length();
+    for i in 0..3 {
+        let (a, b) = (p[i], p[(i + 1) % 3]);
+        let limit = best.map_or(max_t, |h: RelHit| h.t);
+        if let Some(hit) = vertex_on_side(r, hh, vel, a, i, limit) {
+            earlier(&mut best, hit);
+        }
+        if let Some(hit) = vertex_on_cap(r, hh, vel, a, i, best.map_or(max_t, |h| h.t)) {
+            earlier(&mut best, hit);
+        }
+        if let Some(hit) = edge_on_side(r, hh, vel, a, b, i, best.map_or(max_t, |h| h.t)) {
+            earlier(&mut best, hit);
+        }
+        let e = b - a;
+        if e.y.abs() > DEGENERATE_SINE * e.length() {
+            for cap in [-1.0, 1.0] {
+                if let Some(hit) =
+                    edge_on_rim(r, hh * cap, vel, a, e, i, best.map_or(max_t, |h| h.t))
+                {
+                    earlier(&mut best, hit);
+                }
+            }
+        } else if let Some(hit) =
+            level_edge_on_cap(r, hh, vel, a, b, i, best.map_or(max_t, |h| h.t))
+        {
+            earlier(&mut best, hit);
+        }
+    }
+    // The face against the cylinder's farthest point towards it.
+    let side = if -p[0].dot(n_front) >= 0.0 {
+        n_front
+    } else {
+        -n_front
+    };
+    let approach = vel.dot(side);
+    if approach < 0.0 {
+        let tip = solid.support(-side);
+        let gap = (tip - p[0]).dot(side);
+        let t = gap / -approach;
+        if gap >= 0.0 && t <= best.map_or(max_t, |h| h.t) {
+            let at = tip + vel * t;
+            let (on, feature) = closest_feature_on_triangle(p, at);
+            if feature == Feature::Face && (on - at).length() <= 1e-12 * span {
+                earlier(
+                    &mut best,
+                    RelHit {
+                        t,
+                        point: on,
+                        feature,
+                        normal: side,
+                        depth: 0.0,
+                    },
+                );
+            }
+        }
+    }
+    best.ok_or(MissReason::NoFeatureHit)
+}
+
+/// Triangle vertex `v` against a cap: the cap's plane (`y = +-hh + t vel.y`)
+/// reaching it from outside, within the radius of the axis then.
+fn vertex_on_cap(r: f64, hh: f64, vel: DVec3, v: DVec3, i: usize, max_t: f64) -> Option<RelHit> {
+    let (t, normal) = if v.y <= -hh && vel.y < 0.0 {
+        ((v.y + hh) / vel.y, DVec3::Y)
+    } else if v.y >= hh && vel.y > 0.0 {
+        ((v.y - hh) / vel.y, DVec3::NEG_Y)
+    } else {
+        return None;
+    };
+    let off = DVec2::new(v.x - t * vel.x, v.z - t * vel.z);
+    (t <= max_t && off.length_squared() <= r * r).then_some(RelHit {
+        t,
+        point: v,
+        feature: Feature::Vertex(i as u8),
+        normal,
+        depth: 0.0,
+    })
+}
+
+/// Triangle edge `a + u e` (not level) against the rim circle of the cap
+/// at `cap_y` (`+-hh`): where its line pierces the moving cap plane lies on
+/// the rim. The offset of that point from the cap's centre is `w0 + t w1`.
+fn edge_on_rim(
+    r: f64,
+    cap_y: f64,
+    vel: DVec3,
+    a: DVec3,
+    e: DVec3,
+    i: usize,
+    max_t: f64,
+) -> Option<RelHit> {
+    let (ah, eh, vh) = (
+        DVec2::new(a.x, a.z),
+        DVec2::new(e.x, e.z),
+        DVec2::new(vel.x, vel.z),
+    );
+    // u(t) = (cap_y + t vel.y - a.y) / e.y
+    let (u0, u1) = ((cap_y - a.y) / e.y, vel.y / e.y);
+    let w0 = ah + eh * u0;
+    let w1 = eh * u1 - vh;
+    let (qa, qb, qc) = (
+        w1.length_squared(),
+        2.0 * w0.dot(w1),
+        w0.length_squared() - r * r,
+    );
+    let roots: [Option<f64>; 2] = if qa == 0.0 {
+        [(qc == 0.0).then_some(0.0), None]
+    } else {
+        let disc = qb * qb - 4.0 * qa * qc;
+        if disc < 0.0 {
+            return None;
+        }
+        let q = -0.5 * (qb + disc.sqrt().copysign(qb));
+        [Some(q / qa), (q != 0.0).then(|| qc / q)]
+    };
+    let mut best: Option<RelHit> = None;
+    for t in roots.into_iter().flatten() {
+        let u = u0 + u1 * t;
+        if !(0.0..=max_t).contains(&t) || !(0.0..=1.0).contains(&u) {
+            continue;
+        }
+        let point = a + e * u;
+        let centre = DVec3::new(t * vel.x, cap_y + t * vel.y, t * vel.z);
+        let radial = point - centre;
+        let tangent = DVec3::Y.cross(radial);
+        let toward =
+            DVec3::new(0.0, t * vel.y, 0.0) + DVec3::new(t * vel.x, 0.0, t * vel.z) - point;
+        let mut normal = e.cross(tangent).normalize_or(toward.normalize_or(DVec3::Y));
+        if normal.dot(toward) < 0.0 {
+            normal = -normal;
+        }
+        earlier(
+            &mut best,
+            RelHit {
+                t,
+                point,
+                feature: Feature::Edge(i as u8),
+                normal,
+                depth: 0.0,
+            },
+        );
+    }
+    best
+}
+
+/// A level triangle edge `a..b` against a cap disk: the cap's plane
+/// reaching the edge's height, the edge then within the radius of the axis.
+fn level_edge_on_cap(
+    r: f64,
+    hh: f64,
+    vel: DVec3,
+    a: DVec3,
+    b: DVec3,
+    i: usize,
+    max_t: f64,
+) -> Option<RelHit> {
+    let (t, normal, y) = if a.y.max(b.y) <= -hh && vel.y < 0.0 {
+        let y = a.y.max(b.y);
+        ((y + hh) / vel.y, DVec3::Y, y)
+    } else if a.y.min(b.y) >= hh && vel.y > 0.0 {
+        let y = a.y.min(b.y);
+        ((y - hh) / vel.y, DVec3::NEG_Y, y)
+    } else {
+        return None;
+    };
+    if t > max_t {
+        return None;
+    }
+    let centre = DVec3::new(t * vel.x, y, t * vel.z);
+    let flat = |v: DVec3| DVec3::new(v.x, y, v.z);
+    let point = super::closest::closest_point_on_segment(flat(a), flat(b), centre);
+    ((point - centre).length_squared() <= r * r).then(|| {
+        let along = (b - a).length_squared();
+        let u = if along > 0.0 {
+            ((point - a).dot(b - a) / along).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        RelHit {
+            t,
+            point: a + (b - a) * u,
+            feature: Feature::Edge(i as u8),
+            normal,
+            depth: 0.0,
+        }
+    })
+}
+
+/// The cylinder (radius `r`, half height `hh`, at the origin) overlapping
+/// the triangle at the start: a vertex strictly inside, an edge through
+/// its inside, or its cut by the triangle's plane inside the triangle.
+/// Then a hit at `t = 0` with the push of least overlap over a few axes.
+fn cylinder_overlap(
+    r: f64,
+    hh: f64,
+    solid: &Solid,
+    p: [DVec3; 3],
+    n_front: DVec3,
+) -> Option<RelHit> {
+    let inside = |v: DVec3| v.y.abs() < hh && v.x * v.x + v.z * v.z < r * r;
+    let edge_through = |a: DVec3, b: DVec3| {
+        let e = b - a;
+        // The part of the edge strictly between the caps.
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        if e.y != 0.0 {
+            let (u0, u1) = ((-hh - a.y) / e.y, (hh - a.y) / e.y);
+            lo = lo.max(u0.min(u1));
+            hi = hi.min(u0.max(u1));
+        } else if a.y.abs() >= hh {
+            return false;
+        }
+        // And strictly within the radius: |ah + u eh|^2 < r^2.
+        let (ah, eh) = (DVec2::new(a.x, a.z), DVec2::new(e.x, e.z));
+        let (qa, qb, qc) = (
+            eh.length_squared(),
+            2.0 * ah.dot(eh),
+            ah.length_squared() - r * r,
+        );
+        if qa == 0.0 {
+            return qc < 0.0 && lo < hi;
+        }
+        let disc = qb * qb - 4.0 * qa * qc;
+        if disc <= 0.0 {
+            return false;
+        }
+        let sq = disc.sqrt();
+        let (r0, r1) = ((-qb - sq) / (2.0 * qa), (-qb + sq) / (2.0 * qa));
+        lo.max(r0) < hi.min(r1)
+    };
+    let cut_inside = || {
+        let below = solid.support(-n_front);
+        let above = solid.support(n_front);
+        let (d0, d1) = ((below - p[0]).dot(n_front), (above - p[0]).dot(n_front));
+        if !(d0 < 0.0 && d1 > 0.0) {
+            return false;
+        }
+        let x = below + (above - below) * (d0 / (d0 - d1));
+        let (on, feature) = closest_feature_on_triangle(p, x);
+        let span = (p[1] - p[0]).length() + (p[2] - p[0]).length();
+        feature == Feature::Face && (on - x).length() <= 1e-12 * span
+    };
+    let overlapping = p.iter().any(|&v| inside(v))
+        || (0..3).any(|i| edge_through(p[i], p[(i + 1) % 3]))
+        || cut_inside();
+    if !overlapping {
+        return None;
+    }
+    let mut axes = [
+        n_front,
+        DVec3::Y,
+        DVec3::ZERO,
+        DVec3::ZERO,
+        DVec3::ZERO,
+        DVec3::ZERO,
+        DVec3::ZERO,
+        DVec3::ZERO,
+    ];
+    for i in 0..3 {
+        axes[2 + i] = DVec3::new(p[i].x, 0.0, p[i].z).normalize_or_zero();
+        axes[5 + i] = (p[(i + 1) % 3] - p[i]).cross(DVec3::Y).normalize_or_zero();
+    }
+    let mut push = (f64::INFINITY, n_front);
+    for l in axes.into_iter().filter(|l| *l != DVec3::ZERO) {
+        let reach = hh * l.y.abs() + r * DVec2::new(l.x, l.z).length();
+        let proj = p.map(|v| v.dot(l));
+        let (m0, m1) = (
+            proj[0].min(proj[1]).min(proj[2]),
+            proj[0].max(proj[1]).max(proj[2]),
+        );
+        if m1 + reach < push.0 {
+            push = (m1 + reach, l);
+        }
+        if reach - m0 < push.0 {
+            push = (reach - m0, -l);
+        }
+    }
+    let point = closest_point_on_triangle(p, DVec3::ZERO);
+    let (_, feature) = closest_feature_on_triangle(p, point);
+    Some(RelHit {
+        t: 0.0,
+        point,
+        feature,
+        normal: push.1,
+        depth: push.0.max(0.0),
     })
 }
 

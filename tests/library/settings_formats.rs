@@ -42,6 +42,10 @@ fn shapes_round_trip_and_files_without_one_stay_the_ellipsoid() {
             height_m: 1.8,
         },
         CharacterShape::Sphere { radius_m: 0.5 },
+        CharacterShape::Cylinder {
+            radius_m: 0.35,
+            height_m: 1.7,
+        },
         CharacterShape::Box {
             half_extents_m: [0.3, 0.9, 0.25],
         },
