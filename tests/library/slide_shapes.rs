@@ -361,3 +361,67 @@ fn the_paper_modes_refuse_other_shapes_and_bad_sizes_are_refused() {
         "{e}"
     );
 }
+
+/// A capsule dropped on a floor stops the skin above it, on its bottom
+/// cap, and a move along a wall slides on past it the skin away: the same
+/// stop and slide as the ellipsoid's, with the shape's own contact.
+#[test]
+fn a_capsule_lands_a_skin_above_the_floor_and_a_box_slides_along_a_wall() {
+    let mut b = MeshBuilder::new();
+    b.object("floor").cuboid(
+        glam::Vec3::new(-5.0, -1.0, -5.0),
+        glam::Vec3::new(5.0, 0.0, 5.0),
+    );
+    b.object("wall").cuboid(
+        glam::Vec3::new(2.0, 0.0, -5.0),
+        glam::Vec3::new(3.0, 3.0, 5.0),
+    );
+    let level = Level::from_mesh("room", b.build());
+    let capsule = settings(
+        CharacterShape::Capsule {
+            radius_m: 0.4,
+            height_m: 1.8,
+        },
+        DVec3::ZERO,
+    );
+    let r = collidoscope::collide::slide(
+        level.world(),
+        &capsule,
+        DVec3::new(0.0, 3.0, 0.0),
+        DVec3::new(0.0, -5.0, 0.0),
+        TraceDetail::Full,
+    )
+    .unwrap();
+    let want_y = 0.9 + capsule.skin;
+    assert!(
+        (r.final_position.y - want_y).abs() < 1e-9,
+        "{}",
+        r.final_position
+    );
+    let hit = r.iterations[0].nearest.as_ref().expect("the floor is hit");
+    assert_eq!(hit.feature, collidoscope::geometry::sweep::Feature::Face);
+    assert!((hit.contact_normal - DVec3::Y).length() < 1e-9);
+    // A box moving into the wall at 45 degrees slides along it.
+    let boxy = settings(
+        CharacterShape::Box {
+            half_extents_m: [0.3, 0.9, 0.3],
+        },
+        DVec3::ZERO,
+    );
+    let start = DVec3::new(1.0, 1.0, 0.0);
+    let r = collidoscope::collide::slide(
+        level.world(),
+        &boxy,
+        start,
+        DVec3::new(2.0, 0.0, 2.0),
+        TraceDetail::Full,
+    )
+    .unwrap();
+    let end = r.final_position;
+    assert!((end.x - (2.0 - 0.3 - boxy.skin)).abs() < 1e-9, "{end}");
+    assert!(
+        (end.z - 2.0).abs() < 1e-6,
+        "slid the whole way along: {end}"
+    );
+    assert!((end.y - 1.0).abs() < 1e-12, "{end}");
+}
