@@ -8,8 +8,8 @@
 //! - [`closest`]: closest points on triangles and segments.
 //! - [`shape`]: the character's shape (ellipsoid, sphere, capsule,
 //!   cylinder, box) as settings, and as the solids the swept tests take.
-//! - [`solid_sweep`]: swept sphere, capsule and box vs triangle in world
-//!   metres (time of impact, contact, normal, feature; exact).
+//! - [`solid_sweep`]: swept sphere, capsule, cylinder and box vs triangle
+//!   in world metres (time of impact, contact, normal, feature; exact).
 //! - [`sphere_sphere`]: swept sphere vs swept sphere (bounding spheres),
 //!   with the coefficient-sign early-outs of the seed document 001.
 

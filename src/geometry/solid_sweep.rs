@@ -1,7 +1,8 @@
 //! Swept solid vs triangle, world metres, `f64`: the first contact of a
-//! sphere, a capsule or an axis-aligned box moving in a straight line with
-//! one triangle; time of impact, contact point, contact normal and the
-//! triangle's feature touched, as [`super::sweep`] gives for the ellipsoid.
+//! sphere, a capsule, an upright cylinder or an axis-aligned box moving in
+//! a straight line with one triangle; time of impact, contact point,
+//! contact normal and the triangle's feature touched, as [`super::sweep`]
+//! gives for the ellipsoid.
 //!
 //! Everything is computed relative to the solid's start centre (no loss of
 //! precision far from the origin). The move is `t * vel`, `t` in
