@@ -10,6 +10,7 @@ use crate::collide::{
     Pass, SlideMode, SlideSettings,
 };
 use crate::geometry::espace::EllipsoidSpace;
+use crate::geometry::shape::Solid;
 use crate::math::Aabb;
 use glam::DVec3;
 
@@ -89,7 +90,16 @@ pub(super) struct ContactPlane {
 pub(super) struct StepContext<'s, 'w> {
     pub world: &'s CollisionWorld<'w>,
     pub settings: &'s SlideSettings,
+    /// The ellipsoid's space; for another shape, the space of the box
+    /// around it (radii = its half sizes). The search boxes are then
+    /// exactly the shape's box, a plane stays a plane and the skin stays
+    /// exact in metres ([`StepContext::skin_e_across`]), so the robust
+    /// iteration's stop, slide and crease logic is the same for every
+    /// shape; only the per-triangle test and the push out of an overlap
+    /// are the shape's own, in world metres.
     pub es: EllipsoidSpace,
+    /// The probe's shape when it is not the ellipsoid (robust mode only).
+    pub solid: Option<Solid>,
     pub detail: TraceDetail,
     pub scratch: &'s mut BvhScratch,
     pub tris: &'s mut Vec<u32>,

@@ -49,8 +49,9 @@ pub mod trace;
 pub mod triggers;
 mod world;
 
+pub use crate::geometry::closest::segment_triangle_closest;
 pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_verdict};
-pub use crossing::{TUNNEL_TOLERANCE_RADII, segment_triangle_closest, tunnel_verdict};
+pub use crossing::{TUNNEL_TOLERANCE_RADII, tunnel_verdict};
 pub use settings::{
     InvalidSettings, LevelSettings, MAX_ITERATIONS, MAX_NON_COLLIDING_PATTERNS, MAX_PATTERN_CHARS,
     MAX_RADIUS_M, MIN_RADIUS_M, SlideMode, SlideSettings,

@@ -15,11 +15,12 @@
 //!   wall or a door jamb is not mistaken for a crease.
 
 use super::context::{ContactPlane, StepContext, StepDecision};
-use super::nettle_points::nettle_points_espace;
+use super::nettle_points::{NettlePoints, nettle_points_espace};
 use crate::collide::{
     CandidateOutcome, EndReason, IterationRecord, NearestHit, Recovery, SlidingPlane, TraceDetail,
 };
 use crate::geometry::closest::closest_point_on_triangle;
+use crate::geometry::solid_sweep::{SolidHit, sweep_solid_triangle};
 use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
 use glam::DVec3;
 
@@ -234,14 +235,35 @@ fn search_candidates(
         let outcome = if !ctx.world.triangle_collides(tri) {
             CandidateOutcome::NonColliding
         } else {
-            let tri_e = ctx.triangle_e(tri);
             let max_t = match &out.nearest {
                 Some(b) if stop_at_nearest => b.hit.t,
                 _ => 1.0,
             };
-            match sweep_unit_sphere_triangle(start_e, vel_e, tri_e, max_t, cull_back) {
-                SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
-                SweepOutcome::Hit(hit) => classify_hit(ctx, &mut out, tri, hit, start_e, vel_e),
+            match &ctx.solid {
+                None => {
+                    let tri_e = ctx.triangle_e(tri);
+                    match sweep_unit_sphere_triangle(start_e, vel_e, tri_e, max_t, cull_back) {
+                        SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
+                        SweepOutcome::Hit(hit) => {
+                            let depth_e = if hit.t == 0.0 {
+                                1.0 - (start_e - hit.point_espace).length()
+                            } else {
+                                0.0
+                            };
+                            classify_hit(ctx, &mut out, tri, hit, depth_e, vel_e)
+                        }
+                    }
+                }
+                Some(solid) => {
+                    let tri_w = ctx.world.mesh.triangle_f64(tri);
+                    match sweep_solid_triangle(solid, start_w, vel_w, tri_w, max_t, cull_back) {
+                        Err(reason) => CandidateOutcome::Miss { reason },
+                        Ok(hit) => {
+                            let (hit, depth_e) = solid_hit_espace(ctx, &hit);
+                            classify_hit(ctx, &mut out, tri, hit, depth_e, vel_e)
+                        }
+                    }
+                }
             }
         };
         ctx.note_candidate(rec, tri, outcome);
@@ -252,16 +274,37 @@ fn search_candidates(
     out
 }
 
+/// A solid's hit (world metres) as the robust iteration works with it, in
+/// the space of the box around the solid: the contact point and normal
+/// mapped over, and the depth of an overlap at the start as the
+/// ellipsoid-space gap between the two parallel planes `depth` metres
+/// apart (as [`StepContext::skin_e_across`] maps the skin), so that the
+/// push out moves the solid exactly `depth` plus the skin in metres.
+fn solid_hit_espace(ctx: &StepContext<'_, '_>, hit: &SolidHit) -> (SweepHit, f64) {
+    let es = ctx.es;
+    let normal_espace = es.normal_espace_from_world(hit.normal);
+    let depth_e = hit.depth * (normal_espace / es.radii()).length();
+    let hit_e = SweepHit {
+        t: hit.t,
+        point_espace: es.espace_from_world(hit.point),
+        feature: hit.feature,
+        normal_espace,
+    };
+    (hit_e, depth_e)
+}
+
+/// Files one candidate's hit: the deepest embedding at the start (`depth_e`,
+/// ellipsoid space, for a hit at `t = 0`), and the nearest blocking hit.
 fn classify_hit(
     ctx: &StepContext<'_, '_>,
     out: &mut Tested,
     tri: u32,
     hit: SweepHit,
-    start_e: DVec3,
+    depth_e: f64,
     vel_e: DVec3,
 ) -> CandidateOutcome {
     if hit.t == 0.0 {
-        let depth = 1.0 - (start_e - hit.point_espace).length();
+        let depth = depth_e;
         if depth > PENETRATION_TOLERANCE && out.deepest.is_none_or(|d| depth > d.1) {
             out.deepest = Some((tri, depth, hit.normal_espace));
         }
@@ -309,11 +352,7 @@ fn clip_to_planes(
     // Whether the probe still touches an earlier plane only matters when
     // that plane would make a crease or a stop: test it only then.
     if planes.len() >= 2 || planes.iter().any(|p| slide.dot(p.normal_e) < 0.0) {
-        planes.retain(|p| {
-            let reach = 1.0 + 2.0 * ctx.skin_e_across(p.normal_e) + TOUCH_SLACK;
-            let closest = closest_point_on_triangle(ctx.triangle_e(p.triangle), center_e);
-            closest.distance(center_e) <= reach
-        });
+        planes.retain(|p| still_touches(ctx, p, center_e));
     }
     planes.push(ContactPlane {
         normal_e: n_e,
@@ -345,6 +384,30 @@ fn clip_to_planes(
     Ok((slide, crease))
 }
 
+/// Whether the probe centred at `center_e` still touches the triangle of
+/// an earlier contact plane `p`: within twice the skin of it (and a
+/// rounding slack). The ellipsoid measures its distance to the triangle;
+/// another shape is swept twice the skin towards the plane, against its
+/// normal, and touches it if it meets the triangle on the way (or overlaps
+/// it already).
+fn still_touches(ctx: &StepContext<'_, '_>, p: &ContactPlane, center_e: DVec3) -> bool {
+    let reach_e = 2.0 * ctx.skin_e_across(p.normal_e) + TOUCH_SLACK;
+    match &ctx.solid {
+        None => {
+            let closest = closest_point_on_triangle(ctx.triangle_e(p.triangle), center_e);
+            closest.distance(center_e) <= 1.0 + reach_e
+        }
+        Some(solid) => {
+            let es = ctx.es;
+            let normal_w = es.normal_world_from_espace(p.normal_e);
+            let center_w = es.world_from_espace(center_e);
+            let reach_w = 2.0 * ctx.settings.skin + TOUCH_SLACK * es.radii().min_element();
+            let tri_w = ctx.world.mesh.triangle_f64(p.triangle);
+            sweep_solid_triangle(solid, center_w, -normal_w * reach_w, tri_w, 1.0, false).is_ok()
+        }
+    }
+}
+
 /// The trace's view of the chosen hit, with Nettle's construction points.
 pub(super) fn nearest_record(
     ctx: &StepContext<'_, '_>,
@@ -357,7 +420,17 @@ pub(super) fn nearest_record(
     let tri_e = ctx.triangle_e(tri);
     let [a_w, b_w, c_w] = ctx.world.mesh.triangle_f64(tri);
     let center_e = start_e + vel_e * hit.t;
-    let pts = nettle_points_espace(start_e, vel_e, tri_e, hit);
+    // Nettle's plane and polygon points are the ellipsoid's construction;
+    // for another shape both are its contact point, and the "ellipsoid"
+    // point is still the point of its surface at the start that touches.
+    let pts = match ctx.solid {
+        None => nettle_points_espace(start_e, vel_e, tri_e, hit),
+        Some(_) => NettlePoints {
+            plane: hit.point_espace,
+            polygon: hit.point_espace,
+            ellipsoid: hit.point_espace - vel_e * hit.t,
+        },
+    };
     NearestHit {
         triangle: tri,
         object: ctx.world.mesh.object_of(tri) as u32,

@@ -8,6 +8,7 @@
 //! [`crate::settings_file`]: this layer does no I/O.
 
 use crate::character::CharacterSettings;
+use crate::geometry::shape::CharacterShape;
 use glam::DVec3;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -84,6 +85,13 @@ pub struct SlideSettings {
     /// [`MIN_RADIUS_M`] to [`MAX_RADIUS_M`].
     #[serde(deserialize_with = "de_radii")]
     pub radii: [f64; 3],
+    /// The probe's shape: the ellipsoid of `radii` (the default, and what
+    /// a file without a `shape` table gets), or a sphere, a capsule or a
+    /// cylinder or a box of its own sizes (then `radii` is not used). Robust mode only:
+    /// the paper modes are the ellipsoid's algorithms and refuse any other
+    /// shape ([`SlideSettings::validate`]).
+    #[serde(default, skip_serializing_if = "CharacterShape::is_ellipsoid")]
+    pub shape: CharacterShape,
     /// Gravity displacement per move, metres. Robust and Fauerby run it as
     /// a second pass; Nettle adds it to the velocity.
     #[serde(default, deserialize_with = "de_finite3")]
@@ -207,6 +215,7 @@ impl Default for SlideSettings {
             format_version: SETTINGS_FORMAT_VERSION,
             mode: SlideMode::Robust,
             radii: [0.4, 0.9, 0.4],
+            shape: CharacterShape::Ellipsoid,
             gravity: [0.0, 0.0, 0.0],
             skin: default_skin(),
             max_iterations: default_max_iterations(),
@@ -341,6 +350,13 @@ impl SlideSettings {
         DVec3::from_array(self.radii)
     }
 
+    /// Half sizes of the box around the probe's shape, metres: its radii
+    /// for the ellipsoid. The solver's candidate search covers this box
+    /// swept along the move.
+    pub fn half_extents(&self) -> DVec3 {
+        self.shape.half_extents(self.radii_vec())
+    }
+
     /// Gravity as a vector.
     pub fn gravity_vec(&self) -> DVec3 {
         DVec3::from_array(self.gravity)
@@ -396,7 +412,16 @@ impl SlideSettings {
                 crate::math::short_number(self.skin)
             ));
         }
-        let smallest = self.radii.iter().copied().fold(f64::INFINITY, f64::min);
+        self.shape.validate().map_err(InvalidSettings)?;
+        if !self.shape.is_ellipsoid() && self.mode != SlideMode::Robust {
+            return bad(format!(
+                "shape {} needs mode robust: {} is the ellipsoid's algorithm as published \
+                 (shapes other than the ellipsoid run only in robust mode)",
+                self.shape.name(),
+                self.mode
+            ));
+        }
+        let smallest = self.half_extents().min_element();
         if self.skin >= smallest {
             return bad(format!(
                 "skin {} must be smaller than the smallest radius {smallest}: \
@@ -447,13 +472,23 @@ mod tests {
     #[test]
     fn defaults_are_valid_and_each_rule_names_its_field() {
         assert_eq!(SlideSettings::default().validate(), Ok(()));
-        let broken: [Breakage; 6] = [
+        let broken: [Breakage; 8] = [
             ("format_version", |s| s.format_version = 7),
             ("radii", |s| s.radii[1] = 0.0),
             ("gravity", |s| s.gravity[0] = f64::NAN),
             ("skin", |s| s.skin = 0.4),
             ("ghost_edge_angle_deg", |s| s.ghost_edge_angle_deg = 60.0),
             ("max_iterations", |s| s.max_iterations = 0),
+            ("shape.height_m", |s| {
+                s.shape = CharacterShape::Capsule {
+                    radius_m: 0.4,
+                    height_m: 0.5,
+                }
+            }),
+            ("mode robust", |s| {
+                s.shape = CharacterShape::Sphere { radius_m: 0.4 };
+                s.mode = SlideMode::Fauerby2003;
+            }),
         ];
         for (field, break_it) in broken {
             let mut s = SlideSettings::default();

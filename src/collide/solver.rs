@@ -20,6 +20,7 @@ use crate::collide::{
     SlideSettings,
 };
 use crate::geometry::espace::EllipsoidSpace;
+use crate::geometry::shape::Solid;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
@@ -116,6 +117,8 @@ pub struct SlideSolver<'w> {
     /// Validated once, when the solver is made.
     settings: SlideSettings,
     es: EllipsoidSpace,
+    /// The probe's shape when it is not the ellipsoid.
+    solid: Option<Solid>,
     detail: TraceDetail,
     walls: Option<WallRule>,
     /// `false` until a move is started, and after a refused one.
@@ -168,16 +171,21 @@ impl<'w> SlideSolver<'w> {
         detail: TraceDetail,
     ) -> Result<Self, InvalidSettings> {
         settings.validate()?;
-        let es = EllipsoidSpace::new(settings.radii_vec()).ok_or_else(|| {
+        // The ellipsoid's own space; for another shape, the space of the
+        // box around it, so that the candidate search covers the shape
+        // (see `StepContext::solid`).
+        let es = EllipsoidSpace::new(settings.half_extents()).ok_or_else(|| {
             InvalidSettings(format!(
-                "radii {:?} are too small to divide by",
-                settings.radii
+                "the {} of half sizes {} is too small to divide by",
+                settings.shape.name(),
+                settings.half_extents()
             ))
         })?;
         Ok(SlideSolver {
             world,
             settings: settings.clone(),
             es,
+            solid: settings.shape.solid(),
             detail,
             walls: None,
             has_move: false,
@@ -410,6 +418,7 @@ impl<'w> SlideSolver<'w> {
             world: &self.world,
             settings: &self.settings,
             es: self.es,
+            solid: self.solid,
             detail: self.detail,
             scratch: &mut self.scratch,
             tris: &mut self.tris,

@@ -114,6 +114,87 @@ fn closest_on_edges(tri: [DVec3; 3], p: DVec3, edges: [bool; 3]) -> (DVec3, Feat
     best
 }
 
+/// The least distance from the segment `p0..p1` to the solid triangle
+/// `tri` (any space): `(fraction along the segment, distance, point of the
+/// triangle)`. Exact: zero where the segment goes through the triangle,
+/// otherwise reached at an end of the segment or against an edge.
+pub fn segment_triangle_closest(p0: DVec3, p1: DVec3, tri: [DVec3; 3]) -> (f64, f64, DVec3) {
+    let d = p1 - p0;
+    let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
+    let (h0, h1) = (n.dot(p0 - tri[0]), n.dot(p1 - tri[0]));
+    if h0 * h1 <= 0.0 && h0 != h1 {
+        let t = h0 / (h0 - h1);
+        let x = p0 + d * t;
+        let on = closest_point_on_triangle(tri, x);
+        let scale = d.length() + (tri[1] - tri[0]).length() + (tri[2] - tri[0]).length();
+        if (on - x).length() <= 1e-12 * scale.max(1.0) {
+            return (t, 0.0, on);
+        }
+    }
+    let mut best = {
+        let q = closest_point_on_triangle(tri, p0);
+        (0.0, (q - p0).length(), q)
+    };
+    let q = closest_point_on_triangle(tri, p1);
+    let dist = (q - p1).length();
+    if dist < best.1 {
+        best = (1.0, dist, q);
+    }
+    for i in 0..3 {
+        let (s, q) = segment_segment_closest(p0, p1, tri[i], tri[(i + 1) % 3]);
+        let dist = (p0 + d * s - q).length();
+        if dist < best.1 {
+            best = (s, dist, q);
+        }
+    }
+    best
+}
+
+/// Closest points of the segments `p0..p1` and `q0..q1`: the fraction
+/// along the first and the point of the second (Ericson, *Real-Time
+/// Collision Detection*, 5.1.9).
+fn segment_segment_closest(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> (f64, DVec3) {
+    let d1 = p1 - p0;
+    let d2 = q1 - q0;
+    let r = p0 - q0;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    if a <= f64::MIN_POSITIVE {
+        return (0.0, closest_point_on_segment(q0, q1, p0));
+    }
+    let c = d1.dot(r);
+    let (s, t) = if e <= f64::MIN_POSITIVE {
+        ((-c / a).clamp(0.0, 1.0), 0.0)
+    } else {
+        let b = d1.dot(d2);
+        let denom = a * e - b * b;
+        let mut s = if denom > 0.0 {
+            ((b * f - c * e) / denom).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let mut t = (b * s + f) / e;
+        if t < 0.0 {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else if t > 1.0 {
+            t = 1.0;
+            s = ((b - c) / a).clamp(0.0, 1.0);
+        }
+        (s, t)
+    };
+    // The point of the first segment nearest the second's point, so that
+    // rounding in `s` never reports a distance larger than the true one.
+    let q = q0 + d2 * t;
+    let s = if a > 0.0 {
+        ((q - p0).dot(d1) / a).clamp(0.0, 1.0)
+    } else {
+        s
+    };
+    (s, q)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

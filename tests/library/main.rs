@@ -20,4 +20,6 @@ mod slide_props;
 mod slide_real_levels;
 mod slide_scenarios;
 mod slide_self_checks;
+mod slide_shapes;
+mod solid_sweep_vs_parry;
 mod sweep_vs_parry;
