@@ -1,9 +1,11 @@
 //! Helpers shared by the solver's scenario and property tests.
 #![allow(dead_code)]
 
+use collidoscope::collide::segment_triangle_closest;
 use collidoscope::collide::{SlideResult, SlideSettings, TraceDetail, slide};
 use collidoscope::geometry::closest::closest_point_on_triangle;
 use collidoscope::geometry::espace::EllipsoidSpace;
+use collidoscope::geometry::shape::Solid;
 use collidoscope::level::Level;
 use collidoscope::mesh::{MeshBuilder, TriMesh};
 use glam::{DVec3, Vec3};
@@ -110,19 +112,49 @@ pub fn shared_levels() -> Option<std::path::PathBuf> {
 pub struct Rng(pub u64);
 
 impl Rng {
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Uniform in `[lo, hi)` on each axis.
     pub fn in_box(&mut self, lo: DVec3, hi: DVec3) -> DVec3 {
         DVec3::new(self.unit(), self.unit(), self.unit()) * (hi - lo) + lo
     }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    /// Uniform in the cube of half side `half` about the origin.
+    pub fn vec(&mut self, half: f64) -> DVec3 {
+        DVec3::new(
+            self.range(-half, half),
+            self.range(-half, half),
+            self.range(-half, half),
+        )
+    }
+}
+
+/// Rounds to `f32` and back, so a peer working in `f32` (parry3d) and the
+/// `f64` code under test see identical inputs.
+pub fn f32_exact(v: DVec3) -> DVec3 {
+    v.as_vec3().as_dvec3()
+}
+
+/// `v` as parry3d's `f32` vector.
+pub fn parry_vec(v: DVec3) -> parry3d::math::Vector {
+    parry3d::math::Vector::new(v.x as f32, v.y as f32, v.z as f32)
 }
 
 /// Property-test cases: `default`, sized for CI, or `PROPTEST_CASES` from
@@ -133,4 +165,72 @@ pub fn proptest_cases(default: u32) -> u32 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// The signed separation of `solid` centred at `c` from `tri`, metres:
+/// positive apart (a lower bound of the distance for the box), negative
+/// overlapping.
+pub fn solid_separation(solid: &Solid, c: DVec3, tri: [DVec3; 3]) -> f64 {
+    match *solid {
+        Solid::Sphere { radius } => segment_triangle_closest(c, c, tri).1 - radius,
+        Solid::Capsule {
+            radius,
+            half_segment,
+        } => {
+            let s = DVec3::Y * half_segment;
+            segment_triangle_closest(c - s, c + s, tri).1 - radius
+        }
+        Solid::Box { half_extents } => {
+            let p = tri.map(|v| v - c);
+            let mut axes = vec![
+                DVec3::X,
+                DVec3::Y,
+                DVec3::Z,
+                (p[1] - p[0]).cross(p[2] - p[0]),
+            ];
+            for i in 0..3 {
+                for a in [DVec3::X, DVec3::Y, DVec3::Z] {
+                    axes.push((p[(i + 1) % 3] - p[i]).cross(a));
+                }
+            }
+            axes.iter()
+                .filter_map(|a| a.try_normalize())
+                .map(|l| {
+                    let r = (half_extents * l.abs()).element_sum();
+                    let proj = p.map(|v| v.dot(l));
+                    let lo = proj.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = proj.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    (lo - r).max(-hi - r)
+                })
+                .fold(f64::NEG_INFINITY, f64::max)
+        }
+        Solid::Cylinder {
+            radius,
+            half_height,
+        } => parry_cylinder_separation(radius, half_height, c, tri),
+    }
+}
+
+/// The cylinder's signed separation from parry3d (`query::distance`, and
+/// `query::contact`, whose `dist` is negative by the penetration depth,
+/// when they overlap), an implementation
+/// independent of ours; `f32`, so good to about a tenth of a millimetre
+/// here (`CYLINDER_TOL` in `slide_shapes`).
+pub fn parry_cylinder_separation(r: f64, hh: f64, c: DVec3, tri: [DVec3; 3]) -> f64 {
+    use parry3d::math::{Pose, Vector};
+    let v = |p: DVec3| Vector::new(p.x as f32, p.y as f32, p.z as f32);
+    let cyl = parry3d::shape::Cylinder::new(hh as f32, r as f32);
+    // Relative to the centre, so that f32 loses nothing to the level's coordinates.
+    let t = parry3d::shape::Triangle::new(v(tri[0] - c), v(tri[1] - c), v(tri[2] - c));
+    // The distance when apart (its contact query with a large prediction
+    // misreports far-apart pairs), the contact's depth when overlapping.
+    let d = parry3d::query::distance(&Pose::IDENTITY, &cyl, &Pose::IDENTITY, &t)
+        .expect("parry supports cylinder vs triangle")
+        .distance;
+    if d > 0.0 {
+        return f64::from(d);
+    }
+    parry3d::query::contact(&Pose::IDENTITY, &cyl, &Pose::IDENTITY, &t, 0.0)
+        .expect("parry supports cylinder vs triangle")
+        .map_or(0.0, |k| f64::from(k.dist))
 }

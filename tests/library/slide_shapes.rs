@@ -13,10 +13,8 @@
 //! or a maximum of such), so a golden-section search finds its least
 //! value on the way.
 
-use crate::common::proptest_cases;
-use collidoscope::collide::{
-    EndReason, SlideMode, SlideSettings, SlideSolver, TraceDetail, segment_triangle_closest,
-};
+use crate::common::{proptest_cases, solid_separation as separation};
+use collidoscope::collide::{EndReason, SlideMode, SlideSettings, SlideSolver, TraceDetail};
 use collidoscope::geometry::shape::{CharacterShape, Solid};
 use collidoscope::level::Level;
 use collidoscope::mesh::{MeshBuilder, TriMesh};
@@ -73,74 +71,6 @@ fn settings(shape: CharacterShape, gravity: DVec3) -> SlideSettings {
         gravity: gravity.to_array(),
         ..SlideSettings::default()
     }
-}
-
-/// The signed separation of `solid` centred at `c` from `tri`, metres:
-/// positive apart (a lower bound of the distance for the box), negative
-/// overlapping.
-fn separation(solid: &Solid, c: DVec3, tri: [DVec3; 3]) -> f64 {
-    match *solid {
-        Solid::Sphere { radius } => segment_triangle_closest(c, c, tri).1 - radius,
-        Solid::Capsule {
-            radius,
-            half_segment,
-        } => {
-            let s = DVec3::Y * half_segment;
-            segment_triangle_closest(c - s, c + s, tri).1 - radius
-        }
-        Solid::Box { half_extents } => {
-            let p = tri.map(|v| v - c);
-            let mut axes = vec![
-                DVec3::X,
-                DVec3::Y,
-                DVec3::Z,
-                (p[1] - p[0]).cross(p[2] - p[0]),
-            ];
-            for i in 0..3 {
-                for a in [DVec3::X, DVec3::Y, DVec3::Z] {
-                    axes.push((p[(i + 1) % 3] - p[i]).cross(a));
-                }
-            }
-            axes.iter()
-                .filter_map(|a| a.try_normalize())
-                .map(|l| {
-                    let r = (half_extents * l.abs()).element_sum();
-                    let proj = p.map(|v| v.dot(l));
-                    let lo = proj.iter().copied().fold(f64::INFINITY, f64::min);
-                    let hi = proj.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    (lo - r).max(-hi - r)
-                })
-                .fold(f64::NEG_INFINITY, f64::max)
-        }
-        Solid::Cylinder {
-            radius,
-            half_height,
-        } => parry_cylinder_separation(radius, half_height, c, tri),
-    }
-}
-
-/// The cylinder's signed separation from parry3d (`query::distance`, and
-/// `query::contact`, whose `dist` is negative by the penetration depth,
-/// when they overlap), an implementation
-/// independent of ours; `f32`, so good to about a tenth of a millimetre
-/// here ([`CYLINDER_TOL`]).
-fn parry_cylinder_separation(r: f64, hh: f64, c: DVec3, tri: [DVec3; 3]) -> f64 {
-    use parry3d::math::{Pose, Vector};
-    let v = |p: DVec3| Vector::new(p.x as f32, p.y as f32, p.z as f32);
-    let cyl = parry3d::shape::Cylinder::new(hh as f32, r as f32);
-    // Relative to the centre, so that f32 loses nothing to the level's coordinates.
-    let t = parry3d::shape::Triangle::new(v(tri[0] - c), v(tri[1] - c), v(tri[2] - c));
-    // The distance when apart (its contact query with a large prediction
-    // misreports far-apart pairs), the contact's depth when overlapping.
-    let d = parry3d::query::distance(&Pose::IDENTITY, &cyl, &Pose::IDENTITY, &t)
-        .expect("parry supports cylinder vs triangle")
-        .distance;
-    if d > 0.0 {
-        return f64::from(d);
-    }
-    parry3d::query::contact(&Pose::IDENTITY, &cyl, &Pose::IDENTITY, &t, 0.0)
-        .expect("parry supports cylinder vs triangle")
-        .map_or(0.0, |k| f64::from(k.dist))
 }
 
 /// Rounding allowance for the cylinder, metres: its oracle is parry's

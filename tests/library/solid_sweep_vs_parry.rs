@@ -21,7 +21,7 @@
 //! report `t = 0`), and moves whose closest approach or either end is
 //! within `GRAZE` of touching (there a tolerance decides hit or miss).
 
-use collidoscope::collide::segment_triangle_closest;
+use crate::common::{Rng, f32_exact, parry_vec, solid_separation as separation};
 use collidoscope::geometry::shape::Solid;
 use collidoscope::geometry::solid_sweep::{SolidHit, sweep_solid_triangle};
 use glam::DVec3;
@@ -41,39 +41,6 @@ const GRAZE: f64 = 2e-3;
 /// solid_sweep_vs_parry -- --nocapture`.
 const PARRY_TOL: f64 = 1e-2;
 const CASES: usize = 10_000;
-
-/// SplitMix64, seeded.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn vec(&mut self, half: f64) -> DVec3 {
-        DVec3::new(
-            self.range(-half, half),
-            self.range(-half, half),
-            self.range(-half, half),
-        )
-    }
-}
-
-fn f32_exact(v: DVec3) -> DVec3 {
-    v.as_vec3().as_dvec3()
-}
-
-fn pv(v: DVec3) -> Vector {
-    Vector::new(v.x as f32, v.y as f32, v.z as f32)
-}
 
 /// A random solid, sizes exact in `f32`.
 fn random_solid(rng: &mut Rng, kind: usize) -> Solid {
@@ -103,70 +70,11 @@ fn parry_shape(solid: &Solid) -> Box<dyn Shape> {
             radius,
             half_segment,
         } => Box::new(Capsule::new_y(half_segment as f32, radius as f32)),
-        Solid::Box { half_extents } => Box::new(Cuboid::new(pv(half_extents))),
+        Solid::Box { half_extents } => Box::new(Cuboid::new(parry_vec(half_extents))),
         Solid::Cylinder {
             radius,
             half_height,
         } => Box::new(Cylinder::new(half_height as f32, radius as f32)),
-    }
-}
-
-/// Signed separation of `solid` at `c` from `tri` (see the module doc).
-fn separation(solid: &Solid, c: DVec3, tri: [DVec3; 3]) -> f64 {
-    match *solid {
-        Solid::Sphere { radius } => segment_triangle_closest(c, c, tri).1 - radius,
-        Solid::Capsule {
-            radius,
-            half_segment,
-        } => {
-            let s = DVec3::Y * half_segment;
-            segment_triangle_closest(c - s, c + s, tri).1 - radius
-        }
-        Solid::Box { half_extents } => {
-            let p = tri.map(|v| v - c);
-            let mut axes = vec![
-                DVec3::X,
-                DVec3::Y,
-                DVec3::Z,
-                (p[1] - p[0]).cross(p[2] - p[0]),
-            ];
-            for i in 0..3 {
-                for a in [DVec3::X, DVec3::Y, DVec3::Z] {
-                    axes.push((p[(i + 1) % 3] - p[i]).cross(a));
-                }
-            }
-            axes.iter()
-                .filter_map(|a| a.try_normalize())
-                .map(|l| {
-                    let r = (half_extents * l.abs()).element_sum();
-                    let proj = p.map(|v| v.dot(l));
-                    let lo = proj.iter().copied().fold(f64::INFINITY, f64::min);
-                    let hi = proj.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    (lo - r).max(-hi - r)
-                })
-                .fold(f64::NEG_INFINITY, f64::max)
-        }
-        Solid::Cylinder {
-            radius,
-            half_height,
-        } => {
-            // parry's signed contact distance (f32, good to ~1e-4 m here)
-            // sorts the cases; ours is checked with `cylinder_distance`.
-            let p = |v: DVec3| pv(v - c);
-            let shape = Cylinder::new(half_height as f32, radius as f32);
-            let t = Triangle::new(p(tri[0]), p(tri[1]), p(tri[2]));
-            // The distance when apart (its contact query with a large
-            // prediction misreports far-apart pairs), the depth when not.
-            let d = parry3d::query::distance(&Pose::IDENTITY, &shape, &Pose::IDENTITY, &t)
-                .expect("parry supports cylinder vs triangle")
-                .distance;
-            if d > 0.0 {
-                return f64::from(d);
-            }
-            parry3d::query::contact(&Pose::IDENTITY, &shape, &Pose::IDENTITY, &t, 0.0)
-                .expect("parry supports cylinder vs triangle")
-                .map_or(0.0, |k| f64::from(k.dist))
-        }
     }
 }
 
@@ -219,10 +127,10 @@ fn closest_approach(solid: &Solid, c: DVec3, vel: DVec3, tri: [DVec3; 3]) -> f64
 
 fn parry_cast(solid: &Solid, c: DVec3, vel: DVec3, tri: [DVec3; 3]) -> Option<f64> {
     let shape = parry_shape(solid);
-    let triangle = Triangle::new(pv(tri[0]), pv(tri[1]), pv(tri[2]));
+    let triangle = Triangle::new(parry_vec(tri[0]), parry_vec(tri[1]), parry_vec(tri[2]));
     cast_shapes(
-        &Pose::from_translation(pv(c)),
-        pv(vel),
+        &Pose::from_translation(parry_vec(c)),
+        parry_vec(vel),
         shape.as_ref(),
         &Pose::IDENTITY,
         Vector::ZERO,

@@ -10,6 +10,7 @@
 //! notions of the contact point). Everything else must agree: hit or miss,
 //! and the time of impact within `POS_TOL` of travel along the move.
 
+use crate::common::{Rng, f32_exact, parry_vec};
 use collidoscope::geometry::closest::closest_point_on_triangle;
 use collidoscope::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
 use glam::DVec3;
@@ -29,41 +30,6 @@ const POS_TOL: f64 = 1e-3;
 /// move the gap can be larger by `1 / cos` of the approach angle.
 const PARRY_TOL: f64 = 6e-3;
 const CASES: usize = 20_000;
-
-/// SplitMix64: a tiny, seeded, dependency-free generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn vec(&mut self, half: f64) -> DVec3 {
-        DVec3::new(
-            self.range(-half, half),
-            self.range(-half, half),
-            self.range(-half, half),
-        )
-    }
-}
-
-/// Rounds to `f32` and back, so both methods see identical inputs.
-fn f32_exact(v: DVec3) -> DVec3 {
-    v.as_vec3().as_dvec3()
-}
-
-fn parry_vec(v: DVec3) -> Vector {
-    Vector::new(v.x as f32, v.y as f32, v.z as f32)
-}
 
 /// A unit sphere centred at `center` moving by `vel`, and a triangle.
 #[derive(Clone, Copy, Debug)]
