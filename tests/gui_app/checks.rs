@@ -355,3 +355,65 @@ fn the_left_panel_is_resized_by_its_edge_and_has_a_minimum() {
     );
     assert!(h.state().viewport_rect().unwrap().left() >= narrowest);
 }
+
+#[test]
+fn from_far_away_a_pin_too_small_to_see_is_a_dot_and_a_click_on_it_opens_it() {
+    let mut h = checked();
+    let view = h.state().viewport_rect().expect("the view was laid out");
+    // Zoom well out: every pin head is then a fraction of a pixel.
+    h.hover_at(view.center());
+    for _ in 0..6 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -120.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(2);
+    }
+    h.run_steps(5);
+    let camera = h.state().state().camera;
+    let report = h
+        .state()
+        .state()
+        .checks
+        .report()
+        .cloned()
+        .expect("findings");
+    let visible = h.state().state().checks.visible();
+    let on_screen: Vec<usize> = visible
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let (c, _) = collidoscope::app::checks::pin_head(
+                &h.state().state().checks,
+                &report.findings[i],
+                false,
+            );
+            camera
+                .world_to_screen(c.as_vec3(), view.min.into(), view.size().into())
+                .is_some_and(|s| view.contains(egui::pos2(s[0], s[1])))
+        })
+        .collect();
+    assert!(!on_screen.is_empty(), "the findings are in view");
+    let dots = h.state().pin_dots().to_vec();
+    let dotted: Vec<usize> = dots.iter().map(|d| d.0).collect();
+    assert_eq!(dotted, on_screen, "a dot for every listed pin in view");
+    // A click on a dot (the one farthest from the others) opens its finding.
+    let apart = |(j, p): &(usize, egui::Pos2)| {
+        dots.iter()
+            .filter(|(k, _)| k != j)
+            .map(|(_, q)| (*q - *p).length())
+            .fold(f32::INFINITY, f32::min)
+    };
+    let (i, p) = dots
+        .iter()
+        .copied()
+        .max_by(|a, b| apart(a).total_cmp(&apart(b)))
+        .expect("a dot");
+    assert!(apart(&(i, p)) > 0.0, "dots on top of each other");
+    click_at(&mut h, p);
+    let opened = h.state().state().checks.open.as_ref().map(|o| o.index);
+    assert_eq!(opened, Some(i), "the dot's finding opened");
+}

@@ -125,6 +125,9 @@ pub struct CollidoscopeApp {
         egui::Pos2,
         egui::Pos2,
     )>,
+    /// Findings whose pin was too small to see last frame, drawn as a dot
+    /// of a fixed screen size instead: finding index, dot centre.
+    pin_dots: Vec<(usize, egui::Pos2)>,
     /// The viewport's rectangle last frame.
     viewport_rect: Option<egui::Rect>,
     /// A click in the view selected an object: the level panel opens its
@@ -183,6 +186,7 @@ impl CollidoscopeApp {
             labels_hidden: 0,
             view_covers: Vec::new(),
             screen_vectors: Vec::new(),
+            pin_dots: Vec::new(),
             viewport_rect: None,
             reveal_object: false,
             measure: Default::default(),
@@ -254,6 +258,12 @@ impl CollidoscopeApp {
         egui::Pos2,
     )] {
         &self.screen_vectors
+    }
+
+    /// The findings drawn as dots over the view last frame (their pins
+    /// were too small to see from where the camera is): index, centre.
+    pub fn pin_dots(&self) -> &[(usize, egui::Pos2)] {
+        &self.pin_dots
     }
 
     /// Where the path field's caret was in the last frame (characters

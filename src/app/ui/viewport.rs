@@ -51,6 +51,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
                 }
             }
             draw_vectors(ui, app, rect);
+            draw_pin_dots(ui, app, rect);
             draw_labels(ui, app, rect);
             draw_velocity_handle(ui, app, rect);
             // What covers the view: the labels keep off it next frame.
@@ -187,13 +188,17 @@ fn hover_and_click(app: &mut CollidoscopeApp, rect: Rect, response: &egui::Respo
         .min_by(|a, b| a.1.total_cmp(&b.1));
     match (hit, &app.hover) {
         (Some((i, _)), _) => app.queue.push(Command::Select(Some(i))),
-        // A finding's pin (the Checks page's) opens that finding.
+        // A finding's pin (the Checks page's) opens that finding; from far
+        // away, its dot.
         (None, _)
             if let Some(i) = app
                 .state
                 .overlays
                 .get(OverlayKind::FindingPins)
-                .then(|| crate::app::checks::pin_under_ray(&app.state.checks, o, d, surface_t))
+                .then(|| {
+                    crate::app::checks::pin_under_ray(&app.state.checks, o, d, surface_t)
+                        .or_else(|| pin_dot_at(app, pos))
+                })
                 .flatten() =>
         {
             app.queue.push(Command::OpenFindingPin(i));
@@ -431,6 +436,69 @@ fn draw_vectors(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
         drawn.push((prim.kind, a, a + v));
     }
     app.screen_vectors = drawn;
+}
+
+/// A pin head drawn smaller than this on screen (points) is drawn as a dot
+/// of this radius instead, over the view: a whole level in view leaves a
+/// pin a fraction of a pixel, and the Checks page's list should still be
+/// seen on the level.
+const MIN_PIN_DOT_PX: f32 = 4.0;
+
+/// The dots of the pins too small to see (see [`MIN_PIN_DOT_PX`]), in
+/// their verdict's colour (the opened finding's white), remembered for
+/// clicks and tests.
+fn draw_pin_dots(ui: &egui::Ui, app: &mut CollidoscopeApp, rect: Rect) {
+    let mut dots = Vec::new();
+    let checks = &app.state.checks;
+    if let (true, Some(report)) = (
+        app.state.overlays.get(OverlayKind::FindingPins),
+        checks.report(),
+    ) {
+        let painter = ui.painter_at(rect);
+        let open = checks.open.as_ref().map(|o| o.index);
+        for i in checks.visible() {
+            let f = &report.findings[i];
+            let (head, radius) = crate::app::checks::pin_head(checks, f, open == Some(i));
+            let Some(c) = to_screen(app, rect, head) else {
+                continue;
+            };
+            if !rect.contains(c) {
+                continue;
+            }
+            // The head's size on screen: its largest projected radius.
+            let shown = [DVec3::X, DVec3::Y, DVec3::Z]
+                .into_iter()
+                .filter_map(|axis| to_screen(app, rect, head + axis * radius))
+                .map(|p| (p - c).length())
+                .fold(0.0f32, f32::max);
+            if shown >= MIN_PIN_DOT_PX {
+                continue;
+            }
+            let color = if open == Some(i) {
+                Color32::WHITE
+            } else {
+                widgets::color32(crate::app::checks::verdict_rgba(f.verdict)).to_opaque()
+            };
+            painter.circle(
+                c,
+                MIN_PIN_DOT_PX,
+                color,
+                Stroke::new(1.0, Color32::from_black_alpha(200)),
+            );
+            dots.push((i, c));
+        }
+    }
+    app.pin_dots = dots;
+}
+
+/// The finding whose dot (last frame's) is under `pos`, nearest first.
+fn pin_dot_at(app: &CollidoscopeApp, pos: Pos2) -> Option<usize> {
+    app.pin_dots
+        .iter()
+        .map(|&(i, c)| (i, (c - pos).length()))
+        .filter(|&(_, d)| d <= MIN_PIN_DOT_PX + 3.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
 }
 
 /// A line from `a` to `b` with a head at `b` of a fixed size (egui's own
