@@ -68,13 +68,23 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             (Verdict::Stalls, c.stalls),
             (Verdict::Untested, c.untested),
         ] {
-            ui.label(RichText::new(format!("{n} {}", verdict_word(v))).color(verdict_color(v)));
+            // Each count whole: "27" at the end of a line and "stalls" at
+            // the start of the next reads as two things.
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("{n} {}", verdict_word(v))).color(verdict_color(v)),
+                )
+                .wrap_mode(egui::TextWrapMode::Extend),
+            );
         }
         if c.marginal > 0 {
-            ui.label(RichText::new(format!("({} marginal)", c.marginal)).color(MARGINAL_COLOR))
-                .on_hover_text(
-                    "Verdicts within a centimetre (half a degree) of the character's limit",
-                );
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("({} marginal)", c.marginal)).color(MARGINAL_COLOR),
+                )
+                .wrap_mode(egui::TextWrapMode::Extend),
+            )
+            .on_hover_text("Verdicts within a centimetre (half a degree) of the character's limit");
         }
     });
     if report.inside_out {
