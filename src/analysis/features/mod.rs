@@ -255,6 +255,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// it, measured the same to the centimetre (two floors of one height in
 /// the same cells, such as a rug's top on a floor, find one door twice).
 /// `features` is sorted by kind and position, so repeats are close by.
+/// Openings at one spot under two lintels are one, the lower.
 fn drop_repeats(features: &mut Vec<Feature>) {
     let same = |a: &Feature, b: &Feature| {
         let near = |x: Option<f64>, y: Option<f64>| match (x, y) {
@@ -269,12 +270,27 @@ fn drop_repeats(features: &mut Vec<Feature>) {
             && near(a.height_m, b.height_m)
             && near(a.slope_deg, b.slope_deg)
     };
+    // One doorway under two lintels (an arch and the beam under it) is
+    // found once per lintel at the same spot: one opening, the lower.
+    let stacked = |a: &Feature, b: &Feature| {
+        a.kind == FeatureKind::Opening
+            && b.kind == FeatureKind::Opening
+            && (a.position - b.position).length() < 0.02
+    };
     let mut kept: Vec<Feature> = Vec::with_capacity(features.len());
     for f in features.drain(..) {
         let start = kept.len().saturating_sub(8);
-        if !kept[start..].iter().any(|k| same(k, &f)) {
-            kept.push(f);
+        if kept[start..].iter().any(|k| same(k, &f)) {
+            continue;
         }
+        if let Some(k) = kept[start..].iter_mut().find(|k| stacked(k, &f)) {
+            let lower = |x: &Feature| x.height_m.unwrap_or(f64::INFINITY);
+            if lower(&f) < lower(k) {
+                *k = f;
+            }
+            continue;
+        }
+        kept.push(f);
     }
     *features = kept;
 }

@@ -317,3 +317,19 @@ fn a_gap_under_a_low_bench_is_no_opening_but_a_small_door_is() {
     assert_eq!(openings[0].object.as_deref(), Some("hatch"));
     assert!((openings[0].width_m.unwrap() - 0.5).abs() < 0.02);
 }
+
+#[test]
+fn one_doorway_under_two_lintels_is_one_opening_the_lower() {
+    let door = |height: f64| {
+        let mut f = blank(FeatureKind::Opening, DVec3::new(1.0, 0.0, 2.0), DVec3::X);
+        f.width_m = Some(1.1);
+        f.height_m = Some(height);
+        f
+    };
+    let mut beside = door(2.0);
+    beside.position.z += 1.0;
+    let mut features = vec![door(4.4), door(3.8), beside];
+    drop_repeats(&mut features);
+    let heights: Vec<f64> = features.iter().filter_map(|f| f.height_m).collect();
+    assert_eq!(heights, vec![3.8, 2.0]);
+}
