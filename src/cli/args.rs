@@ -178,6 +178,61 @@ pub(crate) fn parse_radii(text: &str) -> Result<DVec3, String> {
     Ok(r)
 }
 
+/// A character shape: `ellipsoid` (the settings' radii), `sphere:R`,
+/// `capsule:R,H` (total height), `cylinder:R,H` or `box:HX,HY,HZ` (half
+/// sizes), metres; the sizes within the settings' range.
+pub(crate) fn parse_shape(text: &str) -> Result<crate::geometry::shape::CharacterShape, String> {
+    use crate::geometry::shape::CharacterShape as S;
+    let (name, sizes) = text.split_once(':').unwrap_or((text, ""));
+    let numbers = |n: usize, what: &str| -> Result<Vec<f64>, String> {
+        let parts: Vec<&str> = sizes.split(',').collect();
+        if parts.len() != n {
+            return Err(format!(
+                "{name} takes {what}, got '{}'",
+                crate::quote::prefix(sizes)
+            ));
+        }
+        parts.iter().map(|p| parse_finite(p, "size")).collect()
+    };
+    let shape = match name.trim().to_ascii_lowercase().as_str() {
+        "ellipsoid" if sizes.is_empty() => S::Ellipsoid,
+        "ellipsoid" => {
+            return Err("ellipsoid takes no sizes (it is the settings' radii: --radii)".into());
+        }
+        "sphere" => S::Sphere {
+            radius_m: numbers(1, "R (radius)")?[0],
+        },
+        "capsule" => {
+            let v = numbers(2, "R,H (radius and total height)")?;
+            S::Capsule {
+                radius_m: v[0],
+                height_m: v[1],
+            }
+        }
+        "cylinder" => {
+            let v = numbers(2, "R,H (radius and height)")?;
+            S::Cylinder {
+                radius_m: v[0],
+                height_m: v[1],
+            }
+        }
+        "box" => {
+            let v = numbers(3, "HX,HY,HZ (half sizes)")?;
+            S::Box {
+                half_extents_m: [v[0], v[1], v[2]],
+            }
+        }
+        _ => {
+            return Err(format!(
+                "unknown shape '{}' (expected ellipsoid, sphere:R, capsule:R,H, cylinder:R,H or box:HX,HY,HZ)",
+                crate::quote::prefix(name)
+            ));
+        }
+    };
+    shape.validate()?;
+    Ok(shape)
+}
+
 /// Scales outside this range (both ways) collapse a level to rounding or
 /// overflow `f32` coordinates: 1e-6 turns kilometres into millimetres.
 pub(crate) const SCALE_RANGE: (f64, f64) = (1e-6, 1e6);

@@ -5,7 +5,7 @@
 //! Inputs are world space (metres); the JSON trace carries every position
 //! in world space and, with an `_espace` suffix, in the probe's ellipsoid space.
 
-use super::args::{ImportArgs, parse_radii, parse_vec3};
+use super::args::{ImportArgs, parse_radii, parse_shape, parse_vec3};
 use super::sweep_text::text_report;
 use super::{CliError, print_stdout};
 use crate::collide::{
@@ -39,6 +39,11 @@ pub(crate) struct SweepArgs {
     /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii, else 0.4,0.9,0.4].
     #[arg(long, value_name = "RX,RY,RZ", value_parser = parse_radii, allow_hyphen_values = true)]
     radii: Option<DVec3>,
+    /// The probe's shape instead of the ellipsoid: sphere:R, capsule:R,H
+    /// (total height), cylinder:R,H or box:HX,HY,HZ (half sizes), metres;
+    /// robust mode only [default: the settings' shape, else the ellipsoid].
+    #[arg(long, value_name = "SHAPE", value_parser = parse_shape)]
+    shape: Option<crate::geometry::shape::CharacterShape>,
     /// Gravity as a displacement for this one move, metres (not an acceleration:
     /// `walk` runs a character under gravity in m/s²) [default: the settings' gravity, else none].
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
@@ -214,6 +219,15 @@ impl SweepArgs {
         };
         if let Some(r) = self.radii {
             s.radii = r.to_array();
+        }
+        if let Some(shape) = self.shape {
+            s.shape = shape;
+        }
+        if !s.shape.is_ellipsoid() && matches!(self.mode, Some(ModeChoice::All)) {
+            return Err(CliError::Usage(format!(
+                "--mode all compares the ellipsoid's three modes; a {} runs only in robust mode",
+                s.shape.name()
+            )));
         }
         if let Some(g) = self.gravity {
             s.gravity = g.to_array();

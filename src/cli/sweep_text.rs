@@ -59,8 +59,12 @@ pub(super) fn header(
     let mode = mode.map(|m| format!("mode {m}, ")).unwrap_or_default();
     let _ = writeln!(
         s,
-        "probe       {mode}radii {}, skin {}, max_iterations {}, two_sided {}",
-        format::vec(settings.radii_vec()),
+        "probe       {mode}{}, skin {}, max_iterations {}, two_sided {}",
+        if settings.shape.is_ellipsoid() {
+            format!("radii {}", format::vec(settings.radii_vec()))
+        } else {
+            settings.shape.to_string()
+        },
         settings.skin,
         settings.max_iterations,
         settings.two_sided

@@ -494,3 +494,85 @@ fn sweep_flags_an_end_inside_geometry_and_a_ghost_corner() {
     );
     assert_eq!(v["verdict"], Value::Null);
 }
+
+#[test]
+fn sweep_takes_a_shape_and_its_json_names_it() {
+    // A 1.8 m capsule dropped on the floor at y = 0 stops with its centre
+    // half its height plus the skin up; a 0.3 × 0.9 × 0.3 m half-size box
+    // driven into the wall at x = 3 stops its face a skin short of it.
+    let capsule = sweep_json(&[
+        "--from",
+        "0,3,0",
+        "--velocity",
+        "0,-6,0",
+        "--shape",
+        "capsule:0.4,1.8",
+    ]);
+    assert_eq!(capsule["settings"]["shape"]["kind"], "capsule");
+    let y = vec3(&capsule["final_position"])[1];
+    assert!(near(y, 0.905, 1e-6), "{y}");
+    let boxed = sweep_json(&[
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "6,0,0",
+        "--shape",
+        "box:0.3,0.9,0.3",
+    ]);
+    assert_eq!(boxed["settings"]["shape"]["kind"], "box");
+    let x = vec3(&boxed["final_position"])[0];
+    assert!(near(x, 3.0 - 0.3 - 0.005, 1e-6), "{x}");
+    // The text names the shape instead of the radii.
+    let r = run(&[
+        "sweep",
+        &fixture("cli_box.obj"),
+        "--from",
+        "0,3,0",
+        "--velocity",
+        "0,-6,0",
+        "--shape",
+        "sphere:0.5",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("sphere r 0.5 m"), "{}", r.stdout);
+}
+
+#[test]
+fn a_bad_shape_is_refused_saying_what_it_takes() {
+    let box_obj = fixture("cli_box.obj");
+    let sweep = |shape: &str| {
+        run(&[
+            "sweep",
+            box_obj.as_str(),
+            "--from",
+            "0,3,0",
+            "--velocity",
+            "0,-6,0",
+            "--shape",
+            shape,
+        ])
+    };
+    assert_fails(&sweep("capsule:0.4"), 2, "capsule takes R,H");
+    assert_fails(&sweep("capsule:0.4,0.5"), 2, "twice its radius");
+    assert_fails(&sweep("blob"), 2, "unknown shape 'blob'");
+    assert_fails(&sweep("sphere:nan"), 2, "not a finite number");
+    // Only robust mode slides other shapes.
+    let mut args = vec![
+        "sweep",
+        box_obj.as_str(),
+        "--from",
+        "0,1,0",
+        "--velocity",
+        "6,0,0",
+        "--shape",
+        "box:0.3,0.9,0.3",
+        "--mode",
+        "nettle2000",
+    ];
+    let r = run(&args);
+    assert_fails(&r, 1, "needs mode robust");
+    args[9] = "all";
+    assert_fails(&run(&args), 2, "runs only in robust mode");
+    args.truncate(8);
+    assert_eq!(run(&args).code, 0);
+}
