@@ -298,18 +298,25 @@ fn capsule_overlap(
     })
 }
 
-/// Triangle vertex `v` (index `i`) against the capsule's side: the moving
-/// vertical axis reaching horizontal distance `r` of `v`, with `v` level
-/// with the core segment then.
-fn vertex_on_side(r: f64, hs: f64, vel: DVec3, v: DVec3, i: usize, max_t: f64) -> Option<RelHit> {
-    let w0 = DVec2::new(v.x, v.z);
+/// When the vertical line through `p` first comes within horizontal
+/// distance `r` of the axis moving with `vel` from the origin (within
+/// `max_t`): the time a vertex, or a vertical edge, meets the side.
+fn side_entry(r: f64, vel: DVec3, p: DVec3, max_t: f64) -> Option<f64> {
+    let w0 = DVec2::new(p.x, p.z);
     let dw = DVec2::new(-vel.x, -vel.z);
-    let t = entry_root(
+    entry_root(
         dw.length_squared(),
         2.0 * w0.dot(dw),
         w0.length_squared() - r * r,
         max_t,
-    )?;
+    )
+}
+
+/// Triangle vertex `v` (index `i`) against the capsule's side: the moving
+/// vertical axis reaching horizontal distance `r` of `v`, with `v` level
+/// with the core segment then.
+fn vertex_on_side(r: f64, hs: f64, vel: DVec3, v: DVec3, i: usize, max_t: f64) -> Option<RelHit> {
+    let t = side_entry(r, vel, v, max_t)?;
     if (v.y - t * vel.y).abs() > hs {
         return None;
     }
@@ -342,14 +349,7 @@ fn edge_on_side(
     let feature = Feature::Edge(i as u8);
     if m.length_squared() <= DEGENERATE_SINE * DEGENERATE_SINE * e.length_squared() {
         // Vertical edge: a point of it against the side, as a vertex.
-        let w0 = DVec2::new(a.x, a.z);
-        let dw = DVec2::new(-vel.x, -vel.z);
-        let t = entry_root(
-            dw.length_squared(),
-            2.0 * w0.dot(dw),
-            w0.length_squared() - r * r,
-            max_t,
-        )?;
+        let t = side_entry(r, vel, a, max_t)?;
         let lo = a.y.min(b.y).max(t * vel.y - hs);
         let hi = a.y.max(b.y).min(t * vel.y + hs);
         if lo > hi || e.y == 0.0 {

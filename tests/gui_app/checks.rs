@@ -2,7 +2,7 @@
 //! the section view zoomed to the opened finding, and the left panel's
 //! resizing.
 
-use super::harness;
+use super::{harness, run_checks};
 use collidoscope::app::CollidoscopeApp;
 use collidoscope::app::checks::GroupKey;
 use collidoscope::collide::debug_draw::{OverlayKind, Shape};
@@ -14,19 +14,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 fn checked() -> Harness<'static, CollidoscopeApp> {
     let mut h = harness();
     h.run_steps(2);
-    h.get_by_label("Checks").click();
-    h.run_steps(2);
-    h.get_by_label("Run checks").click();
-    h.run_steps(1);
-    let t = std::time::Instant::now();
-    while h.state().state().checks.running() {
-        assert!(
-            t.elapsed().as_secs() < 120,
-            "the checks did not end in time"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.run_steps(1);
-    }
+    run_checks(&mut h);
     h.run_steps(3);
     h
 }

@@ -41,6 +41,24 @@ fn wait_for_load(h: &mut Harness<'static, CollidoscopeApp>) {
     h.run_steps(2);
 }
 
+/// Opens the Checks page, runs the checks on the loaded level and waits
+/// for them to end (at most two minutes).
+fn run_checks(h: &mut Harness<'static, CollidoscopeApp>) {
+    h.get_by_label("Checks").click();
+    h.run_steps(2);
+    h.get_by_label("Run checks").click();
+    h.run_steps(1);
+    let t = std::time::Instant::now();
+    while h.state().state().checks.running() {
+        assert!(
+            t.elapsed().as_secs() < 120,
+            "the checks did not end in time"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+}
+
 fn fmt3(v: DVec3) -> String {
     format!("({:.4}, {:.4}, {:.4})", v.x, v.y, v.z)
 }

@@ -124,19 +124,7 @@ fn walking_with_wasd_runs_character_frames_and_a_frame_opens_phase_by_phase() {
 fn the_checks_page_lists_findings_and_a_click_shows_the_reason() {
     let mut h = harness();
     h.run_steps(2);
-    h.get_by_label("Checks").click();
-    h.run_steps(2);
-    h.get_by_label("Run checks").click();
-    h.run_steps(1);
-    let t = std::time::Instant::now();
-    while h.state().state().checks.running() {
-        assert!(
-            t.elapsed().as_secs() < 120,
-            "the checks did not end in time"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.run_steps(1);
-    }
+    run_checks(&mut h);
     h.run_steps(2);
     let report = h
         .state()
