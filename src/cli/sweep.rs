@@ -33,7 +33,7 @@ pub(crate) struct SweepArgs {
           required_unless_present = "batch", conflicts_with = "batch")]
     pub(super) velocity: Option<DVec3>,
     /// Run every move of a JSON Lines file (`-`: stdin) on the level loaded
-    /// once: one JSON result per line (see the README).
+    /// once: one JSON result per line (see docs/command-line.md, "Batch runs").
     #[arg(long, value_name = "MOVES.jsonl")]
     pub(super) batch: Option<PathBuf>,
     /// Ellipsoid radii along world x, y, z, metres [default: the settings' radii, else 0.4,0.9,0.4].
@@ -54,7 +54,7 @@ pub(crate) struct SweepArgs {
     pub(super) mode: Option<ModeChoice>,
     /// The collision method: ellipsoid (the collide-and-slide, default),
     /// discrete (overlap in fixed time steps), box (the box camera) or
-    /// radial (push-out of vertical cylinders); see the README, "Methods".
+    /// radial (push-out of vertical cylinders); see docs/methods.md.
     #[arg(long, value_parser = parse_method)]
     pub(super) method: Option<Method>,
     /// Fixed steps per second of the methods that step in time, Hz [default: 60].

@@ -54,7 +54,7 @@ pub(crate) struct WalkArgs {
     #[arg(long)]
     pub(super) full: bool,
     /// Run every walk of a JSON Lines file (`-`: stdin) on the level loaded
-    /// once: one JSON result per line (see the README).
+    /// once: one JSON result per line (see docs/command-line.md, "Batch runs").
     #[arg(long, value_name = "WALKS.jsonl")]
     pub(super) batch: Option<PathBuf>,
     /// With --batch: only each walk's summary (its final state), no frames.

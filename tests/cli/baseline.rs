@@ -420,7 +420,7 @@ fn a_baseline_that_cannot_be_read_is_a_one_line_error_not_a_failed_check() {
     }
 }
 
-/// Every key of the `baseline` object is named in the README.
+/// Every key of the `baseline` object is named in the documentation.
 #[test]
 fn the_readme_documents_every_baseline_field() {
     fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
@@ -458,14 +458,14 @@ fn the_readme_documents_every_baseline_field() {
     }
     let mut all = std::collections::BTreeSet::new();
     keys(&out["baseline"], &mut all);
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let text = documentation();
     let missing: Vec<&String> = all
         .iter()
         .filter(|k| !text.contains(&format!("`{k}`")))
         .collect();
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
     assert!(text.contains("`baseline`") && text.contains("--baseline PREVIOUS.json"));
 }
@@ -506,7 +506,7 @@ fn text_from_the_baseline_is_shown_on_one_line_and_cut() {
     assert_eq!(list(&out, "gone")[0]["kind"], "\u{1b}[2J\nstep");
 }
 
-/// The README's sample of a check against a baseline is real output: the
+/// The sample of a check against a baseline in docs/checks.md is real output: the
 /// base level checked into `level.check.json`, then the riser added.
 #[test]
 fn the_readme_baseline_sample_is_real_output() {
@@ -530,13 +530,15 @@ fn the_readme_baseline_sample_is_real_output() {
     level_obj(&dir, "level.obj", edited);
     let (code, text) = in_dir(&["check", "level.obj", "--baseline", "level.check.json"]);
     assert_eq!(code, Some(3), "{text}");
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let sample = readme
+    let page = doc("docs/checks.md");
+    let sample = page
         .split("$ collidoscope check level.obj --baseline level.check.json\n...\n")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
-        .expect("the baseline sample in README.md");
+        .expect("the baseline sample in docs/checks.md");
     assert!(sample.lines().count() >= 7, "{sample}");
-    assert!(text.ends_with(sample), "README:\n{sample}\nreal:\n{text}");
+    assert!(
+        text.ends_with(sample),
+        "docs/checks.md:\n{sample}\nreal:\n{text}"
+    );
 }

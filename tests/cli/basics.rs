@@ -1,6 +1,6 @@
 //! The real `collidoscope` binary on small fixture levels: `info` text and
 //! JSON, `sweep` JSON traces (world-space positions) and the settings round
-//! trip. Bad input is in `errors.rs`, the README's claims in `readme.rs`.
+//! trip. Bad input is in `errors.rs`, the documentation's claims in `readme.rs`.
 
 use crate::support::*;
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! Hostile and damaged level files through the real binary (issue 14):
-//! each ends with the exit code and message the README's table gives, never
-//! a panic, a hang or a message quoting megabytes of the file.
+//! each ends with the exit code and message the table in docs/importing.md
+//! gives, never a panic, a hang or a message quoting megabytes of the file.
 
 use crate::support::*;
 use std::fmt::Write as _;

@@ -203,8 +203,7 @@ fn keys(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
 
 #[test]
 fn the_readme_documents_every_radial_json_field() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = documentation();
     let level = poles();
     let v = json(&run(&[
         "sweep",
@@ -227,7 +226,7 @@ fn the_readme_documents_every_radial_json_field() {
         .collect();
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
 }
 

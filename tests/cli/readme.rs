@@ -1,24 +1,25 @@
-//! The README stays true: its settings example, its JSON trace fields and
-//! its sample sweep output are checked against this build.
+//! The documentation stays true: README.md and the pages in docs/. Its
+//! settings example, its JSON fields and its sample outputs are checked
+//! against this build, and every relative link and #anchor in it leads to a
+//! file and a heading that exist.
 
 use crate::support::*;
 use serde_json::Value;
 use std::process::Command;
 
-// ---- the README stays true ----
+// ---- the documentation stays true ----
 
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
-}
+/// The page of the documentation that holds the command-line samples.
+const COMMAND_LINE: &str = "docs/command-line.md";
 
 #[test]
 fn the_readme_settings_example_is_a_valid_settings_file() {
-    let text = readme();
+    let text = doc("docs/settings.md");
     let block = text
         .split("```toml\n")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
-        .expect("a ```toml block in README.md");
+        .expect("a ```toml block in docs/settings.md");
     let path = scratch("readme_settings").join("example.toml");
     std::fs::write(&path, block).unwrap();
     let r = run(&["settings", "check", &path.display().to_string()]);
@@ -39,15 +40,15 @@ fn keys(v: &Value, out: &mut std::collections::BTreeSet<String>) {
     }
 }
 
-/// The keys of `all` that the README does not name in backquotes.
+/// The keys of `all` that the documentation does not name in backquotes.
 fn undocumented(all: &std::collections::BTreeSet<String>) -> Vec<String> {
-    let text = readme();
+    let text = documentation();
     // `x_espace` is documented by the rule "with the suffix `_espace`" once `x` is.
     let documented = |k: &String| text.contains(&format!("`{}`", k.trim_end_matches("_espace")));
     all.iter().filter(|k| !documented(k)).cloned().collect()
 }
 
-/// Every key of the `walk`, `envelope` and `check` JSON is named in the README.
+/// Every key of the `walk`, `envelope` and `check` JSON is named in the documentation.
 #[test]
 fn the_readme_documents_every_walk_envelope_and_check_field() {
     let mut all = std::collections::BTreeSet::new();
@@ -75,11 +76,11 @@ fn the_readme_documents_every_walk_envelope_and_check_field() {
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
 }
 
-/// Every key of `map --json` is named in the README.
+/// Every key of `map --json` is named in the documentation.
 #[test]
 fn the_readme_documents_every_map_field() {
     let level = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default_level.obj");
@@ -100,11 +101,11 @@ fn the_readme_documents_every_map_field() {
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
 }
 
-/// Every key of `info --json`, with `--hygiene`, is named in the README.
+/// Every key of `info --json`, with `--hygiene`, is named in the documentation.
 #[test]
 fn the_readme_documents_every_info_and_hygiene_field() {
     let mut all = std::collections::BTreeSet::new();
@@ -116,23 +117,23 @@ fn the_readme_documents_every_info_and_hygiene_field() {
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
 }
 
-/// The sample envelope in the README is this build's real output.
+/// The sample envelope in docs/command-line.md is this build's real output.
 #[test]
 fn the_readme_envelope_sample_is_real_output() {
     let r = run(&["envelope"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let sample = format!("$ collidoscope envelope\n{}```", r.stdout);
     assert!(
-        readme().contains(&sample),
-        "update the sample in README.md to:\n{sample}"
+        doc(COMMAND_LINE).contains(&sample),
+        "update the sample in {COMMAND_LINE} to:\n{sample}"
     );
 }
 
-/// Every key of the JSON trace (all nesting levels) is named in the README.
+/// Every key of the JSON trace (all nesting levels) is named in the documentation.
 #[test]
 fn the_readme_documents_every_json_trace_field() {
     let mut all = std::collections::BTreeSet::new();
@@ -155,11 +156,11 @@ fn the_readme_documents_every_json_trace_field() {
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
 }
 
-/// The sample sweep in the README is this build's real output.
+/// The sample sweep in docs/command-line.md is this build's real output.
 #[test]
 fn the_readme_sweep_sample_is_real_output() {
     let command = "collidoscope sweep tests/fixtures/cli_box.obj --from 0,1,0 --velocity 5,0,5 --gravity 0,-1,0";
@@ -173,12 +174,12 @@ fn the_readme_sweep_sample_is_real_output() {
     let out = String::from_utf8(r.stdout).unwrap();
     let sample = format!("$ {command}\n{out}```");
     assert!(
-        readme().contains(&sample),
-        "update the sample in README.md to:\n{sample}"
+        doc(COMMAND_LINE).contains(&sample),
+        "update the sample in {COMMAND_LINE} to:\n{sample}"
     );
 }
 
-/// The sample `sweep --mode all` in the README is this build's real output.
+/// The sample `sweep --mode all` in docs/command-line.md is this build's real output.
 #[test]
 fn the_readme_mode_comparison_sample_is_real_output() {
     let command =
@@ -193,13 +194,13 @@ fn the_readme_mode_comparison_sample_is_real_output() {
     let out = String::from_utf8(r.stdout).unwrap();
     let sample = format!("$ {command}\n{out}```");
     assert!(
-        readme().contains(&sample),
-        "update the sample in README.md to:\n{sample}"
+        doc(COMMAND_LINE).contains(&sample),
+        "update the sample in {COMMAND_LINE} to:\n{sample}"
     );
 }
 
 /// Every key of `sweep --mode all --json` and of the batch output lines
-/// (summaries and errors) is named in the README.
+/// (summaries and errors) is named in the documentation.
 #[test]
 fn the_readme_documents_every_mode_comparison_and_batch_field() {
     let mut all = std::collections::BTreeSet::new();
@@ -232,11 +233,11 @@ fn the_readme_documents_every_mode_comparison_and_batch_field() {
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
 }
 
-/// The README's `pairs` and `boxcam` samples are this build's real output.
+/// The `pairs` and `boxcam` samples in docs/methods.md are this build's real output.
 #[test]
 fn the_readme_pairs_and_boxcam_samples_are_real_output() {
     for command in [
@@ -253,14 +254,14 @@ fn the_readme_pairs_and_boxcam_samples_are_real_output() {
         let out = String::from_utf8(r.stdout).unwrap();
         let sample = format!("$ {command}\n{out}```");
         assert!(
-            readme().contains(&sample),
-            "update the sample in README.md to:\n{sample}"
+            doc("docs/methods.md").contains(&sample),
+            "update the sample in docs/methods.md to:\n{sample}"
         );
     }
 }
 
 /// Every key of `pairs --json` and `boxcam --json` (a point and a path) is
-/// named in the README.
+/// named in the documentation.
 #[test]
 fn the_readme_documents_every_pairs_and_boxcam_field() {
     let mut all = std::collections::BTreeSet::new();
@@ -289,12 +290,12 @@ fn the_readme_documents_every_pairs_and_boxcam_field() {
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
 }
 
 /// Every key of `sweep --method discrete --json` (a contact, a tunnelled
-/// step and trigger events) is named in the README.
+/// step and trigger events) is named in the documentation.
 #[test]
 fn the_readme_documents_every_discrete_method_field() {
     let mut all = std::collections::BTreeSet::new();
@@ -332,6 +333,201 @@ fn the_readme_documents_every_discrete_method_field() {
     let missing = undocumented(&all);
     assert!(
         missing.is_empty(),
-        "README.md does not document {missing:?}"
+        "the documentation (README.md, docs/*.md) does not document {missing:?}"
     );
+}
+
+// ---- every link in the documentation leads somewhere ----
+
+/// The lines of `text` outside fenced code blocks.
+fn prose(text: &str) -> Vec<&str> {
+    let mut fenced = false;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+/// A heading's anchor as GitHub makes it: lower case, letters, digits,
+/// `-` and `_` kept, spaces turned into `-`, everything else dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown page's headings; a repeated one gets `-1`,
+/// `-2`, … as on GitHub.
+fn anchors(text: &str) -> std::collections::BTreeSet<String> {
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    let mut out = std::collections::BTreeSet::new();
+    for line in prose(text) {
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        if !(1..=6).contains(&hashes) || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let base = anchor(&line[hashes..]);
+        let n = seen.entry(base.clone()).or_insert(0);
+        out.insert(if *n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        });
+        *n += 1;
+    }
+    out
+}
+
+/// The targets of a page's Markdown links and images (`[text](target)`,
+/// the text may run over lines), outside code blocks.
+fn link_targets(text: &str) -> Vec<String> {
+    let prose = prose(text).join("\n");
+    let mut targets = Vec::new();
+    let mut rest = prose.as_str();
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        let end = rest.find(')').expect("a link's closing parenthesis");
+        targets.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    targets
+}
+
+/// `target` (a relative link on `page`, without its anchor) as a path
+/// from the repository root; `None` when it climbs out of the repository.
+fn resolve(page: &str, target: &str) -> Option<String> {
+    if target.is_empty() {
+        return Some(page.to_string());
+    }
+    let mut parts: Vec<&str> = page.split('/').collect();
+    parts.pop();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// What is wrong with the relative links of `page` (`text`): files that do
+/// not exist and anchors that are no heading of their page. Also collects
+/// the Markdown pages it links to in `linked`.
+fn broken_links(
+    page: &str,
+    text: &str,
+    linked: &mut std::collections::BTreeSet<String>,
+) -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut broken = Vec::new();
+    for target in link_targets(text) {
+        if ["http://", "https://", "mailto:"]
+            .iter()
+            .any(|scheme| target.starts_with(scheme))
+        {
+            continue;
+        }
+        let (file, fragment) = match target.split_once('#') {
+            Some((file, fragment)) => (file, Some(fragment)),
+            None => (target.as_str(), None),
+        };
+        let Some(path) = resolve(page, file) else {
+            broken.push(format!("{page}: {target} leaves the repository"));
+            continue;
+        };
+        if !root.join(&path).exists() {
+            broken.push(format!("{page}: {target}: no file {path}"));
+            continue;
+        }
+        if path.ends_with(".md") {
+            linked.insert(path.clone());
+        }
+        if let Some(fragment) = fragment {
+            if !path.ends_with(".md") {
+                broken.push(format!("{page}: {target}: an anchor into {path}"));
+            } else if !anchors(&doc(&path)).contains(fragment) {
+                broken.push(format!(
+                    "{page}: {target}: no heading #{fragment} in {path}"
+                ));
+            }
+        }
+    }
+    broken
+}
+
+/// Every relative link and image in README.md and docs/*.md names a file
+/// that exists, every #anchor a heading of its page (GitHub's anchors), and
+/// every docs/*.md page can be reached from README.md by following links.
+#[test]
+fn every_link_in_the_documentation_resolves() {
+    let pages = doc_pages();
+    assert!(pages.len() > 1, "no pages in docs/: {pages:?}");
+    let mut broken = Vec::new();
+    let mut links = std::collections::BTreeMap::new();
+    for page in &pages {
+        let mut linked = std::collections::BTreeSet::new();
+        broken.extend(broken_links(page, &doc(page), &mut linked));
+        links.insert(page.clone(), linked);
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+    let mut reached = std::collections::BTreeSet::from(["README.md".to_string()]);
+    let mut todo = vec!["README.md".to_string()];
+    while let Some(page) = todo.pop() {
+        for next in links.get(&page).into_iter().flatten() {
+            if links.contains_key(next) && reached.insert(next.clone()) {
+                todo.push(next.clone());
+            }
+        }
+    }
+    let unreached: Vec<&String> = pages.iter().filter(|p| !reached.contains(*p)).collect();
+    assert!(
+        unreached.is_empty(),
+        "not reachable from README.md: {unreached:?}"
+    );
+}
+
+/// The link checker itself: GitHub's anchors, links over two lines, code
+/// blocks skipped, and a missing file or heading found.
+#[test]
+fn the_link_checker_finds_broken_links() {
+    assert_eq!(
+        anchor("`sweep --mode all`: where the algorithms part ways"),
+        "sweep---mode-all-where-the-algorithms-part-ways"
+    );
+    assert_eq!(
+        anchor("A designer's walk-through: a staircase and a door"),
+        "a-designers-walk-through-a-staircase-and-a-door"
+    );
+    let twice = anchors("# A\n## Notes\n```\n# not a heading\n```\n## Notes\n");
+    let expected = ["a", "notes", "notes-1"].map(String::from);
+    assert_eq!(twice, std::collections::BTreeSet::from(expected));
+    let page = "see [the\nwindow](window.md#the-window), [no](nowhere.md), \
+                [gone](settings.md#no-such-heading), ![shot](section.png), \
+                [up](../BENCHMARKS.md), [out](../../x.md)\n```\n[code](missing.md)\n```\n";
+    let mut linked = std::collections::BTreeSet::new();
+    let broken = broken_links("docs/page.md", page, &mut linked);
+    assert_eq!(broken.len(), 3, "{broken:#?}");
+    assert!(broken[0].contains("no file docs/nowhere.md"), "{broken:#?}");
+    assert!(
+        broken[1].contains("no heading #no-such-heading"),
+        "{broken:#?}"
+    );
+    assert!(broken[2].contains("leaves the repository"), "{broken:#?}");
+    let expected = ["BENCHMARKS.md", "docs/settings.md", "docs/window.md"].map(String::from);
+    assert_eq!(linked, std::collections::BTreeSet::from(expected));
 }

@@ -158,8 +158,7 @@ fn bad_files_lines_and_flags_fail_in_one_line() {
 
 #[test]
 fn every_key_of_the_json_is_named_in_the_readme() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = documentation();
     let r = run(&[
         "replay",
         &default_level(),
@@ -174,5 +173,8 @@ fn every_key_of_the_json_is_named_in_the_readme() {
         .into_iter()
         .filter(|k| !readme.contains(&format!("`{k}`")))
         .collect();
-    assert!(missing.is_empty(), "README.md does not name {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "the documentation (README.md, docs/*.md) does not name {missing:?}"
+    );
 }

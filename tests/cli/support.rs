@@ -79,3 +79,35 @@ pub fn sweep_json(extra: &[&str]) -> Value {
     args.extend_from_slice(extra);
     json(&run(&args))
 }
+
+/// The documentation's pages by their paths from the repository root:
+/// `README.md` first, then every `docs/*.md` in name order.
+pub fn doc_pages() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    pages.sort();
+    pages.insert(0, "README.md".to_string());
+    pages
+}
+
+/// One page of the documentation, by its path from the repository root
+/// (`README.md`, `docs/settings.md`).
+pub fn doc(page: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(page);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{page}: {e}"))
+}
+
+/// The whole documentation (README.md and docs/*.md) as one text, for the
+/// checks that a name is documented somewhere in it.
+pub fn documentation() -> String {
+    doc_pages()
+        .iter()
+        .map(|p| doc(p))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -215,7 +215,7 @@ fn a_tunnel_in_a_paper_mode_is_shown_in_the_inspector_with_its_cause() {
     let app = h.state();
     let i = app.state().selected.expect("the placed probe is selected");
     let mut p = params_of(&app.state().probes[i]);
-    // A thin probe dropped through the slab (the README's example).
+    // A thin probe dropped through the slab (the example in docs/stuck.md).
     p.position = DVec3::new(0.0, 3.5, 0.0);
     p.velocity = DVec3::new(0.0, -3.0, 0.0);
     p.settings.radii = [0.05, 0.9, 0.05];

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The test level's box with a probe resting against its wall and pushing
-/// into it (the README's `sweep --mode all` example).
+/// into it (the `sweep --mode all` example in docs/command-line.md).
 fn probe_against_the_wall() -> EditorState {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cli_box.obj");
     let level = Level::load(&path, &ImportOptions::default()).unwrap();

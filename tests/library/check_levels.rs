@@ -13,8 +13,8 @@
 //!
 //! The LibreQuake maps load as the engine has them (Z up, inches) with
 //! their materials as objects and their liquids made non-colliding by the
-//! settings' `[level]` patterns, as the README shows. Prints each level's
-//! counts (the README's table comes from here):
+//! settings' `[level]` patterns, as docs/checks.md shows. Prints each level's
+//! counts (the table in docs/checks.md comes from here):
 //! `cargo test --no-default-features --test library check_levels -- --nocapture`.
 
 use collidoscope::analysis::checks::{CheckReport, Finding, Verdict, check_level};
@@ -28,14 +28,14 @@ use glam::{DVec3, Vec3};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-/// Quake's liquids and teleporters, as the README suggests.
+/// Quake's liquids and teleporters, as docs/checks.md suggests.
 const QUAKE_NON_COLLIDING: [&str; 5] = ["*water*", "*slime*", "*lava*", "*blood*", "*tele*"];
 
 struct Shared {
     file: &'static str,
     quake: bool,
     /// Metres per file unit for a level that is not in metres (the
-    /// conference room is in millimetres-ish units: 0.003, as the README
+    /// conference room is in millimetres-ish units: 0.003, as docs/checks.md
     /// says).
     scale: f64,
 }

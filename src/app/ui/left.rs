@@ -546,7 +546,7 @@ fn method_rows(
 ) {
     use crate::methods::Method;
     ui.label("method")
-        .on_hover_text("The collision method this probe's move runs by (README, Methods)");
+        .on_hover_text("The collision method this probe's move runs by (docs/methods.md)");
     egui::ComboBox::from_id_salt("method")
         .selected_text(method.name())
         .show_ui(ui, |ui| {

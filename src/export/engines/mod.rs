@@ -13,7 +13,7 @@
 //! is replaced by the nearest allowed one *and* a `WARNING` comment says
 //! so (the same text is returned in [`EngineExport::warnings`]).
 //! The names and ranges come from each engine's documentation and source;
-//! the README's "Settings for your engine" table cites them.
+//! the "Settings for your engine" table in `docs/settings.md` cites them.
 
 mod capsule;
 mod godot;
