@@ -8,7 +8,9 @@
 //!    over an edge low enough that its contact there is walkable;
 //! 2. **step up / step forward / step down**, tried only when the character
 //!    stood on ground and a wall stopped it short: up by the step height
-//!    less what the curve rolls over by itself ([`rolling_height`]), so the
+//!    less what the curve rolls over by itself ([`Body::rolling_height`]; every
+//!    engine profile but Collidoscope's and Unreal's rises by the whole step
+//!    height, see [`ControllerRules`]), so the
 //!    step height is the tallest step climbed; forward by the frame's walk,
 //!    and over an edge the step can climb far enough to come down on it
 //!    within the walkable slope (at least the least tread depth, at most
@@ -30,12 +32,13 @@
 //! moving down: the iterations after it (a slide along the floor) are the
 //! solver's, but the frame does not take them.
 
+use super::engine::{ControllerRules, StepLanding, StepRise, frame_settings};
 use super::record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
     WallContact, progress,
 };
 use super::settings::CharacterSettings;
-use super::shape::{perch_radius, radius_along, rolling_height};
+use super::shape::Body;
 use crate::collide::{
     CollisionWorld, IterationRecord, SlideSettings, SlideSolver, TraceDetail, WallRule,
 };
@@ -53,6 +56,16 @@ struct StepTry {
     plain_end: DVec3,
     /// End of the rise.
     up_end: DVec3,
+    /// How far the rise was meant to go, metres.
+    rise_m: f64,
+    /// How far along the walk the step-forward must get (the plain walk's
+    /// progress and the least tread), when the rules ask for a tread.
+    tread_progress: Option<f64>,
+    /// Jolt's second try: where the first step-down met a contact too
+    /// steep to stand on, the body's rest if the try ahead finds a floor.
+    rest: Option<DVec3>,
+    /// How far the first step-forward moved, horizontally, metres.
+    forward_m: f64,
 }
 
 /// What the phase now running has seen.
@@ -74,6 +87,10 @@ pub struct FrameSolver<'w> {
     world: CollisionWorld<'w>,
     slide: SlideSettings,
     ch: CharacterSettings,
+    /// The body the walk rules measure (its shape under the profile).
+    body: Body,
+    /// The profile's rules.
+    rules: ControllerRules,
     detail: TraceDetail,
     /// Whether the phases' iterations record trigger events.
     trigger_events: bool,
@@ -136,7 +153,7 @@ impl<'w> FrameSolver<'w> {
             return None;
         }
         let ch = settings.character.clone();
-        let mut slide = settings.clone();
+        let mut slide = frame_settings(settings);
         slide.gravity = [0.0; 3];
         let dt = ch.frame_time_s();
         let wish = DVec3::new(input.wish_dir.x, 0.0, input.wish_dir.z);
@@ -149,6 +166,8 @@ impl<'w> FrameSolver<'w> {
         let jumped = input.jump && state.grounded;
         let mut frame = FrameSolver {
             world,
+            body: Body::of(settings),
+            rules: ControllerRules::of(ch.engine),
             slide,
             detail,
             trigger_events,
@@ -269,7 +288,12 @@ impl<'w> FrameSolver<'w> {
         if rec.velocity.y > 0.0 && normal.y < 0.0 {
             self.seen.ceiling = true;
         }
-        self.seen.landing.is_some()
+        let first_contact = matches!(
+            self.rules.landing,
+            StepLanding::FirstContactOrFloorAhead { .. }
+        ) && self.phase == Phase::StepDown
+            && rec.velocity.y < 0.0;
+        (self.seen.landing.is_some() || first_contact)
             && matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap)
     }
 
@@ -283,12 +307,26 @@ impl<'w> FrameSolver<'w> {
                 let short = progress(self.before.position, end, self.walk)
                     < self.walk.length() * (1.0 - 1e-3);
                 let dir = self.walk.normalize_or_zero();
-                let rolled = rolling_height(self.slide.radii_vec(), dir, self.ch.max_slope_deg);
-                let rise = self.ch.max_step_height_m - rolled;
-                if self.grounded && rise > 0.0 && self.seen.wall.is_some() && short {
+                let rise = match self.rules.rise {
+                    StepRise::LessRolling => {
+                        self.ch.max_step_height_m
+                            - self.body.rolling_height(dir, self.ch.max_slope_deg)
+                    }
+                    StepRise::Full => self.ch.max_step_height_m,
+                };
+                let stepping = self.rules.step_up && self.grounded && rise > 0.0;
+                if stepping && self.seen.wall.is_some() && short {
+                    let plain = progress(self.before.position, end, self.walk);
                     self.step_try = Some(StepTry {
                         plain_end: end,
                         up_end: end,
+                        rise_m: rise,
+                        tread_progress: self
+                            .rules
+                            .needs_tread
+                            .then_some(plain + self.ch.min_tread_depth_m),
+                        rest: None,
+                        forward_m: 0.0,
                     });
                     let rise = DVec3::new(0.0, rise, 0.0);
                     self.start_phase(Phase::StepUp, self.before.position, rise);
@@ -298,6 +336,23 @@ impl<'w> FrameSolver<'w> {
             }
             Phase::StepUp => self.after_step_up(end),
             Phase::StepForward => {
+                let tread = self.step_try.and_then(|t| t.tread_progress);
+                if let Some(needed) = tread
+                    && progress(self.before.position, end, self.walk) < needed - 1e-6
+                {
+                    self.reject_step(StepRejection::NarrowTread);
+                    return;
+                }
+                if let Some(t) = self.step_try.as_mut() {
+                    let moved = (end - t.up_end).with_y(0.0).length();
+                    if t.rest.is_none() {
+                        t.forward_m = moved;
+                    } else if moved <= t.forward_m + 1e-4 {
+                        // Jolt: the try ahead got no farther than the step.
+                        self.reject_step(StepRejection::NoWalkableLanding);
+                        return;
+                    }
+                }
                 // Down by the rise and two skins: back to the floor it
                 // started on if nothing higher is under it.
                 let up_end = self.step_try.map_or(end, |t| t.up_end);
@@ -313,8 +368,9 @@ impl<'w> FrameSolver<'w> {
                 }
                 self.land_or_fly(self.seen.landing);
                 let may_snap = self.before.grounded && !self.jumped && self.vertical_speed <= 0.0;
-                if !self.grounded && may_snap && self.ch.snap_distance_m > 0.0 {
-                    let snap = DVec3::new(0.0, -self.ch.snap_distance_m, 0.0);
+                let snap_m = self.rules.snap_m(&self.ch);
+                if !self.grounded && may_snap && snap_m > 0.0 {
+                    let snap = DVec3::new(0.0, -snap_m, 0.0);
                     self.start_phase(Phase::Snap, end, snap);
                 } else {
                     self.done = true;
@@ -333,7 +389,9 @@ impl<'w> FrameSolver<'w> {
 
     fn after_step_up(&mut self, end: DVec3) {
         let rose = end.y - self.before.position.y;
-        if rose < self.slide.min_move.max(1e-6) {
+        let wanted = self.step_try.map_or(0.0, |t| t.rise_m);
+        let short = self.rules.needs_full_rise && rose < wanted - 2.0 * self.slide.skin - 1e-6;
+        if rose < self.slide.min_move.max(1e-6) || short {
             self.reject_step(StepRejection::NoHeadroom);
             return;
         }
@@ -357,11 +415,30 @@ impl<'w> FrameSolver<'w> {
         // character along the wall. And the reach past the walk is at most
         // the riser's height (the contact's height above the feet), the
         // rise that pays for it (see [`MAX_OVERREACH_M`]).
+        if !self.rules.reach_over_edge {
+            // The engines step forward by the frame's walk, and at least
+            // the least tread past where the plain walk stopped (Jolt's
+            // `mWalkStairsMinStepForward`, Rapier's `min_width`).
+            let plain = self.step_try.map_or(0.0, |t| {
+                progress(self.before.position, t.plain_end, self.walk)
+            });
+            let reach = walk.max(plain + self.ch.min_tread_depth_m);
+            self.start_phase(Phase::StepForward, end, dir * reach);
+            return;
+        }
+        // Rising by the whole step, the body's curve rides over what it
+        // rolls over on top of that.
+        let climbable = match self.rules.rise {
+            StepRise::LessRolling => self.ch.max_step_height_m,
+            StepRise::Full => {
+                self.ch.max_step_height_m + self.body.rolling_height(dir, self.ch.max_slope_deg)
+            }
+        };
         let riser = match (self.step_try, self.wall) {
             (Some(t), Some(wall)) => {
-                let feet = t.plain_end.y - self.slide.radii_vec().y;
+                let feet = t.plain_end.y - self.body.half_height();
                 let height = wall.point.y - feet;
-                (height <= self.ch.max_step_height_m + self.slide.skin).then_some((t, wall, height))
+                (height <= climbable + self.slide.skin).then_some((t, wall, height))
             }
             _ => None,
         };
@@ -372,13 +449,12 @@ impl<'w> FrameSolver<'w> {
                 let flat = DVec3::new(offset.x, 0.0, offset.z);
                 let toward = flat.normalize_or(dir);
                 let facing = dir.dot(toward);
-                let radii = self.slide.radii_vec();
-                let perch = perch_radius(radii, toward, 0.9 * self.ch.max_slope_deg);
+                let perch = self.body.perch_radius(toward, 0.9 * self.ch.max_slope_deg);
                 let needed = (flat.length() - perch + 2.0 * self.slide.skin) / facing;
                 let over_edge = if facing < 0.5 {
                     0.0
                 } else {
-                    to_riser + needed.clamp(0.0, radius_along(radii, dir))
+                    to_riser + needed.clamp(0.0, self.body.radius_along(dir))
                 };
                 let wanted = over_edge.max(self.ch.min_tread_depth_m);
                 walk + (wanted - walk).clamp(0.0, height.max(0.0))
@@ -394,10 +470,31 @@ impl<'w> FrameSolver<'w> {
             self.start_gravity();
             return;
         };
+        if let (StepLanding::FirstContactOrFloorAhead { test_m }, None, Some(_)) =
+            (self.rules.landing, self.seen.landing, self.seen.wall)
+        {
+            // Jolt: came down on something too steep (the riser's edge).
+            match t.rest {
+                None => {
+                    // Try again farther ahead from the top of the rise.
+                    self.step_try = Some(StepTry {
+                        rest: Some(end),
+                        ..t
+                    });
+                    let ahead = self.walk.normalize_or_zero() * test_m;
+                    self.start_phase(Phase::StepForward, t.up_end, ahead);
+                }
+                Some(_) => self.reject_step(StepRejection::NoWalkableLanding),
+            }
+            return;
+        }
         let Some(landing) = self.seen.landing else {
             self.reject_step(StepRejection::NoWalkableLanding);
             return;
         };
+        // Jolt: the try ahead found a floor; the body rests where the
+        // first step-down met the edge.
+        let end = t.rest.unwrap_or(end);
         let stepped = progress(self.before.position, end, self.walk);
         let plain = progress(self.before.position, t.plain_end, self.walk);
         if stepped <= plain + 1e-6 {
@@ -408,10 +505,11 @@ impl<'w> FrameSolver<'w> {
         // walk plus the height of what it climbed (the ground it landed
         // on, above its feet): anything more came from sliding along a
         // wall at the raised height, not from climbing.
-        let feet = self.before.position.y - self.slide.radii_vec().y;
+        let feet = self.before.position.y - self.body.half_height();
         let riser = self.seen.landing_point.map_or(0.0, |p| p.y - feet);
         let moved = (end - self.before.position).with_y(0.0).length();
-        if moved > self.walk.length() + riser.max(0.0) + MAX_OVERREACH_M {
+        let limit = self.walk.length() + riser.max(0.0) + MAX_OVERREACH_M;
+        if self.rules.limit_overreach && moved > limit {
             self.reject_step(StepRejection::BeyondWalk);
             return;
         }
@@ -421,6 +519,17 @@ impl<'w> FrameSolver<'w> {
             riser_m: riser,
         };
         self.land_or_fly(Some(landing));
+        if matches!(
+            self.rules.landing,
+            StepLanding::FirstContactOrFloorAhead { .. }
+        ) {
+            // Jolt's `WalkStairs` is the last part of `ExtendedUpdate`: the
+            // character stands where it came down, on ground, until the
+            // next frame.
+            self.vertical_speed = 0.0;
+            self.done = true;
+            return;
+        }
         // On the step: gravity starts afresh, as for anyone standing.
         self.start_gravity();
     }

@@ -9,6 +9,7 @@
 //! move. Like Jolt's `CharacterVirtual::ExtendedUpdate` or Quake's
 //! `PM_StepSlideMove`, it composes the slide and never copies it.
 
+mod engine;
 mod frame;
 mod record;
 mod settings;
@@ -16,13 +17,19 @@ mod shape;
 mod walk;
 
 #[cfg(test)]
+mod engine_tests;
+#[cfg(test)]
 mod tests;
 
+pub use engine::{
+    ControllerRules, EngineProfile, GroundSnap, JOLT_STEP_FORWARD_TEST_M, StepLanding, StepRise,
+    body_shape, frame_settings,
+};
 pub use frame::{FrameSolver, MAX_OVERREACH_M};
 pub use record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
     WallContact,
 };
 pub use settings::{CharacterSettings, MAX_CHARACTER_VALUE, MAX_FRAME_RATE_HZ, MIN_FRAME_RATE_HZ};
-pub use shape::{perch_radius, radius_along, rolling_height};
+pub use shape::{Body, perch_radius, radius_along, rolling_height};
 pub use walk::{MAX_WALK_FRAMES, Walk, WalkError, WalkSpec, WalkSummary, WalkTrace, walk};

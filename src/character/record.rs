@@ -117,6 +117,9 @@ pub enum StepRejection {
     /// ground than its walk plus the height it rose: it slid along a wall
     /// at the raised height instead of climbing anything.
     BeyondWalk,
+    /// The tread past the riser is narrower than the least step width
+    /// (Rapier's autostep `min_width`).
+    NarrowTread,
 }
 
 impl StepRejection {
@@ -128,6 +131,7 @@ impl StepRejection {
                 "no walkable ground within the step height ahead (taller than the step, or too steep on top)"
             }
             StepRejection::NoProgress => "stepping up went no farther",
+            StepRejection::NarrowTread => "the tread ahead is narrower than the least step width",
             StepRejection::BeyondWalk => {
                 "stepping up would go farther than the walk and its rise (along a wall, not onto a step)"
             }

@@ -10,6 +10,7 @@
 //! a 0.02 m least step forward (Jolt's `mWalkStairsMinStepForward`) and a
 //! 40 m/s fastest fall (Unreal's default terminal velocity, 4000 cm/s).
 
+use super::EngineProfile;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// How a character walks, on top of its slide settings. Units in the names.
@@ -52,6 +53,11 @@ pub struct CharacterSettings {
     /// Fastest fall, m/s, > 0.
     #[serde(deserialize_with = "de_fall")]
     pub max_fall_speed_m_s: f64,
+    /// Whose controller the character follows ([`EngineProfile`]): its
+    /// shape and its rules for stepping up and keeping to the ground.
+    /// Collidoscope's own model when absent.
+    #[serde(skip_serializing_if = "EngineProfile::is_collidoscope")]
+    pub engine: EngineProfile,
 }
 
 impl Default for CharacterSettings {
@@ -66,6 +72,7 @@ impl Default for CharacterSettings {
             max_slope_deg: 45.0,
             snap_distance_m: 0.1,
             max_fall_speed_m_s: 40.0,
+            engine: EngineProfile::Collidoscope,
         }
     }
 }

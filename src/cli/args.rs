@@ -5,6 +5,7 @@
 //! "invalid value '...' for '--flag'", so bad numbers are reported as usage
 //! errors (exit code 2) and never reach the solver.
 
+use crate::character::EngineProfile;
 use crate::collide::{SlideMode, SlideSettings};
 use crate::level::{ImportOptions, ObjectsBy, UpAxis};
 use clap::{Args, ValueEnum};
@@ -97,11 +98,64 @@ pub(crate) struct CharacterArgs {
     /// The slide algorithm [default: the settings' mode, else robust].
     #[arg(long, value_parser = |t: &str| t.parse::<SlideMode>())]
     pub mode: Option<SlideMode>,
+    /// The character's shape: sphere:R, capsule:R,H (total height),
+    /// cylinder:R,H, box:HX,HY,HZ or ellipsoid [default: the settings'
+    /// shape; under --engine, the capsule as wide and tall as the radii].
+    #[arg(long, value_name = "SHAPE", value_parser = parse_shape)]
+    pub shape: Option<crate::geometry::shape::CharacterShape>,
+    /// Whose character controller the walks follow: collidoscope, rapier,
+    /// jolt, physx, godot, unity or unreal [default: the settings'
+    /// `[character] engine`, else collidoscope]. `check` takes it more
+    /// than once and lists the verdicts that differ.
+    #[arg(long = "engine", value_name = "NAME", value_parser = |t: &str| t.parse::<EngineProfile>())]
+    pub engines: Vec<EngineProfile>,
 }
 
 impl CharacterArgs {
     /// The settings file (or the defaults) with the flags applied, checked.
+    /// A shape other than the ellipsoid sets the radii to its half sizes,
+    /// so that every measure of the body's size agrees with it. More than
+    /// one `--engine` is refused here (only `check` compares profiles,
+    /// through [`CharacterArgs::settings_per_engine`]).
     pub fn settings(&self) -> Result<SlideSettings, super::CliError> {
+        if self.engines.len() > 1 {
+            return Err(super::CliError::Usage(
+                "--engine is given more than once: only `check` compares engine profiles".into(),
+            ));
+        }
+        let mut s = self.base_settings()?;
+        if let Some(&e) = self.engines.first() {
+            s.character.engine = e;
+        }
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// The settings once per `--engine` given (in order, repeats dropped),
+    /// or once as the file says without the flag.
+    pub fn settings_per_engine(&self) -> Result<Vec<SlideSettings>, super::CliError> {
+        let base = self.base_settings()?;
+        let mut engines: Vec<EngineProfile> = Vec::new();
+        for &e in &self.engines {
+            if !engines.contains(&e) {
+                engines.push(e);
+            }
+        }
+        if engines.is_empty() {
+            engines.push(base.character.engine);
+        }
+        engines
+            .into_iter()
+            .map(|e| {
+                let mut s = base.clone();
+                s.character.engine = e;
+                s.validate()?;
+                Ok(s)
+            })
+            .collect()
+    }
+
+    fn base_settings(&self) -> Result<SlideSettings, super::CliError> {
         let mut s = match &self.settings {
             Some(path) => crate::settings_file::load(path)?,
             None => SlideSettings::default(),
@@ -112,7 +166,12 @@ impl CharacterArgs {
         if let Some(m) = self.mode {
             s.mode = m;
         }
-        s.validate()?;
+        if let Some(shape) = self.shape {
+            s.shape = shape;
+        }
+        if !s.shape.is_ellipsoid() && s.shape.validate().is_ok() {
+            s.radii = s.shape.half_extents(s.radii_vec()).to_array();
+        }
         Ok(s)
     }
 }

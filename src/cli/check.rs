@@ -9,7 +9,10 @@ use super::{CliError, format, print_stdout, write_failed};
 use crate::analysis::checks::baseline::{
     BaselineDiff, BaselineEntry, MAX_BASELINE_BYTES, Tolerance, compare_within, read_baseline,
 };
-use crate::analysis::checks::{CheckReport, Verdict, check_level, html_report, measurements};
+use crate::analysis::checks::{
+    CheckReport, ProfileComparison, Verdict, check_level, compare_profiles, html_report,
+    measurements,
+};
 use crate::collide::SlideSettings;
 use crate::fileio::{self, WriteRules};
 use crate::level::Level;
@@ -110,6 +113,10 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
     if let Some(path) = &a.html {
         fileio::check_target(path, &rules).map_err(|e| write_failed(path, e))?;
     }
+    let per_engine = a.character.settings_per_engine()?;
+    if per_engine.len() > 1 {
+        return run_comparison(a, &per_engine);
+    }
     let settings = a.character.settings()?;
     // Before the level's work: a bad baseline fails fast.
     let baseline = match &a.baseline {
@@ -153,6 +160,110 @@ pub(crate) fn run(a: &CheckArgs) -> Result<bool, CliError> {
         Some(d) => !d.fails,
         None => report.all_pass(),
     })
+}
+
+#[derive(Serialize)]
+struct ComparisonJson<'a> {
+    level: &'a str,
+    settings: &'a SlideSettings,
+    #[serde(flatten)]
+    comparison: &'a ProfileComparison,
+}
+
+/// `check --engine A --engine B ...`: the level checked once per profile,
+/// then the findings whose verdict differs, with every profile's reason.
+/// `Ok(true)` when every profile passes every finding.
+fn run_comparison(a: &CheckArgs, per_engine: &[SlideSettings]) -> Result<bool, CliError> {
+    if a.baseline.is_some() || a.html.is_some() {
+        return Err(CliError::Usage(
+            "--baseline and --html check one profile: give --engine once with them".into(),
+        ));
+    }
+    let level = Level::load(&a.level, &a.import.options())?;
+    let first = &per_engine[0];
+    let colliding = object_flags(&level, &a.non_colliding, &first.level.non_colliding)?;
+    let world = level.world_with(&colliding);
+    let mut reports = Vec::new();
+    for s in per_engine {
+        let report = check_level(&level, world, s, &|_| {}, &AtomicBool::new(false))
+            .map_err(|e| CliError::Failed(e.to_string()))?
+            .ok_or_else(|| CliError::Failed("cancelled".into()))?;
+        reports.push((s.character.engine, report));
+    }
+    let pairs: Vec<_> = reports.iter().map(|(e, r)| (*e, r)).collect();
+    let comparison = compare_profiles(&pairs);
+    let text = if a.json {
+        let json = ComparisonJson {
+            level: &level.name,
+            settings: first,
+            comparison: &comparison,
+        };
+        serde_json::to_string_pretty(&json).map_err(|e| CliError::Failed(e.to_string()))? + "\n"
+    } else {
+        comparison_text(&level, first, &comparison)
+    };
+    print_stdout(&text)?;
+    Ok(reports.iter().all(|(_, r)| r.all_pass()))
+}
+
+/// The comparison as text: each profile's counts, then one block per
+/// differing finding with every profile's verdict and reason.
+fn comparison_text(level: &Level, settings: &SlideSettings, c: &ProfileComparison) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "level       {} ({} triangles)",
+        level.name,
+        level.mesh.triangle_count()
+    );
+    let _ = writeln!(s, "{}", format::character_line(settings));
+    for (e, n) in c.engines.iter().zip(&c.counts) {
+        let _ = writeln!(
+            s,
+            "{:<11} {} climb, {} pass, {} blocked, {} stall, {} untested  ({})",
+            e.name(),
+            n.climbs,
+            n.passes,
+            n.blocked,
+            n.stalls,
+            n.untested,
+            e.title()
+        );
+    }
+    let _ = writeln!(
+        s,
+        "differ      {} of {} findings",
+        c.differences.len(),
+        c.findings
+    );
+    for d in &c.differences {
+        let p = d.position;
+        let _ = writeln!(
+            s,
+            "  {:<8} ({:.2}, {:.2}, {:.2})",
+            format::snake_name(&d.kind),
+            p.x,
+            p.y,
+            p.z
+        );
+        for (e, v) in c.engines.iter().zip(&d.verdicts) {
+            match v {
+                Some(v) => {
+                    let _ = writeln!(
+                        s,
+                        "    {:<12} {:<8} {}",
+                        e.name(),
+                        format::snake_name(&v.verdict),
+                        v.reason
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "    {:<12} not found by this profile's finder", e.name());
+                }
+            }
+        }
+    }
+    s
 }
 
 /// The comparison with a baseline: a summary line, then the new and

@@ -36,10 +36,20 @@ pub(crate) fn millis(d: Duration) -> String {
 /// line (the `walk`, `envelope` and `check` headers).
 pub(crate) fn character_line(settings: &crate::collide::SlideSettings) -> String {
     let c = &settings.character;
+    let frame = crate::character::frame_settings(settings);
+    let body = if frame.shape.is_ellipsoid() {
+        format!("radii {}", vec(settings.radii_vec()))
+    } else {
+        frame.shape.to_string()
+    };
+    let engine = if c.engine.is_collidoscope() {
+        String::new()
+    } else {
+        format!(", engine {} ({})", c.engine.name(), c.engine.title())
+    };
     format!(
-        "character   radii {}, mode {}, {} m/s at {} Hz, gravity {} m/s², step {} m, slope {}°, snap {} m",
-        vec(settings.radii_vec()),
-        settings.mode,
+        "character   {body}, mode {}, {} m/s at {} Hz, gravity {} m/s², step {} m, slope {}°, snap {} m{engine}",
+        frame.mode,
         c.walk_speed_m_s,
         c.frame_rate_hz,
         c.gravity_m_s2,

@@ -14,6 +14,7 @@ mod hygiene;
 mod limits;
 mod map;
 mod methods;
+mod profiles;
 mod radial;
 mod readme;
 mod refusals;

@@ -219,3 +219,51 @@ fn the_map_page_runs_a_map_shows_its_counts_and_a_row_opens_a_walk() {
         open.walk.frames.len()
     ));
 }
+
+#[test]
+fn the_character_page_picks_an_engine_profile_undoably_and_the_envelope_follows() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    h.get_by_label("Character").click();
+    h.run_steps(2);
+    // The menu shows the current profile; choosing Jolt sets it.
+    h.get_by_value("Collidoscope (its own model)").click();
+    h.run_steps(2);
+    h.get_by_label("Jolt CharacterVirtual").click();
+    h.run_steps(2);
+    let i = h.state().state().selected.unwrap();
+    assert_eq!(
+        h.state().state().probes[i].settings.character.engine,
+        collidoscope::character::EngineProfile::Jolt
+    );
+    h.get_by_label("body: capsule r 0.4 m h 1.8 m");
+    // Jolt rises by the whole step, then the capsule's round end rides
+    // over the edge: the envelope's tallest step is above the 0.3 m setting.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    while h.state().envelope().is_none() {
+        assert!(std::time::Instant::now() < deadline, "no envelope in time");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    let e = h.state().envelope().cloned().unwrap().unwrap();
+    assert!(
+        e.max_step_height_m.value > 0.38,
+        "Jolt's capsule climbs {:?}",
+        e.max_step_height_m
+    );
+    // Ctrl+Z brings the own model back.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert!(
+        h.state().state().probes[i]
+            .settings
+            .character
+            .engine
+            .is_collidoscope()
+    );
+}

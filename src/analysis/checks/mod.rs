@@ -35,6 +35,7 @@
 
 pub mod baseline;
 mod html;
+mod profiles;
 mod verdict;
 
 #[cfg(test)]
@@ -43,6 +44,7 @@ mod scenarios;
 mod tests;
 
 pub use html::{html_report, measurements};
+pub use profiles::{ProfileComparison, ProfileDifference, ProfileVerdict, compare_profiles};
 pub use verdict::{CheckWalk, Verdict};
 
 use crate::analysis::features::{Feature, FeatureOptions, find_features};

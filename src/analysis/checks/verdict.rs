@@ -6,7 +6,7 @@ use super::Finding;
 use crate::analysis::features::{Feature, FeatureKind};
 use crate::bvh::BvhScratch;
 use crate::character::{
-    Walk, WalkSpec, WalkSummary, WalkTrace, perch_radius, radius_along, rolling_height, walk,
+    Body, ControllerRules, StepRise, Walk, WalkSpec, WalkSummary, WalkTrace, frame_settings, walk,
 };
 use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
 use glam::{DQuat, DVec3};
@@ -97,10 +97,9 @@ const START_BELOW_M: f64 = 1.0;
 const OFFSETS: [f64; 3] = [0.0, -0.3, 0.3];
 
 /// The character's width across a horizontal direction `dir` (twice its
-/// ellipsoid's radius across it), metres.
-fn width_across(radii: DVec3, dir: DVec3) -> f64 {
-    let across = DVec3::new(-dir.z, 0.0, dir.x);
-    2.0 / ((across.x / radii.x).powi(2) + (across.z / radii.z).powi(2)).sqrt()
+/// body's reach across it), metres.
+fn width_across(body: &Body, dir: DVec3) -> f64 {
+    2.0 * body.radius_along(DVec3::new(-dir.z, 0.0, dir.x))
 }
 
 /// Where a walk starts from: a share of the feature's length from its
@@ -125,7 +124,7 @@ fn approaches(settings: &SlideSettings, f: &Feature) -> Vec<Approach> {
     };
     match f.kind {
         FeatureKind::Step | FeatureKind::Slope => {
-            let long = f.extent_m > 2.0 * width_across(settings.radii_vec(), f.direction);
+            let long = f.extent_m > 2.0 * width_across(&Body::of(settings), f.direction);
             let n = if long { OFFSETS.len() } else { 1 };
             OFFSETS[..n].iter().map(|&o| plain(o)).collect()
         }
@@ -314,7 +313,7 @@ fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
     if f.kind == FeatureKind::Ceiling {
         return w.summary.blocked_by.is_some_and(|c| c.normal.y < -0.1);
     }
-    let r = settings.radii_vec();
+    let body = Body::of(settings);
     let toward = w.spec.direction;
     let normal = if toward.dot(f.direction) >= 0.0 {
         f.direction
@@ -334,7 +333,7 @@ fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
         }
     }
     let d = (w.summary.final_position - f.position).dot(normal);
-    let reach = radius_along(r, normal) + AT_FEATURE_M;
+    let reach = body.radius_along(normal) + AT_FEATURE_M;
     let beyond = match f.kind {
         FeatureKind::Opening => 0.5 * f.extent_m + reach,
         FeatureKind::Slope => 1.2,
@@ -376,27 +375,37 @@ fn near_limit(value: f64, limit: f64, band: f64, what: &str, unit: &str) -> Opti
 /// height of an opening).
 fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
     let c = &settings.character;
-    let r = settings.radii_vec();
+    let body = Body::of(settings);
     let skin = settings.skin;
-    let tall = 2.0 * r.y;
+    let tall = 2.0 * body.half_height();
     const CM: f64 = 0.01;
     match f.kind {
         FeatureKind::Step => {
             let riser = f.riser_height_m.unwrap_or(0.0);
-            let rolled = rolling_height(r, f.direction, c.max_slope_deg);
-            let (reach, what) = if c.max_step_height_m >= rolled {
+            let rolled = body.rolling_height(f.direction, c.max_slope_deg);
+            let rules = ControllerRules::of(c.engine);
+            let (reach, what) = if !rules.step_up {
+                (rolled, "height the body rolls over")
+            } else if rules.rise == StepRise::Full {
+                // The engine rises by the whole step, then the body's
+                // curve rides over an edge it can stand on.
+                (
+                    c.max_step_height_m + rolled,
+                    "step height and what the body rolls over",
+                )
+            } else if c.max_step_height_m >= rolled {
                 (c.max_step_height_m, "step height")
             } else {
-                (rolled, "height the ellipsoid rolls over")
+                (rolled, "height the body rolls over")
             };
-            let wide = width_across(r, f.direction);
+            let wide = width_across(&body, f.direction);
             let narrow = f.extent_m < wide;
             // To stand on the tread, the body's curve must touch it within
             // the walkable slope: the tread holds the rest of its radius.
             // (With a wall behind the tread too: the body then stands with
             // its centre a radius from the wall, its curve on the edge.)
             let stand =
-                radius_along(r, f.direction) - perch_radius(r, f.direction, c.max_slope_deg);
+                body.radius_along(f.direction) - body.perch_radius(f.direction, c.max_slope_deg);
             let shallow = f.tread_depth_m.is_some_and(|t| t < stand);
             let tall_riser = riser > reach + skin;
             Prediction {
@@ -417,7 +426,7 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
         }
         FeatureKind::Slope => {
             let slope = f.slope_deg.unwrap_or(0.0);
-            let wide = width_across(r, f.direction);
+            let wide = width_across(&body, f.direction);
             let narrow = f.extent_m < wide;
             let steep = slope > c.max_slope_deg + 0.1;
             Prediction {
@@ -437,7 +446,7 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
         FeatureKind::Opening => {
             let w = f.width_m.unwrap_or(0.0);
             let h = f.height_m.unwrap_or(0.0);
-            let need_w = width_across(r, f.direction);
+            let need_w = width_across(&body, f.direction);
             let narrow = w < need_w;
             Prediction {
                 fits: !narrow && h + skin >= tall,
@@ -526,7 +535,7 @@ fn walk_at(
     angle_deg: f64,
     approach: Approach,
 ) -> CheckWalk {
-    let r = settings.radii_vec();
+    let body = Body::of(settings);
     let along = if approach.across {
         DVec3::new(-f.direction.z, 0.0, f.direction.x)
     } else {
@@ -562,8 +571,8 @@ fn walk_at(
     let beyond = match f.kind {
         FeatureKind::Step => f.tread_depth_m.unwrap_or(1.0).clamp(0.2, 1.0) * 0.5,
         FeatureKind::Slope => 1.2,
-        FeatureKind::Opening => f.extent_m * 0.5 + radius_along(r, dir) + PAST_M,
-        FeatureKind::Ceiling => radius_along(r, dir) + PAST_M,
+        FeatureKind::Opening => f.extent_m * 0.5 + body.radius_along(dir) + PAST_M,
+        FeatureKind::Ceiling => body.radius_along(dir) + PAST_M,
     };
     // Along the walk, the feature's own direction shortens at an angle.
     let cos = dir.dot(normal).max(0.5);
@@ -619,10 +628,11 @@ fn start_before(
     below: f64,
     outside: f64,
 ) -> Result<DVec3, (DVec3, String)> {
-    let r = settings.radii_vec();
+    let r = frame_settings(settings).half_extents();
     let lift = DVec3::Y * (r.y + 2.0 * settings.skin);
-    let radius = radius_along(r, dir);
-    let mut robust = settings.clone();
+    let radius = Body::of(settings).radius_along(dir);
+    // The body the walks run (the engine's capsule under a profile).
+    let mut robust = frame_settings(settings);
     robust.mode = SlideMode::Robust;
     robust.gravity = [0.0; 3];
     // A millimetre's move reports a push out of anything the body starts in.
@@ -691,9 +701,9 @@ impl Judged {
         normal: DVec3,
         w: &Walk,
     ) -> Self {
-        let r = settings.radii_vec();
         let c = &settings.character;
-        let radius = radius_along(r, normal);
+        let r = frame_settings(settings).half_extents();
+        let radius = Body::of(settings).radius_along(normal);
         // Signed distance past the feature's line, along its normal.
         let past = |p: DVec3| (p - target).dot(normal);
         let line = DVec3::new(-normal.z, 0.0, normal.x);

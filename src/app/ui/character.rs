@@ -11,6 +11,7 @@ use crate::app::envelope_job::EnvelopeStatus;
 use crate::app::fields::{Range, ranges};
 use crate::app::probes::params_of;
 use crate::app::walk::summary_words;
+use crate::character::EngineProfile;
 use eframe::egui;
 
 /// One envelope row: the label, the limit, its unit, its decimals.
@@ -67,6 +68,25 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
 fn settings_grid(ui: &mut egui::Ui, app: &mut CollidoscopeApp, i: usize) {
     let before = params_of(&app.state.probes[i]);
     let mut p = before.clone();
+    ui.horizontal(|ui| {
+        ui.label("engine").on_hover_text(
+            "Whose character controller the walks, the envelope and the checks follow: \
+             its shape (the capsule as wide and tall as the probe, unless the settings \
+             name a shape) and its rules for stepping up and keeping to the ground",
+        );
+        let current = p.settings.character.engine;
+        egui::ComboBox::from_id_salt(("character_engine", i))
+            .selected_text(current.title())
+            .show_ui(ui, |ui| {
+                for e in EngineProfile::ALL {
+                    ui.selectable_value(&mut p.settings.character.engine, e, e.title());
+                }
+            });
+    });
+    let body = crate::character::frame_settings(&p.settings).shape;
+    if !body.is_ellipsoid() {
+        ui.weak(format!("body: {body}"));
+    }
     let c = &mut p.settings.character;
     egui::Grid::new("character_settings")
         .num_columns(2)

@@ -1,0 +1,327 @@
+//! Engine profiles: whose character controller the walks follow. A
+//! profile is the character's shape (the capsule every engine gives a
+//! character, unless the settings name another) and that engine's rules
+//! for the parts of a frame where engines differ: whether and how high it
+//! steps up, which landing it accepts, and how it keeps to the ground
+//! walking down. The slide itself, the gravity and the walkable slope are
+//! the same in every profile (each engine slides along what it meets and
+//! treats a contact steeper than its slope limit as a wall); the settings'
+//! numbers are the same too, read as the engine reads the names the
+//! settings export writes for it ([`crate::export`]).
+//!
+//! Sources, per rule, are cited on [`ControllerRules::of`].
+
+use super::CharacterSettings;
+use crate::collide::SlideSettings;
+use crate::geometry::shape::CharacterShape;
+use serde::{Deserialize, Serialize};
+
+/// Whose controller a character follows: `[character] engine = "jolt"` in
+/// a settings file, `--engine NAME` on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineProfile {
+    /// Collidoscope's own model: the probe's ellipsoid (or the settings'
+    /// shape), the step height as the tallest step climbed.
+    #[default]
+    Collidoscope,
+    /// Rapier's `KinematicCharacterController` with `autostep` and
+    /// `snap_to_ground`.
+    Rapier,
+    /// Jolt's `CharacterVirtual::ExtendedUpdate` (`WalkStairs`,
+    /// `StickToFloor`).
+    Jolt,
+    /// PhysX's character controller (`PxController::move`), capsule or box.
+    Physx,
+    /// Godot 4's `CharacterBody3D::move_and_slide` (no step-up).
+    Godot,
+    /// Unity's `CharacterController.Move`.
+    Unity,
+    /// Unreal's `UCharacterMovementComponent` walking mode.
+    Unreal,
+}
+
+impl EngineProfile {
+    /// Every profile, in menu order (Collidoscope's own first).
+    pub const ALL: [EngineProfile; 7] = [
+        EngineProfile::Collidoscope,
+        EngineProfile::Rapier,
+        EngineProfile::Jolt,
+        EngineProfile::Physx,
+        EngineProfile::Godot,
+        EngineProfile::Unity,
+        EngineProfile::Unreal,
+    ];
+
+    /// The name in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineProfile::Collidoscope => "collidoscope",
+            EngineProfile::Rapier => "rapier",
+            EngineProfile::Jolt => "jolt",
+            EngineProfile::Physx => "physx",
+            EngineProfile::Godot => "godot",
+            EngineProfile::Unity => "unity",
+            EngineProfile::Unreal => "unreal",
+        }
+    }
+
+    /// The controller it follows, for menus and reports.
+    pub fn title(self) -> &'static str {
+        match self {
+            EngineProfile::Collidoscope => "Collidoscope (its own model)",
+            EngineProfile::Rapier => "Rapier KinematicCharacterController",
+            EngineProfile::Jolt => "Jolt CharacterVirtual",
+            EngineProfile::Physx => "PhysX character controller",
+            EngineProfile::Godot => "Godot CharacterBody3D",
+            EngineProfile::Unity => "Unity CharacterController",
+            EngineProfile::Unreal => "Unreal CharacterMovementComponent",
+        }
+    }
+
+    /// Whether it is Collidoscope's own model (nothing to write in a file).
+    pub fn is_collidoscope(&self) -> bool {
+        *self == EngineProfile::Collidoscope
+    }
+}
+
+impl std::fmt::Display for EngineProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EngineProfile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim().to_ascii_lowercase();
+        EngineProfile::ALL
+            .into_iter()
+            .find(|e| e.name() == wanted)
+            .ok_or_else(|| {
+                let names: Vec<_> = EngineProfile::ALL.iter().map(|e| e.name()).collect();
+                format!(
+                    "unknown engine '{}': one of {}",
+                    crate::quote::prefix(s),
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// How far the step-up rises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepRise {
+    /// The step height less what the body's curve rolls over by itself, so
+    /// the step height is the tallest step climbed.
+    LessRolling,
+    /// The whole step height: the body's curve then rides over a walkable
+    /// edge above it, so a round-bottomed body climbs more than the setting.
+    Full,
+}
+
+/// What a step-up needs to land.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepLanding {
+    /// A walkable contact on the way down.
+    Walkable,
+    /// Jolt's: the first contact on the way down; when it is too steep (the
+    /// body came down on the riser's edge), a second try this much farther
+    /// ahead must come down on walkable ground, and the body then rests
+    /// where the first one met the edge.
+    FirstContactOrFloorAhead {
+        /// How much farther ahead the second try goes, metres.
+        test_m: f64,
+    },
+}
+
+/// How far a character that stood on ground is pulled down onto it when a
+/// frame leaves it in the air.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroundSnap {
+    /// By the settings' `snap_distance_m`.
+    SnapDistance,
+    /// By the step height (the controller keeps a walking character on a
+    /// floor within its step height).
+    StepHeight,
+    /// Not at all.
+    Off,
+}
+
+/// The rules of one profile, as the character frame applies them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ControllerRules {
+    /// Whether the controller steps up at all.
+    pub step_up: bool,
+    /// How high the step-up rises.
+    pub rise: StepRise,
+    /// Whether the step-forward reaches over the riser's edge until the
+    /// body can stand on it (Collidoscope's perch rule); otherwise it goes
+    /// the frame's walk, and at least `min_tread_depth_m` past where the
+    /// plain walk stopped.
+    pub reach_over_edge: bool,
+    /// Whether the step-up must be free for the whole step height (a
+    /// ceiling lower than that cancels it) instead of rising as far as the
+    /// room allows.
+    pub needs_full_rise: bool,
+    /// Whether the step-forward must go at least `min_tread_depth_m` past
+    /// where the plain walk stopped (a tread narrower than that is no step).
+    pub needs_tread: bool,
+    /// What a step-up needs to land.
+    pub landing: StepLanding,
+    /// Whether a step may carry the body farther than its walk plus the
+    /// riser's height (Collidoscope's guard, [`super::MAX_OVERREACH_M`]).
+    pub limit_overreach: bool,
+    /// How the ground holds a character walking down.
+    pub snap: GroundSnap,
+}
+
+impl ControllerRules {
+    /// The rules of `engine`.
+    ///
+    /// - **Collidoscope**: rises by the step height less what the curve
+    ///   rolls over, reaches over the riser's edge to perch, lands walkable,
+    ///   snaps by `snap_distance_m` (this crate's [`super::FrameSolver`]).
+    /// - **Jolt** (`Jolt/Physics/Character/CharacterVirtual.cpp`,
+    ///   `ExtendedUpdate`, `WalkStairs`, `StickToFloor`): `WalkStairs` sweeps
+    ///   up by the whole `mWalkStairsStepUp`, as far as there is room, moves
+    ///   forward by at least `mWalkStairsMinStepForward`, sweeps down by what
+    ///   it rose and takes the first contact; when that contact is too
+    ///   steep it moves `mWalkStairsStepForwardTest` (0.15 m by default)
+    ///   forward from the raised position and sweeps down again, and
+    ///   accepts the first contact if that second one is walkable.
+    ///   `StickToFloor` sweeps down by `mStickToFloorStepDown` when a
+    ///   supported character became unsupported without moving up.
+    ///   Steep contacts become vertical walls in `DetermineConstraints`,
+    ///   walkable ones are slid along: the capsule rides over a walkable
+    ///   edge at the top of its rise.
+    /// - **Rapier** (`src/control/character_controller.rs`,
+    ///   `handle_stairs`, `snap_to_ground`): `autostep` casts the shape up
+    ///   by the whole `max_height` and gives up on any hit, then forward by
+    ///   `min_width` and gives up on any hit, then down, and steps only onto
+    ///   ground it can climb (`max_slope_climb_angle`); `snap_to_ground`
+    ///   pulls a grounded character down by its length.
+    ///   Jolt steps forward by the frame's walk and at least
+    ///   `mWalkStairsMinStepForward`; the other engines' step-forward
+    ///   reaches over the riser's edge until the body stands on it, as
+    ///   their controllers do over a few frames of perching on the edge.
+    /// - **PhysX** (Character Controllers guide, "Auto Stepping",
+    ///   `PxControllerDesc::stepOffset`, `climbingMode` eEASY by default):
+    ///   each move is an up pass by `stepOffset`, a side pass and a down
+    ///   pass that comes back down by the same offset, so it climbs a
+    ///   riser up to `stepOffset` and, in easy mode, lets the capsule's
+    ///   round end ride over an edge by its contact normal; the down pass
+    ///   also keeps a walking character on a floor within `stepOffset`.
+    /// - **Unity** (`CharacterController`, built on PhysX's controller;
+    ///   manual "Character Controller component", `stepOffset`,
+    ///   `slopeLimit`): PhysX's rules; no ground snap setting, so a
+    ///   character that walks off an edge falls.
+    /// - **Unreal** (`CharacterMovementComponent.cpp`, `StepUp`,
+    ///   `FindFloor`, `MaxStepHeight`): `StepUp` refuses a step whose
+    ///   impact is higher than `MaxStepHeight` above the capsule's base, so
+    ///   the step height is the tallest step climbed whatever the capsule's
+    ///   curve; it stands on an edge within `PerchRadiusThreshold` of its
+    ///   rim (Collidoscope's perch reach); the floor found within
+    ///   `MaxStepHeight` below keeps a walking character on the ground.
+    /// - **Godot** (`scene/3d/physics/character_body_3d.cpp`,
+    ///   `move_and_slide`, `apply_floor_snap`; class reference): no step-up
+    ///   at all, only the slide, so the capsule climbs only what its round
+    ///   end rolls over within `floor_max_angle`; `floor_snap_length` pulls
+    ///   it down onto the floor.
+    pub fn of(engine: EngineProfile) -> ControllerRules {
+        let collidoscope = ControllerRules {
+            step_up: true,
+            rise: StepRise::LessRolling,
+            reach_over_edge: true,
+            needs_full_rise: false,
+            needs_tread: false,
+            landing: StepLanding::Walkable,
+            limit_overreach: true,
+            snap: GroundSnap::SnapDistance,
+        };
+        let engine_step = ControllerRules {
+            rise: StepRise::Full,
+            reach_over_edge: false,
+            limit_overreach: false,
+            ..collidoscope
+        };
+        match engine {
+            EngineProfile::Collidoscope => collidoscope,
+            EngineProfile::Jolt => ControllerRules {
+                landing: StepLanding::FirstContactOrFloorAhead {
+                    test_m: JOLT_STEP_FORWARD_TEST_M,
+                },
+                ..engine_step
+            },
+            EngineProfile::Rapier => ControllerRules {
+                needs_full_rise: true,
+                needs_tread: true,
+                reach_over_edge: true,
+                ..engine_step
+            },
+            EngineProfile::Physx => ControllerRules {
+                snap: GroundSnap::StepHeight,
+                reach_over_edge: true,
+                ..engine_step
+            },
+            EngineProfile::Unity => ControllerRules {
+                snap: GroundSnap::Off,
+                reach_over_edge: true,
+                ..engine_step
+            },
+            EngineProfile::Unreal => ControllerRules {
+                snap: GroundSnap::StepHeight,
+                ..collidoscope
+            },
+            EngineProfile::Godot => ControllerRules {
+                step_up: false,
+                ..collidoscope
+            },
+        }
+    }
+
+    /// How far a character is pulled down onto the ground (0: not at all).
+    pub fn snap_m(&self, ch: &CharacterSettings) -> f64 {
+        match self.snap {
+            GroundSnap::SnapDistance => ch.snap_distance_m,
+            GroundSnap::StepHeight => ch.max_step_height_m,
+            GroundSnap::Off => 0.0,
+        }
+    }
+}
+
+/// Jolt's `ExtendedUpdateSettings::mWalkStairsStepForwardTest` default,
+/// metres (`CharacterVirtual.h`).
+pub const JOLT_STEP_FORWARD_TEST_M: f64 = 0.15;
+
+/// The shape the character's body has under `settings`: the settings'
+/// shape when they name one; otherwise, for an engine profile, the capsule
+/// the settings export writes for that engine (radius the larger
+/// horizontal radius, total height twice the vertical one, at least a
+/// sphere), and for Collidoscope's own model the ellipsoid.
+pub fn body_shape(settings: &SlideSettings) -> CharacterShape {
+    if !settings.shape.is_ellipsoid() || settings.character.engine.is_collidoscope() {
+        return settings.shape;
+    }
+    // As the settings export converts it (`crate::export::engines::Capsule`):
+    // the larger horizontal radius, never narrower than the ellipsoid.
+    let r = settings.radii_vec();
+    let radius_m = r.x.max(r.z);
+    CharacterShape::Capsule {
+        radius_m,
+        height_m: (2.0 * r.y).max(2.0 * radius_m),
+    }
+}
+
+/// `settings` as the character's frames run them: the body's shape
+/// ([`body_shape`]) in place of the ellipsoid under an engine profile, in
+/// robust mode (the only one that sweeps shapes other than the ellipsoid).
+pub fn frame_settings(settings: &SlideSettings) -> SlideSettings {
+    let mut s = settings.clone();
+    let shape = body_shape(settings);
+    if shape != s.shape {
+        s.shape = shape;
+        s.mode = crate::collide::SlideMode::Robust;
+    }
+    s
+}

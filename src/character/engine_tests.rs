@@ -1,0 +1,280 @@
+//! Scenario tests of the engine profiles on small generated levels: what
+//! each controller's own rules say it climbs, walks and fits under
+//! (world space, Y up, metres; the default probe 0.8 m wide, 1.8 m tall).
+
+use super::*;
+use crate::analysis::generate::LevelBuilder;
+use crate::analysis::generate::parts::{Stairs, floor, staircase};
+use crate::collide::SlideSettings;
+use crate::level::Level;
+use glam::{DVec2, DVec3};
+
+/// A floor and one block of height `riser` whose face is at x = 2.
+fn one_step(riser: f64) -> Level {
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::new(-5.0, -5.0), DVec2::new(15.0, 5.0), 0.0, 0.5, 2.0),
+    );
+    let stairs = Stairs {
+        riser,
+        tread: 0.6,
+        count: 1,
+        width: 4.0,
+        landing: 3.0,
+    };
+    b.add("step", &staircase(DVec3::new(2.0, 0.0, -2.0), &stairs));
+    Level::from_mesh("one step", b.build())
+}
+
+fn profile(engine: EngineProfile, step_m: f64) -> SlideSettings {
+    let mut s = SlideSettings::default();
+    s.character.engine = engine;
+    s.character.max_step_height_m = step_m;
+    s
+}
+
+/// Whether a 0.7 s walk (3.5 m, ending on the 3.6 m block) along +x from standing before the step ends on
+/// top of it.
+fn climbs(engine: EngineProfile, step_m: f64, riser: f64) -> bool {
+    let level = one_step(riser);
+    let s = profile(engine, step_m);
+    let spec = WalkSpec {
+        from: DVec3::new(0.0, 0.91, 0.0),
+        direction: DVec3::X,
+        seconds: 0.7,
+        jump: false,
+    };
+    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
+    let end = w.summary.final_position;
+    end.x > 2.3 && end.y > riser + 0.8
+}
+
+/// The tallest riser of 0.01 m steps up to 0.8 m the profile climbs.
+fn tallest(engine: EngineProfile, step_m: f64) -> f64 {
+    (1..=80)
+        .map(|i| i as f64 * 0.01)
+        .take_while(|&h| climbs(engine, step_m, h))
+        .last()
+        .unwrap_or(0.0)
+}
+
+#[test]
+fn engine_profiles_walk_a_capsule_as_wide_and_tall_as_the_ellipsoid() {
+    let s = profile(EngineProfile::Jolt, 0.3);
+    assert_eq!(
+        body_shape(&s),
+        crate::geometry::shape::CharacterShape::Capsule {
+            radius_m: 0.4,
+            height_m: 1.8
+        }
+    );
+    assert_eq!(
+        body_shape(&SlideSettings::default()),
+        crate::geometry::shape::CharacterShape::Ellipsoid
+    );
+    let f = frame_settings(&s);
+    assert_eq!(f.mode, crate::collide::SlideMode::Robust);
+    assert_eq!(f.half_extents(), s.radii_vec());
+}
+
+#[test]
+fn jolt_climbs_well_above_its_step_setting_with_a_round_capsule() {
+    // jrouwe/JoltPhysics#2036: WalkStairs rises by the whole step, then the
+    // capsule's round end rides over the riser's edge. A 0.4 m capsule
+    // with a 0.30 m step and Jolt's 50° slope limit climbs a riser well
+    // above 0.30 m; Collidoscope's own model stops at its step height.
+    let mut jolt = profile(EngineProfile::Jolt, 0.3);
+    jolt.character.max_slope_deg = 50.0;
+    assert!(climbs(EngineProfile::Jolt, 0.3, 0.28));
+    let tallest_jolt = {
+        let level_climbs = |riser: f64| {
+            let level = one_step(riser);
+            let spec = WalkSpec {
+                from: DVec3::new(0.0, 0.91, 0.0),
+                direction: DVec3::X,
+                seconds: 0.7,
+                jump: false,
+            };
+            let w = walk(level.world(), &jolt, &spec, WalkTrace::FramesOnly).unwrap();
+            w.summary.final_position.y > riser + 0.8
+        };
+        (30..=80)
+            .map(|i| i as f64 * 0.01)
+            .take_while(|&h| level_climbs(h))
+            .last()
+            .unwrap_or(0.0)
+    };
+    let rolled = 0.4 * (1.0 - 50f64.to_radians().cos());
+    assert!(
+        tallest_jolt >= 0.3 + rolled - 0.03,
+        "Jolt climbed at most {tallest_jolt} m, expected about {:.2}",
+        0.3 + rolled
+    );
+    let own = tallest(EngineProfile::Collidoscope, 0.3);
+    assert!((own - 0.3).abs() <= 0.02, "Collidoscope's own climbs {own}");
+}
+
+#[test]
+fn godot_has_no_step_up_and_climbs_only_what_the_capsule_rolls_over() {
+    // CharacterBody3D::move_and_slide has no step-up: a 0.4 m capsule
+    // rolls over 0.4 (1 - cos 45°) = 0.117 m within floor_max_angle.
+    let t = tallest(EngineProfile::Godot, 0.3);
+    let rolled = 0.4 * (1.0 - 45f64.to_radians().cos());
+    assert!(
+        t < rolled + 0.02 && t > rolled - 0.04,
+        "Godot climbed {t}, the capsule rolls over {rolled:.3}"
+    );
+}
+
+#[test]
+fn unity_and_physx_rise_by_step_offset_and_the_round_end_rides_over() {
+    // PhysX's up pass by stepOffset, then in easy climbing mode the
+    // capsule rides over an edge its contact normal lets it: stepOffset
+    // plus what the round end rolls over, and no more.
+    let rolled = 0.4 * (1.0 - 45f64.to_radians().cos());
+    for engine in [EngineProfile::Unity, EngineProfile::Physx] {
+        let t = tallest(engine, 0.3);
+        assert!(
+            t >= 0.3 && t <= 0.3 + rolled + 0.02,
+            "{engine} climbed {t} with stepOffset 0.3"
+        );
+        assert!(!climbs(engine, 0.3, 0.3 + rolled + 0.05), "{engine}");
+    }
+}
+
+#[test]
+fn unreal_and_collidoscope_climb_exactly_the_step_height() {
+    // UCharacterMovementComponent::StepUp refuses an impact higher than
+    // MaxStepHeight above the capsule's base.
+    for engine in [EngineProfile::Unreal, EngineProfile::Collidoscope] {
+        let t = tallest(engine, 0.3);
+        assert!((t - 0.3).abs() <= 0.02, "{engine} climbed {t}");
+    }
+}
+
+#[test]
+fn rapier_needs_the_whole_step_height_of_headroom() {
+    // handle_stairs casts up by the whole max_height and gives up on a hit.
+    // A 0.25 m step under a slab 2.05 m above the floor (room to stand,
+    // no room to rise 0.3 m more) is not climbed by Rapier; Jolt rises as
+    // far as the room allows and climbs it.
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::new(-5.0, -5.0), DVec2::new(15.0, 5.0), 0.0, 0.5, 2.0),
+    );
+    let stairs = Stairs {
+        riser: 0.25,
+        tread: 0.6,
+        count: 1,
+        width: 4.0,
+        landing: 3.0,
+    };
+    b.add("step", &staircase(DVec3::new(2.0, 0.0, -2.0), &stairs));
+    b.add(
+        "slab",
+        // Underside 2.06 m up: 0.01 m over the capsule's head on the step.
+        &floor(
+            DVec2::new(-5.0, -5.0),
+            DVec2::new(15.0, 5.0),
+            2.26,
+            0.2,
+            2.0,
+        ),
+    );
+    let level = Level::from_mesh("low slab", b.build());
+    let spec = WalkSpec {
+        from: DVec3::new(0.0, 0.91, 0.0),
+        direction: DVec3::X,
+        seconds: 0.7,
+        jump: false,
+    };
+    let end_y = |engine| {
+        let s = profile(engine, 0.3);
+        walk(level.world(), &s, &spec, WalkTrace::FramesOnly)
+            .unwrap()
+            .summary
+            .final_position
+            .y
+    };
+    assert!(
+        end_y(EngineProfile::Rapier) < 1.0,
+        "Rapier has no room to rise"
+    );
+    assert!(
+        end_y(EngineProfile::Jolt) > 1.1,
+        "Jolt rises as far as it can"
+    );
+}
+
+#[test]
+fn ground_snap_follows_each_engine() {
+    // A 0.2 m ledge walked off: Godot's floor_snap_length (0.1 m here)
+    // does not reach it, PhysX's down pass and Unreal's floor search by the
+    // step height do; Unity has no snap.
+    let rules = |e| ControllerRules::of(e);
+    let ch = CharacterSettings::default();
+    assert_eq!(rules(EngineProfile::Godot).snap_m(&ch), ch.snap_distance_m);
+    assert_eq!(
+        rules(EngineProfile::Physx).snap_m(&ch),
+        ch.max_step_height_m
+    );
+    assert_eq!(
+        rules(EngineProfile::Unreal).snap_m(&ch),
+        ch.max_step_height_m
+    );
+    assert_eq!(rules(EngineProfile::Unity).snap_m(&ch), 0.0);
+}
+
+#[test]
+fn engine_names_read_back_and_a_bad_one_lists_them() {
+    for e in EngineProfile::ALL {
+        assert_eq!(e.name().parse::<EngineProfile>(), Ok(e));
+    }
+    let err = "havok".parse::<EngineProfile>().unwrap_err();
+    assert!(err.contains("'havok'") && err.contains("jolt"), "{err}");
+    let mut s = SlideSettings::default();
+    s.character.engine = EngineProfile::Jolt;
+    let text = toml::to_string(&s).unwrap();
+    assert!(text.contains("engine = \"jolt\""), "{text}");
+    let back: SlideSettings = toml::from_str(&text).unwrap();
+    assert_eq!(back, s);
+    let plain = toml::to_string(&SlideSettings::default()).unwrap();
+    assert!(!plain.contains("engine"), "no profile, nothing written");
+}
+
+#[test]
+fn every_profile_walks_the_envelope_courses_as_its_rules_say() {
+    // The step course, a ramp, a door and a low ceiling per profile (the
+    // envelope's generated courses): the slope limit, the width and the
+    // height are the capsule's in every profile; the step is the rule's.
+    use crate::analysis::envelope::envelope;
+    let rolled = 0.4 * (1.0 - 45f64.to_radians().cos());
+    for engine in EngineProfile::ALL {
+        let s = profile(engine, 0.3);
+        let e = envelope(&s).expect("measures");
+        let step = e.max_step_height_m.value;
+        let want = match ControllerRules::of(engine) {
+            r if !r.step_up => rolled,
+            r if r.rise == StepRise::Full => 0.3 + rolled,
+            _ => 0.3,
+        };
+        assert!(
+            (step - want).abs() <= 0.012,
+            "{engine}: tallest step {step}, rules say {want:.3}"
+        );
+        let slope = e.max_slope_deg.value;
+        assert!((slope - 45.0).abs() <= 0.5, "{engine}: ramp {slope}°");
+        let door = e.min_opening_width_m.value;
+        assert!(
+            door >= 0.8 && door <= 0.8 + 2.0 * s.skin + 0.01,
+            "{engine}: narrowest door {door}"
+        );
+        let ceiling = e.min_opening_height_m.value;
+        assert!(
+            ceiling >= 1.8 && ceiling <= 1.8 + 2.0 * s.skin + 0.01,
+            "{engine}: lowest ceiling {ceiling}"
+        );
+    }
+}
