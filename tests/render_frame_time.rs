@@ -14,6 +14,7 @@ mod render_support;
 
 use collidoscope::collide::debug_draw::{OverlayOptions, OverlayToggles, primitives_for_trace};
 use collidoscope::collide::{SlideResult, SlideSettings, TraceDetail, slide};
+use collidoscope::geometry::shape::CharacterShape;
 use collidoscope::level::{ImportOptions, Level};
 use collidoscope::math::Aabb;
 use collidoscope::render::{
@@ -90,8 +91,16 @@ fn conference_level_frame_cost() {
     let mut prims = Vec::new();
     for current in 0..trace.len() {
         let t = Instant::now();
-        let p = primitives_for_trace(&trace, current, radii, level.mesh(), level.bvh(), &options)
-            .primitives;
+        let p = primitives_for_trace(
+            &trace,
+            current,
+            radii,
+            CharacterShape::Ellipsoid,
+            level.mesh(),
+            level.bvh(),
+            &options,
+        )
+        .primitives;
         build.push(t.elapsed());
         if p.len() > prims.len() {
             prims = p;
@@ -105,7 +114,12 @@ fn conference_level_frame_cost() {
     let t = Instant::now();
     r.set_level(level.mesh(), &[]);
     let upload_level = t.elapsed();
-    r.set_probes(&[(trace[0].start, radii, [0.2, 0.5, 1.0, 1.0])]);
+    r.set_probes(&[(
+        trace[0].start,
+        radii,
+        CharacterShape::Ellipsoid,
+        [0.2, 0.5, 1.0, 1.0],
+    )]);
     let t = Instant::now();
     r.set_overlays(&prims);
     let upload_overlays = t.elapsed();
@@ -181,6 +195,7 @@ fn conference_level_frame_cost() {
             &trace,
             trace.len() - 1,
             radii,
+            CharacterShape::Ellipsoid,
             level.mesh(),
             level.bvh(),
             &OverlayOptions::new(toggles, 6),
@@ -211,6 +226,7 @@ fn conference_level_frame_cost() {
         &trace,
         trace.len() - 1,
         radii,
+        CharacterShape::Ellipsoid,
         level.mesh(),
         level.bvh(),
         &OverlayOptions {

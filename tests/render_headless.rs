@@ -11,6 +11,7 @@
 mod render_support;
 
 use collidoscope::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
+use collidoscope::geometry::shape::CharacterShape;
 use collidoscope::math::{Aabb, Vec3};
 use collidoscope::mesh::TriMesh;
 use collidoscope::render::{CameraView, RenderOptions, SceneRenderer};
@@ -148,6 +149,7 @@ fn full_scene(r: &mut SceneRenderer) {
     r.set_probes(&[(
         DVec3::new(0.0, 1.0, 0.0),
         DVec3::new(0.5, 1.0, 0.5),
+        CharacterShape::Ellipsoid,
         [0.15, 0.3, 1.0, 1.0],
     )]);
     r.set_overlays(&overlays());
@@ -438,6 +440,7 @@ fn door_contact(kinds: &[OverlayKind], overlays_on_top: bool) -> Option<Image> {
         &trace.iterations,
         0,
         radii,
+        CharacterShape::Ellipsoid,
         level.mesh(),
         level.bvh(),
         &options,
@@ -463,7 +466,12 @@ fn door_contact(kinds: &[OverlayKind], overlays_on_top: bool) -> Option<Image> {
     let mut r = SceneRenderer::try_new(gl.gl.clone()).expect("three-d context");
     r.set_level(level.mesh(), &[]);
     // The probe as the window shows it when not stepping: opaque.
-    r.set_probes(&[(rec.end, radii, [0.25, 0.45, 0.95, 1.0])]);
+    r.set_probes(&[(
+        rec.end,
+        radii,
+        CharacterShape::Ellipsoid,
+        [0.25, 0.45, 0.95, 1.0],
+    )]);
     r.set_overlays(&prims);
     let opts = RenderOptions {
         overlays_on_top,

@@ -85,6 +85,18 @@ impl Probe {
         self.settings.radii_vec()
     }
 
+    /// The body the probe is drawn as: the one its character frames sweep
+    /// (the engine profile's capsule, see [`crate::character::body_shape`])
+    /// while a frame is stepped or in walk mode, else the settings' shape,
+    /// the one its plain moves sweep.
+    pub fn shown_body(&self) -> crate::geometry::shape::CharacterShape {
+        if self.stepper.frame().is_some() {
+            crate::character::body_shape(&self.settings)
+        } else {
+            self.settings.shape
+        }
+    }
+
     /// Where the probe is drawn now: the end of the current iteration, or
     /// the start of the move stepped (a character frame starts where the
     /// character was), or its start position.

@@ -120,6 +120,20 @@ pub enum StepRise {
     Full,
 }
 
+/// How far a step-up moves forward at the raised height.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepForward {
+    /// Collidoscope's: the frame's walk, and over the riser's edge far
+    /// enough for the body to stand on it within the walkable slope.
+    ReachOverEdge,
+    /// The frame's walk, and at least `min_tread_depth_m` past where the
+    /// plain walk stopped (Jolt's `mWalkStairsMinStepForward`).
+    Walk,
+    /// Exactly `min_tread_depth_m` and the skin, and nothing may be in the
+    /// way (Rapier's `min_width` cast, "not enough room on the stair").
+    MinWidth,
+}
+
 /// What a step-up needs to land.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum StepLanding {
@@ -155,18 +169,16 @@ pub struct ControllerRules {
     pub step_up: bool,
     /// How high the step-up rises.
     pub rise: StepRise,
-    /// Whether the step-forward reaches over the riser's edge until the
-    /// body can stand on it (Collidoscope's perch rule); otherwise it goes
-    /// the frame's walk, and at least `min_tread_depth_m` past where the
-    /// plain walk stopped.
-    pub reach_over_edge: bool,
+    /// Where the step-up starts: where the plain walk stopped (Rapier's
+    /// autostep, run when the move hits the riser), or where the frame
+    /// started (the others redo the frame's walk at the raised height).
+    pub rise_from_stop: bool,
     /// Whether the step-up must be free for the whole step height (a
     /// ceiling lower than that cancels it) instead of rising as far as the
     /// room allows.
     pub needs_full_rise: bool,
-    /// Whether the step-forward must go at least `min_tread_depth_m` past
-    /// where the plain walk stopped (a tread narrower than that is no step).
-    pub needs_tread: bool,
+    /// How far the step-forward goes at the raised height.
+    pub forward: StepForward,
     /// What a step-up needs to land.
     pub landing: StepLanding,
     /// Whether a step may carry the body farther than its walk plus the
@@ -196,15 +208,22 @@ impl ControllerRules {
     ///   walkable ones are slid along: the capsule rides over a walkable
     ///   edge at the top of its rise.
     /// - **Rapier** (`src/control/character_controller.rs`,
-    ///   `handle_stairs`, `snap_to_ground`): `autostep` casts the shape up
-    ///   by the whole `max_height` and gives up on any hit, then forward by
-    ///   `min_width` and gives up on any hit, then down, and steps only onto
-    ///   ground it can climb (`max_slope_climb_angle`); `snap_to_ground`
-    ///   pulls a grounded character down by its length.
+    ///   `handle_stairs`, rapier3d 0.36): from where the move hit the
+    ///   riser, `autostep` casts the shape up by the whole `max_height` (plus
+    ///   the offset) and gives up on any hit; casts it forward by `min_width`
+    ///   (plus the offset) at that height and gives up on any hit ("not
+    ///   enough room on the stair"); casts down and steps onto what it meets
+    ///   unless too steep to climb. The body then rests where it came down:
+    ///   a round end resting on the riser's edge steeper than
+    ///   `max_slope_climb_angle` slides back off it (`handle_slopes`), so a
+    ///   capsule keeps the step only when `min_width` carries it far enough
+    ///   over the edge to stand. `snap_to_ground` pulls a grounded
+    ///   character down by its length. Checked against rapier3d itself
+    ///   (`tests/library/rapier_peer.rs`).
     ///   Jolt steps forward by the frame's walk and at least
-    ///   `mWalkStairsMinStepForward`; the other engines' step-forward
-    ///   reaches over the riser's edge until the body stands on it, as
-    ///   their controllers do over a few frames of perching on the edge.
+    ///   `mWalkStairsMinStepForward`; PhysX, Unity and Unreal reach over
+    ///   the riser's edge until the body stands on it, as their
+    ///   controllers do over a few frames of perching on the edge.
     /// - **PhysX** (Character Controllers guide, "Auto Stepping",
     ///   `PxControllerDesc::stepOffset`, `climbingMode` eEASY by default):
     ///   each move is an up pass by `stepOffset`, a side pass and a down
@@ -232,41 +251,39 @@ impl ControllerRules {
         let collidoscope = ControllerRules {
             step_up: true,
             rise: StepRise::LessRolling,
-            reach_over_edge: true,
+            rise_from_stop: false,
             needs_full_rise: false,
-            needs_tread: false,
+            forward: StepForward::ReachOverEdge,
             landing: StepLanding::Walkable,
             limit_overreach: true,
             snap: GroundSnap::SnapDistance,
         };
         let engine_step = ControllerRules {
             rise: StepRise::Full,
-            reach_over_edge: false,
             limit_overreach: false,
             ..collidoscope
         };
         match engine {
             EngineProfile::Collidoscope => collidoscope,
             EngineProfile::Jolt => ControllerRules {
+                forward: StepForward::Walk,
                 landing: StepLanding::FirstContactOrFloorAhead {
                     test_m: JOLT_STEP_FORWARD_TEST_M,
                 },
                 ..engine_step
             },
             EngineProfile::Rapier => ControllerRules {
+                rise_from_stop: true,
                 needs_full_rise: true,
-                needs_tread: true,
-                reach_over_edge: true,
+                forward: StepForward::MinWidth,
                 ..engine_step
             },
             EngineProfile::Physx => ControllerRules {
                 snap: GroundSnap::StepHeight,
-                reach_over_edge: true,
                 ..engine_step
             },
             EngineProfile::Unity => ControllerRules {
                 snap: GroundSnap::Off,
-                reach_over_edge: true,
                 ..engine_step
             },
             EngineProfile::Unreal => ControllerRules {

@@ -191,7 +191,9 @@ fn rapier_needs_the_whole_step_height_of_headroom() {
         jump: false,
     };
     let end_y = |engine| {
-        let s = profile(engine, 0.3);
+        let mut s = profile(engine, 0.3);
+        // A min_width that carries Rapier's capsule onto the tread.
+        s.character.min_tread_depth_m = 0.2;
         walk(level.world(), &s, &spec, WalkTrace::FramesOnly)
             .unwrap()
             .summary
@@ -255,8 +257,19 @@ fn every_profile_walks_the_envelope_courses_as_its_rules_say() {
         let s = profile(engine, 0.3);
         let e = envelope(&s).expect("measures");
         let step = e.max_step_height_m.value;
+        // Rapier's autostep keeps a step only when `min_width` and the
+        // offset carry the capsule over the edge far enough to stand:
+        // sqrt(r² - (r - h)²) - r sin 45° at most 0.025 m, h ≤ 0.145 m.
+        let rapier = {
+            let over = s.character.min_tread_depth_m + s.skin;
+            let r: f64 = 0.4;
+            let reach = over + r * 45f64.to_radians().sin();
+            let h = r - (r * r - reach * reach).sqrt();
+            h.max(rolled)
+        };
         let want = match ControllerRules::of(engine) {
             r if !r.step_up => rolled,
+            r if r.forward == StepForward::MinWidth => rapier,
             r if r.rise == StepRise::Full => 0.3 + rolled,
             _ => 0.3,
         };
@@ -277,4 +290,36 @@ fn every_profile_walks_the_envelope_courses_as_its_rules_say() {
             "{engine}: lowest ceiling {ceiling}"
         );
     }
+}
+
+#[test]
+fn rapier_keeps_a_step_only_when_min_width_carries_the_capsule_onto_it() {
+    // rapier3d's handle_stairs moves the capsule min_width (plus the
+    // offset) over the riser's edge; resting there steeper than the slope
+    // limit it slides back off. The export's 2 cm climbs a 0.25 m riser
+    // only by the capsule's roll (it does not); 0.2 m climbs it.
+    let level = one_step(0.25);
+    let spec = WalkSpec {
+        from: DVec3::new(0.0, 0.91, 0.0),
+        direction: DVec3::X,
+        seconds: 0.7,
+        jump: false,
+    };
+    let end_y = |min_width: f64| {
+        let mut s = profile(EngineProfile::Rapier, 0.3);
+        s.character.min_tread_depth_m = min_width;
+        walk(level.world(), &s, &spec, WalkTrace::FramesOnly)
+            .unwrap()
+            .summary
+            .final_position
+            .y
+    };
+    assert!(end_y(0.02) < 1.0, "2 cm: slides back off the edge");
+    assert!(end_y(0.2) > 1.1, "20 cm: onto the tread");
+    // A riser taller than max_height is refused whatever the width.
+    let tall = one_step(0.35);
+    let mut s = profile(EngineProfile::Rapier, 0.3);
+    s.character.min_tread_depth_m = 0.3;
+    let w = walk(tall.world(), &s, &spec, WalkTrace::FramesOnly).unwrap();
+    assert!(w.summary.final_position.y < 1.0);
 }

@@ -32,7 +32,7 @@
 //! moving down: the iterations after it (a slide along the floor) are the
 //! solver's, but the frame does not take them.
 
-use super::engine::{ControllerRules, StepLanding, StepRise, frame_settings};
+use super::engine::{ControllerRules, StepForward, StepLanding, StepRise, frame_settings};
 use super::record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
     WallContact, progress,
@@ -58,9 +58,6 @@ struct StepTry {
     up_end: DVec3,
     /// How far the rise was meant to go, metres.
     rise_m: f64,
-    /// How far along the walk the step-forward must get (the plain walk's
-    /// progress and the least tread), when the rules ask for a tread.
-    tread_progress: Option<f64>,
     /// Jolt's second try: where the first step-down met a contact too
     /// steep to stand on, the body's rest if the try ahead finds a floor.
     rest: Option<DVec3>,
@@ -77,6 +74,8 @@ struct PhaseSeen {
     landing_point: Option<DVec3>,
     /// First unwalkable contact met.
     wall: Option<WallContact>,
+    /// Whether anything was met at all.
+    contact: bool,
     /// A contact facing down met moving up.
     ceiling: bool,
 }
@@ -272,6 +271,7 @@ impl<'w> FrameSolver<'w> {
         let Some(hit) = rec.nearest else {
             return false;
         };
+        self.seen.contact = true;
         let normal = hit.contact_normal;
         let walkable = normal.y >= self.ch.floor_min_up();
         if rec.velocity.y < 0.0 && walkable && self.seen.landing.is_none() {
@@ -316,30 +316,28 @@ impl<'w> FrameSolver<'w> {
                 };
                 let stepping = self.rules.step_up && self.grounded && rise > 0.0;
                 if stepping && self.seen.wall.is_some() && short {
-                    let plain = progress(self.before.position, end, self.walk);
                     self.step_try = Some(StepTry {
                         plain_end: end,
                         up_end: end,
                         rise_m: rise,
-                        tread_progress: self
-                            .rules
-                            .needs_tread
-                            .then_some(plain + self.ch.min_tread_depth_m),
                         rest: None,
                         forward_m: 0.0,
                     });
+                    let from = if self.rules.rise_from_stop {
+                        end
+                    } else {
+                        self.before.position
+                    };
                     let rise = DVec3::new(0.0, rise, 0.0);
-                    self.start_phase(Phase::StepUp, self.before.position, rise);
+                    self.start_phase(Phase::StepUp, from, rise);
                 } else {
                     self.start_gravity();
                 }
             }
             Phase::StepUp => self.after_step_up(end),
             Phase::StepForward => {
-                let tread = self.step_try.and_then(|t| t.tread_progress);
-                if let Some(needed) = tread
-                    && progress(self.before.position, end, self.walk) < needed - 1e-6
-                {
+                if self.rules.forward == StepForward::MinWidth && self.seen.contact {
+                    // Rapier: something in the way of the tread cast.
                     self.reject_step(StepRejection::NarrowTread);
                     return;
                 }
@@ -415,16 +413,25 @@ impl<'w> FrameSolver<'w> {
         // character along the wall. And the reach past the walk is at most
         // the riser's height (the contact's height above the feet), the
         // rise that pays for it (see [`MAX_OVERREACH_M`]).
-        if !self.rules.reach_over_edge {
-            // The engines step forward by the frame's walk, and at least
-            // the least tread past where the plain walk stopped (Jolt's
-            // `mWalkStairsMinStepForward`, Rapier's `min_width`).
-            let plain = self.step_try.map_or(0.0, |t| {
-                progress(self.before.position, t.plain_end, self.walk)
-            });
-            let reach = walk.max(plain + self.ch.min_tread_depth_m);
-            self.start_phase(Phase::StepForward, end, dir * reach);
-            return;
+        match self.rules.forward {
+            StepForward::ReachOverEdge => {}
+            StepForward::Walk => {
+                // Jolt steps forward by the frame's walk, and at least
+                // the least tread past where the plain walk stopped.
+                let plain = self.step_try.map_or(0.0, |t| {
+                    progress(self.before.position, t.plain_end, self.walk)
+                });
+                let reach = walk.max(plain + self.ch.min_tread_depth_m);
+                self.start_phase(Phase::StepForward, end, dir * reach);
+                return;
+            }
+            StepForward::MinWidth => {
+                // Rapier's cast: the least tread and the offset, from
+                // where the walk hit the riser.
+                let reach = self.ch.min_tread_depth_m + self.slide.skin;
+                self.start_phase(Phase::StepForward, end, dir * reach);
+                return;
+            }
         }
         // Rising by the whole step, the body's curve rides over what it
         // rolls over on top of that.

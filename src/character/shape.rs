@@ -99,6 +99,25 @@ impl Body {
         }
     }
 
+    /// How far from its centre it reaches along `dir` at `h` above its
+    /// lowest point, metres: where it touches a riser's top edge that
+    /// high (the whole radius from the round end's height up).
+    pub fn reach_at_height(&self, dir: DVec3, h: f64) -> f64 {
+        let round = |r: f64| {
+            let y = r - h.clamp(0.0, r);
+            (r * r - y * y).max(0.0).sqrt()
+        };
+        match self {
+            Body::Ellipsoid(radii) => {
+                let (a, b) = (radius_along(*radii, dir), radii.y);
+                let y = (b - h.clamp(0.0, b)) / b;
+                a * (1.0 - y * y).max(0.0).sqrt()
+            }
+            Body::Solid(Solid::Sphere { radius } | Solid::Capsule { radius, .. }) => round(*radius),
+            Body::Solid(Solid::Cylinder { .. } | Solid::Box { .. }) => self.radius_along(dir),
+        }
+    }
+
     /// How far from its centre, horizontally along `dir`, an edge under it
     /// may be for standing on it to be walkable within `slope_deg`: the
     /// ellipsoid's [`perch_radius`]; `r sin(slope)` for a round end; the
@@ -137,6 +156,10 @@ mod body_tests {
         assert!((b.perch_radius(DVec3::Z, 45.0) - 0.4 * 45f64.to_radians().sin()).abs() < 1e-12);
         assert!((b.radius_along(DVec3::new(1.0, 0.0, 1.0).normalize()) - 0.4).abs() < 1e-12);
         assert!((b.half_height() - 0.9).abs() < 1e-12);
+        // A riser's edge 0.15 m up meets the round end 0.312 m out.
+        let at = b.reach_at_height(DVec3::X, 0.15);
+        assert!((at - (0.16f64 - 0.0625).sqrt()).abs() < 1e-12);
+        assert_eq!(b.reach_at_height(DVec3::X, 0.9), 0.4);
     }
 
     #[test]

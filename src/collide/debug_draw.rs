@@ -18,6 +18,7 @@ mod build;
 mod tests;
 mod toggles;
 
+use crate::geometry::shape::CharacterShape;
 pub use build::primitives_for_trace;
 pub use toggles::OverlayToggles;
 
@@ -464,6 +465,24 @@ pub enum Shape {
         /// The corners.
         corners: [DVec3; 3],
     },
+    /// The probe's body when it is not the ellipsoid: a sphere, capsule,
+    /// cylinder or box, upright, centred on `center`.
+    Solid {
+        /// Centre.
+        center: DVec3,
+        /// The shape and its sizes (never [`CharacterShape::Ellipsoid`]).
+        shape: CharacterShape,
+    },
+}
+
+/// The probe's body at `center`: the ellipsoid of `radii`, or the solid
+/// `shape` names.
+pub fn body_at(center: DVec3, radii: DVec3, shape: CharacterShape) -> Shape {
+    if shape.is_ellipsoid() {
+        Shape::Ellipsoid { center, radii }
+    } else {
+        Shape::Solid { center, shape }
+    }
 }
 
 impl Shape {
@@ -477,6 +496,9 @@ impl Shape {
             Shape::PlaneQuad { center, .. } => *center,
             Shape::Ellipsoid { center, radii } => *center + DVec3::new(0.0, radii.y, 0.0),
             Shape::Triangle { corners } => (corners[0] + corners[1] + corners[2]) / 3.0,
+            Shape::Solid { center, shape } => {
+                *center + DVec3::new(0.0, shape.half_extents(DVec3::ZERO).y, 0.0)
+            }
         }
     }
 }

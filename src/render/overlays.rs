@@ -12,6 +12,7 @@ use super::convert::{srgba, v3};
 use super::lines::LineSegments;
 use super::materials::OverlayMaterial;
 use crate::collide::debug_draw::{DebugPrimitive, Shape};
+use crate::geometry::shape::{CharacterShape, Solid};
 use glam::{DVec3, Vec3};
 use three_d::{
     Context, CpuMesh, Gm, Indices, InstancedMesh, Instances, Mat4, Mesh, Object, Positions, Srgba,
@@ -45,6 +46,9 @@ impl StrokeSizes {
             .iter()
             .filter_map(|p| match p.shape {
                 Shape::Ellipsoid { radii, .. } => Some(radii.min_element() as f32),
+                Shape::Solid { shape, .. } => {
+                    Some(shape.half_extents(DVec3::ONE).min_element() as f32)
+                }
                 _ => None,
             })
             .fold(f32::INFINITY, f32::min);
@@ -119,6 +123,75 @@ impl OverlayInstances {
                 self.spheres.push((scaled_at(f(*center), f(*radii)), color))
             }
             Shape::Triangle { corners } => self.triangles.push((corners.map(f), color)),
+            Shape::Solid { center, shape } => self.solid(f(*center), shape, color),
+        }
+    }
+
+    /// A body other than the ellipsoid, upright at `c`: a sphere; a
+    /// capsule as its side and two round ends; a cylinder as its side and
+    /// two flat caps; a box as its six faces.
+    fn solid(&mut self, c: Vec3, shape: &CharacterShape, color: Srgba) {
+        let Some(solid) = shape.solid() else {
+            return;
+        };
+        match solid {
+            Solid::Sphere { radius } => self
+                .spheres
+                .push((scaled_at(c, Vec3::splat(radius as f32)), color)),
+            Solid::Capsule {
+                radius,
+                half_segment,
+            } => {
+                let (r, h) = (radius as f32, half_segment as f32);
+                let (a, b) = (c - Vec3::Y * h, c + Vec3::Y * h);
+                if let Some(m) = along(a, b, r) {
+                    self.cylinders.push((m, color));
+                }
+                for end in [a, b] {
+                    self.spheres.push((scaled_at(end, Vec3::splat(r)), color));
+                }
+            }
+            Solid::Cylinder {
+                radius,
+                half_height,
+            } => {
+                let (r, h) = (radius as f32, half_height as f32);
+                let (a, b) = (c - Vec3::Y * h, c + Vec3::Y * h);
+                if let Some(m) = along(a, b, r) {
+                    self.cylinders.push((m, color));
+                }
+                const SIDES: usize = 24;
+                let rim = |i: usize| {
+                    let t = i as f32 / SIDES as f32 * std::f32::consts::TAU;
+                    Vec3::new(t.cos() * r, 0.0, t.sin() * r)
+                };
+                for cap in [a, b] {
+                    for i in 0..SIDES {
+                        self.triangles
+                            .push(([cap, cap + rim(i), cap + rim(i + 1)], color));
+                    }
+                }
+            }
+            Solid::Box { half_extents } => {
+                let h = half_extents.as_vec3();
+                let corner = |x: f32, y: f32, z: f32| c + Vec3::new(x * h.x, y * h.y, z * h.z);
+                // Each face as two triangles: for each axis and side, the
+                // four corners around it.
+                for axis in 0..3 {
+                    for side in [-1.0f32, 1.0] {
+                        let at = |u: f32, v: f32| {
+                            let mut p = [0.0f32; 3];
+                            p[axis] = side;
+                            p[(axis + 1) % 3] = u;
+                            p[(axis + 2) % 3] = v;
+                            corner(p[0], p[1], p[2])
+                        };
+                        let q = [at(-1.0, -1.0), at(1.0, -1.0), at(1.0, 1.0), at(-1.0, 1.0)];
+                        self.triangles.push(([q[0], q[1], q[2]], color));
+                        self.triangles.push(([q[0], q[2], q[3]], color));
+                    }
+                }
+            }
         }
     }
 
@@ -403,6 +476,58 @@ mod tests {
             (top - Vec3::Y).length() < 1e-5,
             "sphere scaled by the radii"
         );
+    }
+
+    #[test]
+    fn bodies_other_than_the_ellipsoid_are_drawn_in_their_own_shape() {
+        let sizes = StrokeSizes::for_probe_radius(0.4);
+        let at = DVec3::new(1.0, 2.0, 3.0);
+        let body = |shape| prim(Shape::Solid { center: at, shape }, 0.3);
+        let capsule = CharacterShape::Capsule {
+            radius_m: 0.4,
+            height_m: 1.8,
+        };
+        let (_, t) = build_instances(&[body(capsule)], &sizes);
+        assert_eq!((t.cylinders.len(), t.spheres.len()), (1, 2));
+        // The round ends' centres are 0.5 m above and below the centre.
+        let ends: Vec<Vec3> = t
+            .spheres
+            .iter()
+            .map(|(m, _)| apply(m, Vec3::ZERO))
+            .collect();
+        assert!(
+            ends.iter()
+                .any(|e| (*e - Vec3::new(1.0, 2.5, 3.0)).length() < 1e-5)
+        );
+        assert!(
+            ends.iter()
+                .any(|e| (*e - Vec3::new(1.0, 1.5, 3.0)).length() < 1e-5)
+        );
+        let (_, t) = build_instances(
+            &[body(CharacterShape::Box {
+                half_extents_m: [0.3, 0.9, 0.5],
+            })],
+            &sizes,
+        );
+        assert_eq!(t.triangles.len(), 12);
+        let top = t
+            .triangles
+            .iter()
+            .flat_map(|(c, _)| c.iter())
+            .map(|p| p.y)
+            .fold(f32::MIN, f32::max);
+        assert!((top - 2.9).abs() < 1e-5);
+        let (_, t) = build_instances(
+            &[body(CharacterShape::Cylinder {
+                radius_m: 0.4,
+                height_m: 1.8,
+            })],
+            &sizes,
+        );
+        assert_eq!(t.cylinders.len(), 1);
+        assert_eq!(t.triangles.len(), 48, "two flat caps");
+        let (_, t) = build_instances(&[body(CharacterShape::Sphere { radius_m: 0.5 })], &sizes);
+        assert_eq!(t.spheres.len(), 1);
     }
 
     #[test]

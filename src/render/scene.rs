@@ -10,7 +10,8 @@ use super::level_gpu::LevelGpu;
 use super::level_image::{self, ImageKey, LevelImage};
 use super::materials::GridMaterial;
 use super::overlays::{BaseShapes, OverlayMeshes, StrokeSizes, build_instances};
-use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
+use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape, body_at};
+use crate::geometry::shape::CharacterShape;
 use crate::math::Aabb;
 use crate::mesh::TriMesh;
 use glam::{DVec3, Vec3};
@@ -187,14 +188,15 @@ impl SceneRenderer {
         self.overlays = self.upload_batches(prims, &sizes, OVERLAY_PULL);
     }
 
-    /// Replaces the probes: centre, radii (world space) and sRGB colour with
-    /// alpha (below 1: translucent).
-    pub fn set_probes(&mut self, probes: &[(DVec3, DVec3, [f32; 4])]) {
+    /// Replaces the probes: centre, radii (half sizes, world space), the
+    /// body's shape (drawn in place of the ellipsoid when it is not one)
+    /// and sRGB colour with alpha (below 1: translucent).
+    pub fn set_probes(&mut self, probes: &[(DVec3, DVec3, CharacterShape, [f32; 4])]) {
         let prims: Vec<DebugPrimitive> = probes
             .iter()
-            .map(|&(center, radii, color)| DebugPrimitive {
+            .map(|&(center, radii, shape, color)| DebugPrimitive {
                 kind: OverlayKind::EllipsoidStart,
-                shape: Shape::Ellipsoid { center, radii },
+                shape: body_at(center, radii, shape),
                 color,
                 label: None,
             })

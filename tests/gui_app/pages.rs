@@ -256,14 +256,42 @@ fn the_character_page_picks_an_engine_profile_undoably_and_the_envelope_follows(
         "Jolt's capsule climbs {:?}",
         e.max_step_height_m
     );
-    // Ctrl+Z brings the own model back.
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
-    h.run_steps(2);
+    // Walking it: its frames sweep the capsule, and a frame opened in the
+    // stepper draws the capsule, not the ellipsoid.
+    h.key_press(egui::Key::P);
+    h.run_steps(1);
+    h.key_down(egui::Key::W);
+    h.run_steps(10);
+    h.key_up(egui::Key::W);
+    h.run_steps(1);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(1);
+    h.state_mut().push(Command::OpenWalkFrame(5));
+    h.run_steps(3);
+    let capsule = collidoscope::geometry::shape::CharacterShape::Capsule {
+        radius_m: 0.4,
+        height_m: 1.8,
+    };
+    let drawn = h.state().drawn_overlays();
+    let bodies: Vec<_> = drawn
+        .iter()
+        .filter(|p| p.kind == collidoscope::collide::debug_draw::OverlayKind::EllipsoidStart)
+        .collect();
+    assert!(!bodies.is_empty(), "the frame's start is drawn");
     assert!(
-        h.state().state().probes[i]
-            .settings
-            .character
-            .engine
-            .is_collidoscope()
+        bodies.iter().all(|p| matches!(
+            p.shape,
+            collidoscope::collide::debug_draw::Shape::Solid { shape, .. } if shape == capsule
+        )),
+        "{bodies:?}"
     );
+    h.get_by_label("Back to probe").click();
+    h.run_steps(2);
+    // Ctrl+Z undoes the walk, then the choice: the own model is back.
+    for _ in 0..2 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        h.run_steps(2);
+    }
+    let engine = h.state().state().probes[i].settings.character.engine;
+    assert!(engine.is_collidoscope(), "{engine}");
 }

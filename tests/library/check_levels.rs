@@ -20,7 +20,7 @@
 use collidoscope::analysis::checks::{CheckReport, Finding, Verdict, check_level};
 use collidoscope::analysis::features::FeatureKind;
 use collidoscope::bvh::{BvhScratch, QueryStats};
-use collidoscope::character::{WalkTrace, walk};
+use collidoscope::character::{EngineProfile, WalkTrace, walk};
 use collidoscope::collide::{CollisionWorld, SlideSettings, objects_named};
 use collidoscope::level::import::import_obj_bytes;
 use collidoscope::level::{ImportOptions, Level, ObjectsBy, UpAxis};
@@ -562,5 +562,45 @@ fn a_step_that_another_frame_rate_flips_is_marginal_and_really_flips() {
             !climbed,
             "{note}"
         );
+    }
+}
+
+#[test]
+fn under_an_engine_profile_every_climb_and_pass_on_the_shared_levels_is_backed_by_its_walk() {
+    // Jolt's rules differ most from the own model (the whole step, the
+    // capsule riding over edges, the second try ahead): its verdicts must
+    // say what its own walks did on every real level too.
+    if !path_of(LEVELS[0].file).is_file() {
+        println!("SKIPPED: ../shared/levels is absent");
+        return;
+    }
+    for s in &LEVELS {
+        let mut settings = settings(s);
+        settings.character.engine = EngineProfile::Jolt;
+        let level = load(s, false);
+        let (named, _, _) = objects_named(level.mesh(), &settings.level.non_colliding);
+        let colliding: Vec<bool> = named.iter().map(|n| !n).collect();
+        let world = level.world_with(&colliding);
+        let report = check(&level, &settings, &colliding);
+        let mut failures = Vec::new();
+        let mut backable = 0;
+        for f in &report.findings {
+            if matches!(f.verdict, Verdict::Climbs | Verdict::Passes) {
+                backable += 1;
+                if let Err(e) = backed(world, &settings, f) {
+                    failures.push(format!(
+                        "{:?} at {:.2?}: {e}",
+                        f.feature.kind, f.feature.position
+                    ));
+                }
+            }
+        }
+        print_counts(
+            &format!("{} (jolt)", s.file),
+            &report,
+            backable - failures.len(),
+            backable,
+        );
+        assert!(failures.is_empty(), "{} (jolt): {failures:#?}", s.file);
     }
 }

@@ -6,7 +6,8 @@ use super::Finding;
 use crate::analysis::features::{Feature, FeatureKind};
 use crate::bvh::BvhScratch;
 use crate::character::{
-    Body, ControllerRules, StepRise, Walk, WalkSpec, WalkSummary, WalkTrace, frame_settings, walk,
+    Body, ControllerRules, StepForward, StepRise, Walk, WalkSpec, WalkSummary, WalkTrace,
+    frame_settings, walk,
 };
 use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
 use glam::{DQuat, DVec3};
@@ -384,8 +385,20 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             let riser = f.riser_height_m.unwrap_or(0.0);
             let rolled = body.rolling_height(f.direction, c.max_slope_deg);
             let rules = ControllerRules::of(c.engine);
-            let (reach, what) = if !rules.step_up {
+            // Rapier's autostep moves the body only `min_width` and its
+            // offset over the edge: unless that is enough to stand on the
+            // edge within the slope, it slides back off (engine.rs).
+            let slides_back = rules.forward == StepForward::MinWidth && {
+                let over = c.min_tread_depth_m + skin;
+                let needed = body.reach_at_height(f.direction, riser)
+                    - body.perch_radius(f.direction, c.max_slope_deg);
+                over < needed
+            };
+            let (reach, what) = if !rules.step_up || slides_back {
                 (rolled, "height the body rolls over")
+            } else if rules.forward == StepForward::MinWidth {
+                // Rapier rises by the step and refuses anything in the way.
+                (c.max_step_height_m, "step height")
             } else if rules.rise == StepRise::Full {
                 // The engine rises by the whole step, then the body's
                 // curve rides over an edge it can stand on.

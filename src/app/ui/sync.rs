@@ -13,6 +13,7 @@ use crate::collide::debug_draw::{
     DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape,
     primitives_for_trace,
 };
+use crate::geometry::shape::CharacterShape;
 use crate::level::Level;
 use glam::DVec3;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ pub struct SyncMemo {
     bvh_stats: Option<BvhStats>,
     visible: Vec<bool>,
     overlay_key: Option<OverlayKey>,
-    probes: Vec<(DVec3, DVec3, [f32; 4])>,
+    probes: Vec<(DVec3, DVec3, CharacterShape, [f32; 4])>,
     overlays: OverlaySet,
     uploaded_overlays: bool,
     /// The level's bounding volumes (by level address), fitted the first
@@ -50,6 +51,8 @@ struct OverlayKey {
     cursor: Option<usize>,
     current: Option<(DVec3, DVec3)>,
     radii: DVec3,
+    /// The body the probe's trace swept.
+    body: CharacterShape,
     toggles: OverlayToggles,
     highlight: Option<u32>,
     selected_object: Option<usize>,
@@ -125,7 +128,7 @@ pub fn sync(app: &mut CollidoscopeApp) {
         .state
         .probes
         .iter()
-        .map(|p| (p.shown_center(), p.radii(), shown_color(p)))
+        .map(|p| (p.shown_center(), p.radii(), p.shown_body(), shown_color(p)))
         .collect();
     if probes != app.sync.probes {
         r.set_probes(&probes);
@@ -171,6 +174,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
                 .or(p.stepper.current_method_step().map(|s| (s.start, s.end)))
         }),
         radii: probe.map_or(DVec3::ONE, |p| p.radii()),
+        body: probe.map_or(CharacterShape::Ellipsoid, |p| p.shown_body()),
         toggles: st.overlays.clone(),
         highlight: st.highlight,
         selected_object: st.selected_object,
@@ -235,6 +239,7 @@ fn rebuild_overlays(app: &mut CollidoscopeApp) {
             p.stepper.records(),
             cursor,
             key.radii,
+            key.body,
             &level.mesh,
             &level.bvh,
             &options,

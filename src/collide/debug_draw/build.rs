@@ -6,10 +6,12 @@
 //! panic.
 
 use super::{
-    DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape, depth_color,
+    DebugPrimitive, OverlayKind, OverlayOptions, OverlaySet, OverlayToggles, Shape, body_at,
+    depth_color,
 };
 use crate::bvh::{Bvh, Slot};
 use crate::collide::{CandidateOutcome, IterationRecord};
+use crate::geometry::shape::CharacterShape;
 use crate::geometry::sweep::Feature;
 use crate::mesh::TriMesh;
 use glam::DVec3;
@@ -30,11 +32,15 @@ const BOX_KINDS: [OverlayKind; 4] = [
 
 /// Everything to draw for a probe's trace at iteration `current` (records
 /// `0..=current` are done; a `current` past the end means the last record),
-/// given the options. `radii` are the probe's semi-axes.
+/// given the options. `radii` are the probe's semi-axes (its half sizes),
+/// `shape` the body the solver swept (drawn in place of the ellipsoid when
+/// it is not one).
+#[allow(clippy::too_many_arguments)]
 pub fn primitives_for_trace(
     trace: &[IterationRecord],
     current: usize,
     radii: DVec3,
+    shape: CharacterShape,
     mesh: &TriMesh,
     bvh: &Bvh,
     options: &OverlayOptions,
@@ -49,11 +55,12 @@ pub fn primitives_for_trace(
     let mut focus = None;
     if let Some(last) = trace.len().checked_sub(1) {
         let current = current.min(last);
-        history(&mut out, &trace[..=current], radii);
+        let body = |center| body_at(center, radii, shape);
+        history(&mut out, &trace[..=current], &body);
         let rec = &trace[current];
-        motion(&mut out, rec, radii);
-        triggers(&mut out, rec, radii);
-        contact(&mut out, rec, radii, mesh);
+        motion(&mut out, rec, &body);
+        triggers(&mut out, rec, &body);
+        contact(&mut out, rec, radii, &body, mesh);
         self_checks(&mut out, rec, mesh);
         query(&mut out, rec, mesh, bvh);
         focus = Some(rec.nearest.as_ref().map_or(rec.start, |h| h.contact_center));
@@ -149,15 +156,12 @@ impl Prims<'_> {
 }
 
 /// Ghosts of the earlier iterations and the path travelled so far.
-fn history(out: &mut Prims, done: &[IterationRecord], radii: DVec3) {
+fn history(out: &mut Prims, done: &[IterationRecord], body: &dyn Fn(DVec3) -> Shape) {
     let (earlier, _) = done.split_at(done.len() - 1);
     for rec in earlier {
         out.push(
             OverlayKind::EllipsoidGhosts,
-            Shape::Ellipsoid {
-                center: rec.start,
-                radii,
-            },
+            body(rec.start),
             Some(format!("#{}", rec.index)),
         );
     }
@@ -173,13 +177,10 @@ fn history(out: &mut Prims, done: &[IterationRecord], radii: DVec3) {
 }
 
 /// The current iteration's start ellipsoid, velocity, destination, slide.
-fn motion(out: &mut Prims, rec: &IterationRecord, radii: DVec3) {
+fn motion(out: &mut Prims, rec: &IterationRecord, body: &dyn Fn(DVec3) -> Shape) {
     out.push(
         OverlayKind::EllipsoidStart,
-        Shape::Ellipsoid {
-            center: rec.start,
-            radii,
-        },
+        body(rec.start),
         Some(format!("#{}", rec.index)),
     );
     if rec.velocity != DVec3::ZERO {
@@ -218,21 +219,24 @@ fn motion(out: &mut Prims, rec: &IterationRecord, radii: DVec3) {
 
 /// The triggers entered and left on the iteration's segment: the probe
 /// where each event happened, labelled.
-fn triggers(out: &mut Prims, rec: &IterationRecord, radii: DVec3) {
+fn triggers(out: &mut Prims, rec: &IterationRecord, body: &dyn Fn(DVec3) -> Shape) {
     for e in &rec.trigger_events {
         out.push(
             OverlayKind::Triggers,
-            Shape::Ellipsoid {
-                center: e.center,
-                radii,
-            },
+            body(e.center),
             Some(format!("{} {} t={:.3}", e.kind.name(), e.name, e.t)),
         );
     }
 }
 
 /// The nearest hit: contact ellipsoid, planes, Nettle's points, normal, triangle.
-fn contact(out: &mut Prims, rec: &IterationRecord, radii: DVec3, mesh: &TriMesh) {
+fn contact(
+    out: &mut Prims,
+    rec: &IterationRecord,
+    radii: DVec3,
+    body: &dyn Fn(DVec3) -> Shape,
+    mesh: &TriMesh,
+) {
     let half_size = radii.max_element() * PLANE_QUAD_SCALE;
     if let Some(plane) = &rec.sliding_plane {
         out.push(
@@ -250,10 +254,7 @@ fn contact(out: &mut Prims, rec: &IterationRecord, radii: DVec3, mesh: &TriMesh)
     };
     out.push(
         OverlayKind::EllipsoidContact,
-        Shape::Ellipsoid {
-            center: hit.contact_center,
-            radii,
-        },
+        body(hit.contact_center),
         Some(format!("contact t = {:.3}", hit.t)),
     );
     out.push(

@@ -7,6 +7,7 @@ use crate::collide::{
     Candidate, CandidateOutcome, IterationOutcome, IterationRecord, NearestHit, Pass, SlideMode,
     SlidingPlane,
 };
+use crate::geometry::shape::CharacterShape;
 use crate::geometry::sweep::{Feature, MissReason};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
@@ -178,7 +179,16 @@ fn trace() -> Vec<IterationRecord> {
 fn prims(current: usize, toggles: &OverlayToggles) -> Vec<DebugPrimitive> {
     let (mesh, bvh) = level();
     let options = OverlayOptions::new(toggles.clone(), 1);
-    primitives_for_trace(&trace(), current, RADII, &mesh, &bvh, &options).primitives
+    primitives_for_trace(
+        &trace(),
+        current,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &bvh,
+        &options,
+    )
+    .primitives
 }
 
 fn only(kind: OverlayKind, current: usize) -> Vec<DebugPrimitive> {
@@ -434,7 +444,16 @@ fn stale_indices_and_empty_traces_do_not_panic() {
     t[0].bvh_nodes_visited = vec![0, 42, 2];
     t[0].nearest.as_mut().unwrap().triangle = 77;
     let all = |depth| OverlayOptions::new(OverlayToggles::all(true), depth);
-    let p = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &all(5)).primitives;
+    let p = primitives_for_trace(
+        &t,
+        0,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &bvh,
+        &all(5),
+    )
+    .primitives;
     assert_eq!(
         p.iter()
             .filter(|p| p.kind == OverlayKind::CandidateAabbs)
@@ -442,9 +461,26 @@ fn stale_indices_and_empty_traces_do_not_panic() {
         1
     );
     assert!(p.iter().all(|p| p.kind != OverlayKind::HighlightTriangle));
-    let empty = primitives_for_trace(&[], 3, RADII, &mesh, &bvh, &all(1)).primitives;
+    let empty = primitives_for_trace(
+        &[],
+        3,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &bvh,
+        &all(1),
+    )
+    .primitives;
     assert!(empty.iter().all(|p| p.kind == OverlayKind::BvhLevel));
-    let none = primitives_for_trace(&t, 0, RADII, &mesh, &Bvh::default(), &all(0));
+    let none = primitives_for_trace(
+        &t,
+        0,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &Bvh::default(),
+        &all(0),
+    );
     assert!(
         none.primitives
             .iter()
@@ -504,7 +540,15 @@ fn box_kinds_are_capped_to_the_hits_and_the_nearest_boxes() {
         .with(OverlayKind::Velocity, true);
     let mut options = OverlayOptions::new(toggles, 0);
     options.max_boxes_per_kind = 5;
-    let set = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &options);
+    let set = primitives_for_trace(
+        &t,
+        0,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &bvh,
+        &options,
+    );
     let boxes: Vec<_> = set
         .primitives
         .iter()
@@ -535,7 +579,15 @@ fn box_kinds_are_capped_to_the_hits_and_the_nearest_boxes() {
     );
     // Under the cap nothing is hidden.
     options.max_boxes_per_kind = 1000;
-    let all = primitives_for_trace(&t, 0, RADII, &mesh, &bvh, &options);
+    let all = primitives_for_trace(
+        &t,
+        0,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &bvh,
+        &options,
+    );
     assert!(all.hidden.is_empty());
     assert_eq!(
         all.primitives
@@ -583,7 +635,16 @@ fn a_tunnel_on_the_way_is_drawn_red_with_its_triangle_and_an_arrow_to_it() {
         OverlayToggles::all(false).with(OverlayKind::Clearance, true),
         1,
     );
-    let on = primitives_for_trace(&trace, 0, RADII, &mesh, &bvh, &options).primitives;
+    let on = primitives_for_trace(
+        &trace,
+        0,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &bvh,
+        &options,
+    )
+    .primitives;
     let red: Vec<&DebugPrimitive> = on
         .iter()
         .filter(|p| p.color == [1.0, 0.05, 0.05, 1.0])
@@ -594,14 +655,60 @@ fn a_tunnel_on_the_way_is_drawn_red_with_its_triangle_and_an_arrow_to_it() {
     // Off with its kind, and absent from a sound iteration.
     let off = OverlayOptions::new(OverlayToggles::all(false), 1);
     assert!(
-        primitives_for_trace(&trace, 0, RADII, &mesh, &bvh, &off)
-            .primitives
-            .is_empty()
+        primitives_for_trace(
+            &trace,
+            0,
+            RADII,
+            CharacterShape::Ellipsoid,
+            &mesh,
+            &bvh,
+            &off
+        )
+        .primitives
+        .is_empty()
     );
-    let sound = primitives_for_trace(&trace, 1, RADII, &mesh, &bvh, &options).primitives;
+    let sound = primitives_for_trace(
+        &trace,
+        1,
+        RADII,
+        CharacterShape::Ellipsoid,
+        &mesh,
+        &bvh,
+        &options,
+    )
+    .primitives;
     assert!(
         sound
             .iter()
             .all(|p| p.label.as_deref() != Some("TUNNEL: through"))
     );
+}
+
+#[test]
+fn a_body_other_than_the_ellipsoid_is_drawn_as_itself() {
+    let (mesh, bvh) = level();
+    let all = |depth| OverlayOptions::new(OverlayToggles::all(true), depth);
+    let capsule = CharacterShape::Capsule {
+        radius_m: 0.4,
+        height_m: 1.8,
+    };
+    let p = primitives_for_trace(&trace(), 1, RADII, capsule, &mesh, &bvh, &all(5)).primitives;
+    let bodies: Vec<&DebugPrimitive> = p
+        .iter()
+        .filter(|q| {
+            matches!(
+                q.kind,
+                OverlayKind::EllipsoidStart
+                    | OverlayKind::EllipsoidGhosts
+                    | OverlayKind::EllipsoidContact
+            )
+        })
+        .collect();
+    assert!(!bodies.is_empty());
+    for b in bodies {
+        assert!(
+            matches!(b.shape, Shape::Solid { shape, .. } if shape == capsule),
+            "{b:?}"
+        );
+    }
 }
