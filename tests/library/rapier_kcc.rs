@@ -52,19 +52,23 @@
 //!   that height by `min_width + offset` hits (`not enough room on the
 //!   stair`), or when the ground found by a cast *down* from there is
 //!   steeper than `max_slope_climb_angle` while climbing; otherwise rises
-//!   by `max_height + offset` less that cast's distance and moves forward
-//!   by at most `min_width` (no cast: the step is taken as found). The
-//!   forward cast is the only height test, and it is made with the
-//!   capsule's round bottom: raised by `max_height + offset`, the cap's
-//!   curve is narrower at the edge's height than where it touched the
-//!   edge, so moving `min_width + offset` forward clears an edge well
-//!   above `max_height` when `min_width` is small (with the default 2 cm
-//!   and a 0.4 m radius, risers up to about the radius). It runs whether
-//!   or not the character stands on ground (no grounded test); the cast
-//!   down reaching nothing steps by zero height but still moves forward.
+//!   by `max_height + offset` less that cast's distance, moves forward by
+//!   at most `min_width` (no cast: the step is taken as found), and takes
+//!   the rise off what is left to move (`*translation_remaining -= step`):
+//!   the rest of the move comes down again. With a small `min_width` (the
+//!   exported 2 cm) the capsule is then still over the riser's edge, on
+//!   its round bottom where the contact leans more than the slope limit,
+//!   and that move down slides it back off the edge (`handle_slopes`,
+//!   below): Rapier then climbs only what the capsule's curve rolls over by
+//!   itself. This is the first cause of disagreement in BENCHMARKS.md. It
+//!   runs whether or not the character stands on ground (no grounded
+//!   test); the cast down reaching nothing steps by zero height but still
+//!   moves forward.
 //! - `handle_slopes`: on a wall the slide keeps the horizontal tangent and
 //!   drops the part that would climb it (unless the input itself climbs);
-//!   on a non-slip slope the part that would slide down is dropped.
+//!   on a non-slip slope the part that would slide down is dropped;
+//!   otherwise the rest slides freely (a move down against a contact
+//!   steeper than `min_slope_slide_angle` slides down it).
 //! - `detect_grounded_status_and_apply_friction` /
 //!   `is_grounded_at_contact_manifold`: grounded when any contact within
 //!   `offset + 0.05` m (`predict_ground`) has a normal less than 89.94° from
@@ -185,7 +189,7 @@ impl RapierCharacter {
         } else {
             CharacterLength::Relative(0.01)
         };
-        let autostep = (c.max_step_height_m > 0.0).then(|| CharacterAutostep {
+        let autostep = (c.max_step_height_m > 0.0).then_some(CharacterAutostep {
             max_height: CharacterLength::Absolute(c.max_step_height_m as f32),
             min_width: CharacterLength::Absolute(c.min_tread_depth_m as f32),
             include_dynamic_bodies: true,
@@ -198,7 +202,7 @@ impl RapierCharacter {
             max_slope_climb_angle: slope,
             min_slope_slide_angle: slope,
             snap_to_ground: (c.snap_distance_m > 0.0)
-                .then(|| CharacterLength::Absolute(c.snap_distance_m as f32)),
+                .then_some(CharacterLength::Absolute(c.snap_distance_m as f32)),
             ..KinematicCharacterController::default()
         };
         RapierCharacter {

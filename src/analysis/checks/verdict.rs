@@ -272,8 +272,8 @@ fn decide(
 /// `after.grounded` and its [`WalkSummary`] (see
 /// [`WalkSummary::of_frames`]), or `None` where the check ran no walk (its
 /// start had no floor or no room: the walk stays untested as it was).
-/// Each walk is read as `check` reads its own ([`Judged::of`]) and the
-/// finding's verdict follows from them as in [`judge`]; `marginal` keeps
+/// Each walk is read as `check` reads its own (`Judged::of`) and the
+/// finding's verdict follows from them as in `judge`; `marginal` keeps
 /// only the measurement's note (the frame-rate replay is this crate's
 /// controller). The rapier3d agreement harness (issue 26 §3,
 /// `tests/library/rapier_peer.rs`) compares verdicts with it.
