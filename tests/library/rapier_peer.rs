@@ -20,7 +20,7 @@ use super::rapier_kcc::{RapierCharacter, RapierLevel};
 use collidoscope::analysis::checks::{CheckReport, Finding, Verdict, check_level, rejudge};
 use collidoscope::analysis::features::FeatureKind;
 use collidoscope::analysis::generate::default_level;
-use collidoscope::character::{Walk, WalkTrace, walk};
+use collidoscope::character::{EngineProfile, Walk, WalkTrace, walk};
 use collidoscope::collide::{CollisionWorld, SlideSettings, objects_named};
 use collidoscope::geometry::shape::CharacterShape;
 use collidoscope::level::import::import_obj_bytes;
@@ -44,6 +44,14 @@ pub fn capsule_settings(mut settings: SlideSettings) -> SlideSettings {
         radius_m,
         height_m: (2.0 * ry).max(2.0 * radius_m),
     };
+    settings
+}
+
+/// `settings` under the `rapier` engine profile (`[character] engine =
+/// "rapier"`), with the same capsule.
+pub fn rapier_profile(settings: SlideSettings) -> SlideSettings {
+    let mut settings = capsule_settings(settings);
+    settings.character.engine = EngineProfile::Rapier;
     settings
 }
 
@@ -283,7 +291,34 @@ fn rapier_agreement_built_in() {
         "agreement {:.3} fell below the measured {MEASURED_BUILT_IN} (target {TARGET})",
         a.share()
     );
+
+    // The `rapier` profile: the verdicts the target is about.
+    let profile = rapier_profile(SlideSettings::default());
+    let report = check(&level, world, &profile);
+    let n = report.findings.len();
+    let same = self_agreement(world, &profile, &report);
+    assert_eq!(
+        same, n,
+        "the profile's own walks rejudged give its verdicts"
+    );
+    let rows = rapier_rows(
+        world,
+        &profile,
+        &report,
+        &peer,
+        &RapierCharacter::new(&profile),
+    );
+    let p = print("built-in, the rapier profile", &rows);
+    assert!(
+        p.share() >= MEASURED_PROFILE_BUILT_IN - 0.04,
+        "the rapier profile's agreement {:.3} fell below the measured {MEASURED_PROFILE_BUILT_IN} (target {TARGET})",
+        p.share()
+    );
 }
+
+/// The `rapier` profile's agreement on the built-in level as measured
+/// (held within 4 points).
+const MEASURED_PROFILE_BUILT_IN: f64 = 46.0 / 52.0;
 
 /// The built-in level's agreement as measured with today's rules (the
 /// test holds it within 4 points: two findings of 52).
@@ -378,19 +413,34 @@ fn rapier_agreement_shared_levels() {
         );
         let wide = rapier_rows(world, &settings, &report, &peer, &wide_step(&settings));
         let w = print(&format!("{file}, Rapier with a wide min_width"), &wide);
-        all.push((file, a, w));
+        let profile = rapier_profile(settings.clone());
+        let report = check(&level, world, &profile);
+        let rows = rapier_rows(
+            world,
+            &profile,
+            &report,
+            &peer,
+            &RapierCharacter::new(&profile),
+        );
+        let p = print(&format!("{file}, the rapier profile"), &rows);
+        all.push((file, a, w, p));
     }
     println!("summary (target {:.0} %):", 100.0 * TARGET);
-    for (file, a, w) in &all {
+    for (file, a, w, p) in &all {
         println!(
-            "  {file:32} {:4}/{:4} {:5.1} %  both tested {:4}/{:4} {:5.1} %  wide min_width {:5.1} %",
+            "  {file:32} {:4}/{:4} {:5.1} %  both tested {:4}/{:4} {:5.1} %  wide min_width {:5.1} %  rapier profile {:4}/{:4} {:5.1} % (both tested {:4}/{:4})",
             a.agree,
             a.total,
             100.0 * a.share(),
             a.both_tested_agree,
             a.both_tested,
             100.0 * a.tested_share(),
-            100.0 * w.share()
+            100.0 * w.share(),
+            p.agree,
+            p.total,
+            100.0 * p.share(),
+            p.both_tested_agree,
+            p.both_tested
         );
     }
 }
