@@ -7,6 +7,8 @@
 //!
 //! - `ours`: Collidoscope's frame (`walk`, `FramesOnly`) with the capsule
 //!   (`[shape] kind = "capsule"`, radius `radii.x`, height `2 radii.y`);
+//! - `ours_rapier_profile`: the same under the `rapier` engine profile
+//!   (`[character] engine = "rapier"`);
 //! - `rapier`: one `move_shape` per frame against the level as one fixed
 //!   trimesh collider, the walk and the fall as a game loop gives them.
 //!
@@ -22,7 +24,7 @@ mod rapier_kcc;
 
 use collidoscope::analysis::checks::check_level;
 use collidoscope::analysis::generate::default_level;
-use collidoscope::character::{WalkSpec, WalkTrace, walk};
+use collidoscope::character::{EngineProfile, WalkSpec, WalkTrace, walk};
 use collidoscope::collide::SlideSettings;
 use collidoscope::geometry::shape::CharacterShape;
 use collidoscope::level::{ImportOptions, Level};
@@ -114,6 +116,16 @@ fn frames_vs_rapier(c: &mut Criterion) {
             b.iter(|| {
                 for spec in &walks {
                     let w = walk(level.world(), &settings, spec, WalkTrace::FramesOnly).unwrap();
+                    black_box(w.summary.final_position);
+                }
+            })
+        });
+        let mut profile = settings.clone();
+        profile.character.engine = EngineProfile::Rapier;
+        g.bench_function("ours_rapier_profile", |b| {
+            b.iter(|| {
+                for spec in &walks {
+                    let w = walk(level.world(), &profile, spec, WalkTrace::FramesOnly).unwrap();
                     black_box(w.summary.final_position);
                 }
             })

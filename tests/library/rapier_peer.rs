@@ -4,8 +4,9 @@
 //! capsule and settings, and its walks are judged by `check`'s own rules
 //! (`collidoscope::analysis::checks::rejudge`). Each finding's verdict is
 //! compared with Collidoscope's own for a capsule (`[shape] kind =
-//! "capsule"`, radius `radii.x`, height `2 radii.y`, today's character
-//! rules: there is no `rapier` profile yet).
+//! "capsule"`, radius `radii.x`, height `2 radii.y`), with Collidoscope's
+//! character rules and under the `rapier` engine profile (`[character]
+//! engine = "rapier"`).
 //!
 //! - `rapier_agreement_built_in` runs in `cargo test` (the built-in level,
 //!   a few seconds): it prints the agreement and every disagreement, and
