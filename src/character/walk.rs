@@ -109,6 +109,16 @@ impl WalkSummary {
     pub fn at_rest(from: DVec3) -> Self {
         summarise(from, &[])
     }
+
+    /// The summary of a walk from `from` whose frames are `frames`, by the
+    /// rules [`walk`] summarises its own (the stall, the wall that stopped
+    /// it, the steps): for frames another controller ran (the rapier3d
+    /// agreement harness), read by [`crate::analysis::checks::rejudge`].
+    /// The solver's counts (ghost hits, embedded and tunnel iterations)
+    /// are zero.
+    pub fn of_frames(from: DVec3, frames: &[FrameRecord]) -> Self {
+        summarise(from, frames)
+    }
 }
 
 /// A whole walk.

@@ -7,6 +7,10 @@
 mod common;
 
 mod check_levels;
+// Shared with the character_frames_vs_rapier bench, which uses other parts.
+#[allow(dead_code)]
+mod rapier_kcc;
+mod rapier_peer;
 
 mod fuzz_inputs;
 mod generate;

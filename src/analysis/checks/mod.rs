@@ -45,7 +45,7 @@ mod tests;
 
 pub use html::{html_report, measurements};
 pub use profiles::{ProfileComparison, ProfileDifference, ProfileVerdict, compare_profiles};
-pub use verdict::{CheckWalk, Verdict};
+pub use verdict::{CheckWalk, Verdict, rejudge};
 
 use crate::analysis::features::{Feature, FeatureOptions, find_features};
 use crate::collide::{CollisionWorld, SlideSettings};

@@ -171,11 +171,33 @@ pub(super) fn judge(
         })
         .collect();
     let p = prediction(settings, &feature);
+    let (verdict, reason) = decide(world, settings, &feature, &p, &walks);
+    let marginal = p
+        .marginal
+        .or_else(|| other_frame_rate(world, settings, &feature, verdict, &walks));
+    Finding {
+        feature,
+        verdict,
+        reason,
+        marginal,
+        walks,
+    }
+}
+
+/// A finding's verdict and reason from its walks (each already judged:
+/// `passed`, `untested`), by the prediction `p` of its measurements.
+fn decide(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    feature: &Feature,
+    p: &Prediction,
+    walks: &[CheckWalk],
+) -> (Verdict, String) {
     let climb = matches!(feature.kind, FeatureKind::Step | FeatureKind::Slope);
     // A walk that failed away from a feature the character fits (it went
     // round the end of a riser, into the back of a niche) tested nothing:
     // it neither backs the verdict nor stalls it, unless no walk is left.
-    let off_feature = |w: &CheckWalk| !w.passed && p.fits && !stopped_at(settings, &feature, w);
+    let off_feature = |w: &CheckWalk| !w.passed && p.fits && !stopped_at(settings, feature, w);
     let reached: Vec<&CheckWalk> = walks.iter().filter(|w| w.untested.is_none()).collect();
     let tested: Vec<&CheckWalk> = if reached.iter().all(|w| off_feature(w)) {
         reached
@@ -186,7 +208,7 @@ pub(super) fn judge(
         [one] => format!("at {:.0}°", one.angle_deg),
         _ => "straight on and at 45°".to_string(),
     };
-    let (verdict, reason) = if tested.is_empty() {
+    if tested.is_empty() {
         let why = walks[0].untested.clone().unwrap_or_default();
         (
             Verdict::Untested,
@@ -213,7 +235,7 @@ pub(super) fn judge(
                     format!("{}: {done} {}{skipped}", p.measured, angles(&tested)),
                 )
             }
-            Some(failed) if p.fits && !stopped_at(settings, &feature, failed) => (
+            Some(failed) if p.fits && !stopped_at(settings, feature, failed) => (
                 Verdict::Untested,
                 format!(
                     "{}: the walk at {:.0}° {} away from it, so it tested nothing",
@@ -242,17 +264,86 @@ pub(super) fn judge(
                 ),
             ),
         }
-    };
-    let marginal = p
-        .marginal
-        .or_else(|| other_frame_rate(world, settings, &feature, verdict, &walks));
+    }
+}
+
+/// Judges walks another controller ran by the rules `check` judges its
+/// own by: `peer[i]` is `finding.walks[i]`'s spec (same start, direction
+/// and length) walked by that controller, its frames' `after.position` and
+/// `after.grounded` and its [`WalkSummary`] (see
+/// [`WalkSummary::of_frames`]), or `None` where the check ran no walk (its
+/// start had no floor or no room: the walk stays untested as it was).
+/// Each walk is read as `check` reads its own (`Judged::of`) and the
+/// finding's verdict follows from them as in `judge`; `marginal` keeps
+/// only the measurement's note (the frame-rate replay is this crate's
+/// controller). The rapier3d agreement harness (issue 26 §3,
+/// `tests/library/rapier_peer.rs`) compares verdicts with it.
+///
+/// A [`CheckWalk`] keeps its spec, not the approach it came from: the aim
+/// is found again from the spec. The feature's side walked towards is the
+/// one of its four horizontal directions (its direction, the reverse, and
+/// across it for a ceiling) nearest the walk turned back by its angle;
+/// the point aimed at is the one of the approaches' points along the
+/// feature (its middle, and 30 % of its length each side) nearest the
+/// walk's line.
+pub fn rejudge(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    finding: &Finding,
+    peer: &[Option<Walk>],
+) -> Finding {
+    let f = &finding.feature;
+    let walks: Vec<CheckWalk> = finding
+        .walks
+        .iter()
+        .zip(peer)
+        .map(|(ours, theirs)| {
+            let Some(w) = theirs else {
+                return ours.clone();
+            };
+            let (target, normal) = aim_of(f, ours);
+            let judged = Judged::of(world, settings, f, target, normal, w);
+            CheckWalk {
+                angle_deg: ours.angle_deg,
+                spec: ours.spec,
+                passed: judged.untested.is_none() && judged.passed,
+                summary: w.summary.clone(),
+                drop_before_m: judged.drop_before_m,
+                untested: judged.untested,
+            }
+        })
+        .collect();
+    let p = prediction(settings, f);
+    let (verdict, reason) = decide(world, settings, f, &p, &walks);
     Finding {
-        feature,
+        feature: f.clone(),
         verdict,
         reason,
-        marginal,
+        marginal: p.marginal,
         walks,
     }
+}
+
+/// The point a check walk aimed at and the feature's side it walked
+/// towards (see [`rejudge`]).
+fn aim_of(f: &Feature, w: &CheckWalk) -> (DVec3, DVec3) {
+    let dir = w.spec.direction.with_y(0.0).normalize_or(DVec3::X);
+    let back = DQuat::from_rotation_y(-w.angle_deg.to_radians()) * dir;
+    let line = DVec3::new(-f.direction.z, 0.0, f.direction.x);
+    let normal = [f.direction, -f.direction, line, -line]
+        .into_iter()
+        .max_by(|a, b| a.dot(back).total_cmp(&b.dot(back)))
+        .unwrap_or(f.direction);
+    let off_line = |t: &DVec3| {
+        let d = (*t - w.spec.from).with_y(0.0);
+        (d - dir * d.dot(dir)).length()
+    };
+    let target = OFFSETS
+        .iter()
+        .map(|o| f.position + line * o * f.extent_m)
+        .min_by(|a, b| off_line(a).total_cmp(&off_line(b)))
+        .unwrap_or(f.position);
+    (target, normal)
 }
 
 /// The frame rates games commonly run their character at, Hz.
