@@ -17,6 +17,7 @@
 
 mod capsule;
 mod godot;
+mod import;
 mod jolt;
 mod physx;
 mod rapier;
@@ -25,9 +26,12 @@ mod unity;
 mod unreal;
 
 #[cfg(test)]
+mod import_tests;
+#[cfg(test)]
 mod tests;
 
 pub use capsule::Capsule;
+pub use import::{EngineImport, ImportError, MAX_ENGINE_FILE_BYTES, import};
 
 use crate::character::rolling_height;
 use crate::collide::{InvalidSettings, SlideSettings};
