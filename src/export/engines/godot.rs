@@ -6,7 +6,7 @@
 //! number per second. Source: the Godot 4 class reference for
 //! `CharacterBody3D`, `CapsuleShape3D` and `ProjectSettings`.
 
-use super::import::{Field, ImportError, Range, Reader};
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -196,8 +196,4 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
     r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
     r.not_read(format!("min_move = {}", s.min_move));
     Ok(())
-}
-
-fn id(x: f64) -> f64 {
-    x
 }

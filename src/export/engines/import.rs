@@ -666,7 +666,7 @@ impl Reader {
     pub(super) fn iterations(&mut self, f: &Field, target: &mut u32) -> Result<(), ImportError> {
         match self.number(f)? {
             Some(found) => {
-                let n = self.value(f, found, |x| x, |x| x, Range::ITERATIONS)?;
+                let n = self.value(f, found, id, id, Range::ITERATIONS)?;
                 if n.fract() != 0.0 {
                     return Err(self.bad(found.line, format!("{} must be a whole number", f.name)));
                 }
@@ -685,6 +685,11 @@ impl Reader {
         }
         Ok(())
     }
+}
+
+/// The conversion of a setting an engine writes in Collidoscope's unit.
+pub(super) fn id(x: f64) -> f64 {
+    x
 }
 
 /// A number for a message: its 32-bit form when that is exact enough

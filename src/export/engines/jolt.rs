@@ -4,7 +4,7 @@
 //! radians. Source: jrouwe/JoltPhysics `Jolt/Physics/Character/CharacterVirtual.h`
 //! and `CharacterBase.h`.
 
-use super::import::{Field, ImportError, Range, Reader};
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -262,8 +262,4 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
     }
     r.not_read(format!("min_move = {}", s.min_move));
     Ok(())
-}
-
-fn id(x: f64) -> f64 {
-    x
 }

@@ -14,6 +14,9 @@
 //! so (the same text is returned in [`EngineExport::warnings`]).
 //! The names and ranges come from each engine's documentation and source;
 //! the "Settings for your engine" table in `docs/settings.md` cites them.
+//!
+//! [`import`] reads such a file back (each engine module's `read`, next to
+//! its `write`): exporting, then importing, gives the same character.
 
 mod capsule;
 mod godot;

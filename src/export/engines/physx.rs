@@ -8,7 +8,7 @@
 //! `PxCapsuleControllerDesc` (`PxCapsuleController.h`) and the Character
 //! Controllers guide.
 
-use super::import::{Field, ImportError, Range, Reader};
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -240,8 +240,4 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
     r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
     r.not_read(format!("snap_distance_m = {}", c.snap_distance_m));
     Ok(())
-}
-
-fn id(x: f64) -> f64 {
-    x
 }

@@ -3,7 +3,7 @@
 //! configurable up (its default, +Y, is Collidoscope's); angles in radians.
 //! Source: docs.rs `rapier3d::control::KinematicCharacterController`.
 
-use super::import::{Field, ImportError, Range, Reader};
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -269,10 +269,6 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
     r.not_read(format!("max_iterations = {}", s.max_iterations));
     r.not_read(format!("min_move = {}", s.min_move));
     Ok(())
-}
-
-fn id(x: f64) -> f64 {
-    x
 }
 
 /// Whether the feature is written off (`off`) on a later line than on (`on`).

@@ -4,7 +4,7 @@
 //! manual says `stepOffset` must not exceed it. Source: Unity's Character
 //! Controller manual page and the `CharacterController` scripting reference.
 
-use super::import::{Field, ImportError, Range, Reader};
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -175,8 +175,4 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
     r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
     r.not_read(format!("snap_distance_m = {}", c.snap_distance_m));
     Ok(())
-}
-
-fn id(x: f64) -> f64 {
-    x
 }

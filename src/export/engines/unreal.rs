@@ -8,7 +8,7 @@
 //! `TerminalVelocity`. Source: Epic's API pages for
 //! `UCharacterMovementComponent`, `UCapsuleComponent` and `APhysicsVolume`.
 
-use super::import::{Field, ImportError, Range, Reader};
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -143,7 +143,7 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
         "character.max_slope_deg",
     );
     let found = r.required(&slope)?;
-    c.max_slope_deg = r.value(&slope, found, |x| x, |x| x, Range::SLOPE)?;
+    c.max_slope_deg = r.value(&slope, found, id, id, Range::SLOPE)?;
     for (key, setting, range, target) in [
         (
             "MaxStepHeight",
