@@ -117,9 +117,8 @@ fn import(file: &Path, engine: Engine, out: Option<&Path>, force: bool) -> Resul
     // On stderr, so that the printed TOML stays a settings file.
     for w in &read.warnings {
         eprintln!(
-            "warning: {} {}: the export clamped this value, read back as written",
-            file.display(),
-            w
+            "warning: {} {w} (the export clamped this value; it is read back as written)",
+            file.display()
         );
     }
     if !read.not_read.is_empty() {

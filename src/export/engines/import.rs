@@ -457,7 +457,11 @@ impl Reader {
             .iter()
             .filter_map(|l| {
                 let w = l.note.strip_prefix("WARNING:")?;
-                Some(format!("line {}: {}", l.number, prefix(w.trim())))
+                Some(format!(
+                    "line {}: {}",
+                    l.number,
+                    crate::quote::bounded_message(w.trim())
+                ))
             })
             .collect();
         Reader {
