@@ -1,9 +1,10 @@
-//! `collidoscope settings export|check FILE`: writes settings (the defaults,
-//! or a tuned file given with `--settings`) as a settings file or, with
-//! `--for ENGINE`, as another engine's character controller settings; or
+//! `collidoscope settings export|import|check FILE`: writes settings (the
+//! defaults, or a tuned file given with `--settings`) as a settings file
+//! or, with `--for ENGINE`, as another engine's character controller
+//! settings; reads such an engine file back (`import --from ENGINE`); or
 //! reads and validates a settings file, TOML or JSON by extension.
 
-use super::{CliError, print_stdout, write_failed};
+use super::{CliError, print_stdout, read_failed, write_failed};
 use crate::collide::SlideSettings;
 use crate::export::engines::{self, Engine};
 use crate::fileio::{self, WriteRules};
@@ -31,6 +32,23 @@ pub(crate) enum SettingsCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Read an engine's settings back: FILE as `settings export --for
+    /// ENGINE` writes it (hand edits included) becomes a settings file.
+    Import {
+        /// The engine file (`settings export --for ENGINE` output).
+        file: PathBuf,
+        /// The engine FILE is written for (rapier, jolt, physx, godot,
+        /// unity or unreal).
+        #[arg(long = "from", value_name = "ENGINE", value_parser = parse_engine)]
+        engine: Engine,
+        /// Write the settings here (.toml or .json); without it, or with
+        /// `-`, they are printed as TOML.
+        #[arg(long, value_name = "SETTINGS")]
+        out: Option<PathBuf>,
+        /// Replace the --out file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// Read and validate FILE, then print the settings it holds.
     Check {
         /// The settings file (.toml or .json).
@@ -50,8 +68,67 @@ pub(crate) fn run(c: &SettingsCommand) -> Result<(), CliError> {
             engine,
             force,
         } => export(file, settings.as_deref(), *engine, *force),
+        SettingsCommand::Import {
+            file,
+            engine,
+            out,
+            force,
+        } => import(file, *engine, out.as_deref(), *force),
         SettingsCommand::Check { file } => check(file),
     }
+}
+
+fn import(file: &Path, engine: Engine, out: Option<&Path>, force: bool) -> Result<(), CliError> {
+    let out = out.filter(|o| *o != Path::new("-"));
+    let inputs = [file.to_path_buf()];
+    let rules = WriteRules::new().force(force).inputs(&inputs);
+    // Checked before anything is read, as `export` does.
+    if let Some(out) = out {
+        settings_file::SettingsFormat::of_path(out)?;
+        fileio::check_target(out, &rules).map_err(|e| write_failed(out, e))?;
+    }
+    let text = fileio::read_text_bounded(
+        file,
+        engines::MAX_ENGINE_FILE_BYTES,
+        "an engine settings file",
+    )
+    .map_err(|e| read_failed(file, e))?;
+    let read = engines::import(engine, &text).map_err(|e| {
+        CliError::Failed(match e.line {
+            Some(line) => format!("{}:{line}: {}", file.display(), e.message),
+            None => format!("{}: {}", file.display(), e.message),
+        })
+    })?;
+    match out {
+        None => print_stdout(&settings_file::to_text(
+            &read.settings,
+            Path::new("stdout.toml"),
+        )?)?,
+        Some(out) => {
+            settings_file::save(&read.settings, out, &rules)?;
+            print_stdout(&format!(
+                "read the {} settings of {} into {}\n",
+                engine.title(),
+                file.display(),
+                out.display()
+            ))?;
+        }
+    }
+    // On stderr, so that the printed TOML stays a settings file.
+    for w in &read.warnings {
+        eprintln!(
+            "warning: {} {w} (the export clamped this value; it is read back as written)",
+            file.display()
+        );
+    }
+    if !read.not_read.is_empty() {
+        eprintln!(
+            "note: not in the {} export, Collidoscope's defaults kept: {}",
+            engine.name(),
+            read.not_read.join(", ")
+        );
+    }
+    Ok(())
 }
 
 fn export(

@@ -1,6 +1,8 @@
 //! `collidoscope settings export FILE --for ENGINE [--settings TUNED]`:
 //! every engine, tuned values from a settings file, stdout, no clobbering,
-//! bad engine names and bad settings files.
+//! bad engine names and bad settings files. `collidoscope settings import
+//! --from ENGINE FILE [--out SETTINGS]`: every export reads back as the
+//! same character; no clobbering; hostile files get one-line errors.
 
 use crate::support::*;
 
@@ -280,4 +282,259 @@ fn the_readme_table_names_are_the_names_written() {
             );
         }
     }
+}
+
+/// The settings in a `.toml` file or TOML text.
+fn settings_of(text: &str) -> collidoscope::collide::SlideSettings {
+    collidoscope::settings_file::parse(
+        text,
+        collidoscope::settings_file::SettingsFormat::Toml,
+        std::path::Path::new("read.toml"),
+    )
+    .unwrap_or_else(|e| panic!("{e}:\n{text}"))
+}
+
+#[test]
+fn every_engine_export_reads_back_as_the_same_character() {
+    let dir = scratch("engines_import_each");
+    let tuned = tuned_file(&dir);
+    for engine in ENGINES {
+        let exported = dir.join(format!("character_{engine}"));
+        let e = exported.display().to_string();
+        let r = run(&[
+            "settings",
+            "export",
+            &e,
+            "--for",
+            engine,
+            "--settings",
+            &tuned,
+        ]);
+        assert_eq!(r.code, 0, "{engine}: {}", r.stderr);
+        // To a file: the settings file it writes is a valid one.
+        let read = dir.join(format!("read_{engine}.toml"));
+        let out = read.display().to_string();
+        let r = run(&["settings", "import", "--from", engine, &e, "--out", &out]);
+        assert_eq!(r.code, 0, "{engine}: {}", r.stderr);
+        assert!(r.stdout.starts_with("read the "), "{engine}: {}", r.stdout);
+        assert!(
+            r.stderr.starts_with(&format!(
+                "note: not in the {engine} export, Collidoscope's defaults kept: "
+            )),
+            "{engine}: {}",
+            r.stderr
+        );
+        let back = std::fs::read_to_string(&read).unwrap();
+        let s = settings_of(&back);
+        let c = &s.character;
+        assert_eq!(s.radii, [0.3, 0.85, 0.3], "{engine}");
+        assert_eq!(c.max_slope_deg, 30.0, "{engine}");
+        let step = if engine == "godot" { 0.3 } else { 0.35 };
+        assert_eq!(c.max_step_height_m, step, "{engine}: Godot has no step-up");
+        let skin = if engine == "unreal" { 0.005 } else { 0.01 };
+        assert_eq!(s.skin, skin, "{engine}: Unreal has no skin");
+        assert_eq!(c.frame_rate_hz, 60.0, "{engine}");
+        assert_eq!(c.gravity_m_s2, 9.81, "{engine}");
+        // Exported again, the settings read back write the same file; but
+        // for the not-mapped notes of Godot's step and Unreal's skin, which
+        // hold the tuned values the engine has no setting for.
+        let again = dir.join(format!("again_{engine}")).display().to_string();
+        let r = run(&[
+            "settings",
+            "export",
+            &again,
+            "--for",
+            engine,
+            "--settings",
+            &out,
+        ]);
+        assert_eq!(r.code, 0, "{engine}: {}", r.stderr);
+        let lossy = engine == "godot" || engine == "unreal";
+        let kept = |path: &str| -> Vec<String> {
+            std::fs::read_to_string(path)
+                .unwrap()
+                .lines()
+                .filter(|l| !(lossy && l.starts_with(['#', '/'])))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(kept(&again), kept(&e), "{engine}");
+        // Without --out (or with -): the settings as TOML on stdout.
+        for args in [vec![], vec!["--out", "-"]] {
+            let mut all = vec!["settings", "import", "--from", engine, e.as_str()];
+            all.extend(args);
+            let r = run(&all);
+            assert_eq!(r.code, 0, "{engine}: {}", r.stderr);
+            assert_eq!(r.stdout, back, "{engine}");
+        }
+    }
+}
+
+#[test]
+fn import_never_clobbers_and_says_what_was_clamped() {
+    let dir = scratch("engines_import_force");
+    let unity = dir.join("Character.cs");
+    let u = unity.display().to_string();
+    let tall = dir.join("tall.toml");
+    std::fs::write(
+        &tall,
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nmax_step_height_m = 2.5\n",
+    )
+    .unwrap();
+    let tall = tall.display().to_string();
+    let r = run(&[
+        "settings",
+        "export",
+        &u,
+        "--for",
+        "unity",
+        "--settings",
+        &tall,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = dir.join("mine.toml");
+    std::fs::write(&out, "mine").unwrap();
+    let o = out.display().to_string();
+    assert_fails(
+        &run(&["settings", "import", "--from", "unity", &u, "--out", &o]),
+        1,
+        "--force",
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
+    // Never over its own input, even with --force.
+    assert_fails(
+        &run(&[
+            "settings", "import", "--from", "unity", &u, "--out", &u, "--force",
+        ]),
+        1,
+        "Character.cs",
+    );
+    // Never through a symbolic link.
+    let link = dir.join("link.toml");
+    std::os::unix::fs::symlink(&out, &link).unwrap();
+    let l = link.display().to_string();
+    assert_fails(
+        &run(&[
+            "settings", "import", "--from", "unity", &u, "--out", &l, "--force",
+        ]),
+        1,
+        "link.toml",
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
+    // Only .toml or .json.
+    let txt = dir.join("read.txt").display().to_string();
+    assert_fails(
+        &run(&["settings", "import", "--from", "unity", &u, "--out", &txt]),
+        1,
+        "unknown settings format",
+    );
+    let r = run(&[
+        "settings", "import", "--from", "unity", &u, "--out", &o, "--force",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let s = settings_of(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(
+        s.character.max_step_height_m, 1.8,
+        "clamped as the file holds it"
+    );
+    assert!(
+        r.stderr.lines().any(|l| l.starts_with("warning: ")
+            && l.contains("stepOffset: the tuned 2.5")
+            && l.contains("read back as written")),
+        "{}",
+        r.stderr
+    );
+    // JSON by extension.
+    let json_out = dir.join("read.json");
+    let j = json_out.display().to_string();
+    let r = run(&["settings", "import", "--from", "unity", &u, "--out", &j]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_out).unwrap()).unwrap();
+    assert_eq!(v["character"]["max_step_height_m"], 1.8);
+}
+
+#[test]
+fn hostile_engine_files_fail_with_one_line() {
+    let dir = scratch("engines_import_hostile");
+    let file = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let out = dir.join("never.toml");
+    let o = out.display().to_string();
+    let import =
+        |engine: &str, f: &str| run(&["settings", "import", "--from", engine, f, "--out", &o]);
+    assert_fails(
+        &import("godot", &file("empty.gd", b"")),
+        1,
+        "empty.gd: the file is empty",
+    );
+    assert_fails(
+        &import(
+            "jolt",
+            &file("junk.h", &[0xff, 0xfe, 0x00, 0x9c, 0x80, 0x01]),
+        ),
+        1,
+        "junk.h: is not UTF-8 text",
+    );
+    assert_fails(
+        &import("jolt", &file("nul.h", &[0u8; 4096])),
+        1,
+        "nul.h: not a Jolt CharacterVirtualSettings export",
+    );
+    let mut long = b"controller.radius = ".to_vec();
+    long.resize(10 << 20, b'9');
+    assert_fails(
+        &import("unity", &file("long.cs", &long)),
+        1,
+        "larger than the 1 MiB an engine settings file may have",
+    );
+    let big = format!("controller.radius = {};\n", "9".repeat(500_000));
+    assert_fails(
+        &import("unity", &file("big.cs", big.as_bytes())),
+        1,
+        "(500021 characters)",
+    );
+    let unity = run(&["settings", "export", "-", "--for", "unity"]).stdout;
+    assert_fails(
+        &import("jolt", &file("Character.cs", unity.as_bytes())),
+        1,
+        "Character.cs: not a Jolt CharacterVirtualSettings export: none of its settings \
+         (CapsuleShapeSettings, mMaxSlopeAngle, mCharacterPadding) is in the file \
+         (it looks like a Unity CharacterController export: try --from unity)",
+    );
+    let no_slope = unity.replace("controller.slopeLimit = 45.0f;", "");
+    assert_fails(
+        &import("unity", &file("no_slope.cs", no_slope.as_bytes())),
+        1,
+        "no_slope.cs: missing controller.slopeLimit",
+    );
+    let steep = unity.replace(
+        "controller.slopeLimit = 45.0f;",
+        "controller.slopeLimit = 1e999f;",
+    );
+    let line = unity
+        .lines()
+        .position(|l| l.contains("slopeLimit"))
+        .unwrap()
+        + 1;
+    assert_fails(
+        &import("unity", &file("steep.cs", steep.as_bytes())),
+        1,
+        &format!(
+            "steep.cs:{line}: controller.slopeLimit is not a finite number: \
+             `controller.slopeLimit = 1e999f; // max_s… (57 characters)`"
+        ),
+    );
+    assert_fails(&import("unity", "none.cs"), 1, "none.cs");
+    assert_fails(
+        &import("unity", &dir.display().to_string()),
+        1,
+        "not a regular file",
+    );
+    assert_fails(&import("quake", "none.cs"), 2, "unknown engine 'quake'");
+    assert_fails(&run(&["settings", "import", "none.cs"]), 2, "--from");
+    assert!(!out.exists(), "nothing written by the failed runs");
 }

@@ -6,6 +6,7 @@
 //! number per second. Source: the Godot 4 class reference for
 //! `CharacterBody3D`, `CapsuleShape3D` and `ProjectSettings`.
 
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -108,4 +109,91 @@ fn ticks(s: &SlideSettings, out: &mut Snippet) {
     out.comment(&format!(
         "Project Settings: physics/common/physics_ticks_per_second = {whole} (frame_rate_hz)."
     ));
+}
+
+/// Reads [`write`]'s output back: the constants, the body's fields
+/// (radians to degrees), the capsule (half the total height is the
+/// vertical radius) and the physics ticks from the project-settings note.
+pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportError> {
+    let radius_field = Field::code(&["capsule.radius"], "capsule.radius", "radii");
+    let found = r.required(&radius_field)?;
+    let radius = r.value(&radius_field, found, id, id, Range::RADIUS)?;
+    let height = Field::code(&["capsule.height"], "capsule.height", "radii");
+    let found = r.required(&height)?;
+    let y = r.value(&height, found, |h| h / 2.0, |y| 2.0 * y, Range::RADIUS)?;
+    s.radii = [radius, y, radius];
+    let slope = Field::code(
+        &["floor_max_angle"],
+        "floor_max_angle",
+        "character.max_slope_deg",
+    );
+    let found = r.required(&slope)?;
+    s.character.max_slope_deg = r.value(
+        &slope,
+        found,
+        f64::to_degrees,
+        f64::to_radians,
+        Range::SLOPE,
+    )?;
+    r.same_unit(
+        &Field::code(&["safe_margin"], "safe_margin", "skin"),
+        Range::SOLVER_LENGTH,
+        &mut s.skin,
+    )?;
+    r.iterations(
+        &Field::code(&["max_slides"], "max_slides", "max_iterations"),
+        &mut s.max_iterations,
+    )?;
+    let c = &mut s.character;
+    r.same_unit(
+        &Field::code(
+            &["floor_snap_length"],
+            "floor_snap_length",
+            "character.snap_distance_m",
+        ),
+        Range::CHARACTER,
+        &mut c.snap_distance_m,
+    )?;
+    for (key, setting, range, target) in [
+        (
+            "WALK_SPEED_M_S",
+            "character.walk_speed_m_s",
+            Range::CHARACTER,
+            &mut c.walk_speed_m_s,
+        ),
+        (
+            "JUMP_VELOCITY",
+            "character.jump_speed_m_s",
+            Range::CHARACTER,
+            &mut c.jump_speed_m_s,
+        ),
+        (
+            "GRAVITY_M_S2",
+            "character.gravity_m_s2",
+            Range::CHARACTER,
+            &mut c.gravity_m_s2,
+        ),
+        (
+            "MAX_FALL_SPEED_M_S",
+            "character.max_fall_speed_m_s",
+            Range::FALL,
+            &mut c.max_fall_speed_m_s,
+        ),
+    ] {
+        r.same_unit(&Field::code(&[key], key, setting), range, target)?;
+    }
+    r.same_unit(
+        &Field::code(
+            &["physics_ticks_per_second"],
+            "physics/common/physics_ticks_per_second",
+            "character.frame_rate_hz",
+        )
+        .noted(),
+        Range::FRAME_RATE,
+        &mut c.frame_rate_hz,
+    )?;
+    r.not_read(format!("max_step_height_m = {}", c.max_step_height_m));
+    r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
+    r.not_read(format!("min_move = {}", s.min_move));
+    Ok(())
 }

@@ -4,6 +4,7 @@
 //! radians. Source: jrouwe/JoltPhysics `Jolt/Physics/Character/CharacterVirtual.h`
 //! and `CharacterBase.h`.
 
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -123,5 +124,142 @@ fn loop_constants(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportErro
         let v = out.float(name, value)?;
         out.line(&format!("constexpr float {name} = {v}; // {what}"));
     }
+    Ok(())
+}
+
+/// Reads [`write`]'s output back: the capsule (half the straight part, the
+/// radius), the settings' fields (radians to degrees), the update settings'
+/// step, tread and snap (the Y of the vectors) and the loop constants.
+pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportError> {
+    let capsule = Field::code(&["CapsuleShapeSettings("], "CapsuleShapeSettings", "radii");
+    let radius_field = capsule.nth(1, 2);
+    let found = r.required(&radius_field)?;
+    let radius = r.value(&radius_field, found, id, id, Range::RADIUS)?;
+    let half = capsule.nth(0, 2);
+    let found = r.required(&half)?;
+    let y = r.value(
+        &half,
+        found,
+        |h| h + radius,
+        |y| (2.0 * y - 2.0 * radius) / 2.0,
+        Range::RADIUS,
+    )?;
+    s.radii = [radius, y, radius];
+    let slope = Field::code(
+        &["mMaxSlopeAngle"],
+        "mMaxSlopeAngle",
+        "character.max_slope_deg",
+    );
+    let found = r.required(&slope)?;
+    s.character.max_slope_deg = r.value(
+        &slope,
+        found,
+        f64::to_degrees,
+        f64::to_radians,
+        Range::SLOPE,
+    )?;
+    r.same_unit(
+        &Field::code(&["mCharacterPadding"], "mCharacterPadding", "skin"),
+        Range::SOLVER_LENGTH,
+        &mut s.skin,
+    )?;
+    r.iterations(
+        &Field::code(
+            &["mMaxCollisionIterations"],
+            "mMaxCollisionIterations",
+            "max_iterations",
+        ),
+        &mut s.max_iterations,
+    )?;
+    match r.word(&[
+        "mBackFaceMode=JPH::EBackFaceMode::",
+        "mBackFaceMode=EBackFaceMode::",
+    ]) {
+        Some((_, w)) if w == "CollideWithBackFaces" => s.two_sided = true,
+        Some((_, w)) if w == "IgnoreBackFaces" => s.two_sided = false,
+        Some((line, _)) => {
+            return Err(r.bad(
+                line,
+                "mBackFaceMode: expected EBackFaceMode::CollideWithBackFaces or \
+                 EBackFaceMode::IgnoreBackFaces"
+                    .into(),
+            ));
+        }
+        None => r.not_read(format!("two_sided = {}", s.two_sided)),
+    }
+    let c = &mut s.character;
+    let snap = Field::code(
+        &[
+            "mStickToFloorStepDown=JPH::Vec3(",
+            "mStickToFloorStepDown=Vec3(",
+        ],
+        "mStickToFloorStepDown",
+        "character.snap_distance_m",
+    )
+    .nth(1, 3);
+    match r.get(&snap, |y| 0.0 - y, |d| -d, Range::CHARACTER)? {
+        Some(v) => c.snap_distance_m = v,
+        None => r.absent(&snap, c.snap_distance_m),
+    }
+    r.same_unit(
+        &Field::code(
+            &["mWalkStairsStepUp=JPH::Vec3(", "mWalkStairsStepUp=Vec3("],
+            "mWalkStairsStepUp",
+            "character.max_step_height_m",
+        )
+        .nth(1, 3),
+        Range::CHARACTER,
+        &mut c.max_step_height_m,
+    )?;
+    r.same_unit(
+        &Field::code(
+            &["mWalkStairsMinStepForward"],
+            "mWalkStairsMinStepForward",
+            "character.min_tread_depth_m",
+        ),
+        Range::CHARACTER,
+        &mut c.min_tread_depth_m,
+    )?;
+    r.frame_time(
+        &Field::code(
+            &["kCollidoscopeFrameTimeS"],
+            "kCollidoscopeFrameTimeS",
+            "character.frame_rate_hz",
+        ),
+        &mut c.frame_rate_hz,
+    )?;
+    let gravity = Field::code(
+        &["kCollidoscopeGravity(", "kCollidoscopeGravity{"],
+        "kCollidoscopeGravity",
+        "character.gravity_m_s2",
+    )
+    .nth(1, 3);
+    match r.get(&gravity, |y| 0.0 - y, |g| -g, Range::CHARACTER)? {
+        Some(v) => c.gravity_m_s2 = v,
+        None => r.absent(&gravity, c.gravity_m_s2),
+    }
+    for (key, setting, range, target) in [
+        (
+            "kCollidoscopeWalkSpeedMS",
+            "character.walk_speed_m_s",
+            Range::CHARACTER,
+            &mut c.walk_speed_m_s,
+        ),
+        (
+            "kCollidoscopeJumpSpeedMS",
+            "character.jump_speed_m_s",
+            Range::CHARACTER,
+            &mut c.jump_speed_m_s,
+        ),
+        (
+            "kCollidoscopeMaxFallSpeedMS",
+            "character.max_fall_speed_m_s",
+            Range::FALL,
+            &mut c.max_fall_speed_m_s,
+        ),
+    ] {
+        r.same_unit(&Field::code(&[key], key, setting), range, target)?;
+    }
+    r.not_read(format!("min_move = {}", s.min_move));
     Ok(())
 }

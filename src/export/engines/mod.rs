@@ -14,9 +14,13 @@
 //! so (the same text is returned in [`EngineExport::warnings`]).
 //! The names and ranges come from each engine's documentation and source;
 //! the "Settings for your engine" table in `docs/settings.md` cites them.
+//!
+//! [`import`] reads such a file back (each engine module's `read`, next to
+//! its `write`): exporting, then importing, gives the same character.
 
 mod capsule;
 mod godot;
+mod import;
 mod jolt;
 mod physx;
 mod rapier;
@@ -25,9 +29,12 @@ mod unity;
 mod unreal;
 
 #[cfg(test)]
+mod import_tests;
+#[cfg(test)]
 mod tests;
 
 pub use capsule::Capsule;
+pub use import::{EngineImport, ImportError, MAX_ENGINE_FILE_BYTES, import};
 
 use crate::character::rolling_height;
 use crate::collide::{InvalidSettings, SlideSettings};

@@ -8,6 +8,7 @@
 //! `PxCapsuleControllerDesc` (`PxCapsuleController.h`) and the Character
 //! Controllers guide.
 
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -141,5 +142,102 @@ fn loop_constants(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportErro
         let v = out.float(name, value)?;
         out.line(&format!("constexpr float {name} = {v}; // {what}"));
     }
+    Ok(())
+}
+
+/// Reads [`write`]'s output back: the capsule (radius, and the height
+/// between the sphere centres plus 2 radius for the total), the slope
+/// limit (a cosine, to degrees), step and contact offsets and the loop
+/// constants (`minDist` is the least move).
+pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportError> {
+    let radius_field = Field::code(&["desc.radius"], "desc.radius", "radii");
+    let found = r.required(&radius_field)?;
+    let radius = r.value(&radius_field, found, id, id, Range::RADIUS)?;
+    let height = Field::code(&["desc.height"], "desc.height", "radii");
+    let found = r.required(&height)?;
+    let y = r.value(
+        &height,
+        found,
+        |h| h / 2.0 + radius,
+        |y| 2.0 * y - 2.0 * radius,
+        Range::RADIUS,
+    )?;
+    s.radii = [radius, y, radius];
+    let slope = Field::code(
+        &["desc.slopeLimit"],
+        "desc.slopeLimit",
+        "character.max_slope_deg",
+    );
+    let found = r.required(&slope)?;
+    s.character.max_slope_deg = r.value(
+        &slope,
+        found,
+        |cos| cos.acos().to_degrees(),
+        |deg| deg.to_radians().cos(),
+        Range::SLOPE,
+    )?;
+    let c = &mut s.character;
+    r.same_unit(
+        &Field::code(
+            &["desc.stepOffset"],
+            "desc.stepOffset",
+            "character.max_step_height_m",
+        ),
+        Range::CHARACTER,
+        &mut c.max_step_height_m,
+    )?;
+    r.same_unit(
+        &Field::code(&["desc.contactOffset"], "desc.contactOffset", "skin"),
+        Range::SOLVER_LENGTH,
+        &mut s.skin,
+    )?;
+    r.same_unit(
+        &Field::code(
+            &["kCollidoscopeMinMoveM"],
+            "kCollidoscopeMinMoveM",
+            "min_move",
+        ),
+        Range::SOLVER_LENGTH,
+        &mut s.min_move,
+    )?;
+    r.frame_time(
+        &Field::code(
+            &["kCollidoscopeFrameTimeS"],
+            "kCollidoscopeFrameTimeS",
+            "character.frame_rate_hz",
+        ),
+        &mut c.frame_rate_hz,
+    )?;
+    for (key, setting, range, target) in [
+        (
+            "kCollidoscopeWalkSpeedMS",
+            "character.walk_speed_m_s",
+            Range::CHARACTER,
+            &mut c.walk_speed_m_s,
+        ),
+        (
+            "kCollidoscopeJumpSpeedMS",
+            "character.jump_speed_m_s",
+            Range::CHARACTER,
+            &mut c.jump_speed_m_s,
+        ),
+        (
+            "kCollidoscopeGravityMS2",
+            "character.gravity_m_s2",
+            Range::CHARACTER,
+            &mut c.gravity_m_s2,
+        ),
+        (
+            "kCollidoscopeMaxFallSpeedMS",
+            "character.max_fall_speed_m_s",
+            Range::FALL,
+            &mut c.max_fall_speed_m_s,
+        ),
+    ] {
+        r.same_unit(&Field::code(&[key], key, setting), range, target)?;
+    }
+    r.not_read(format!("max_iterations = {}", s.max_iterations));
+    r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
+    r.not_read(format!("snap_distance_m = {}", c.snap_distance_m));
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! configurable up (its default, +Y, is Collidoscope's); angles in radians.
 //! Source: docs.rs `rapier3d::control::KinematicCharacterController`.
 
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -138,4 +139,166 @@ fn loop_constants(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportErro
         out.line(&format!("pub const {name}: f32 = {v}; // {what}"));
     }
     Ok(())
+}
+
+/// Reads [`write`]'s output back: the collider's capsule (or ball), the
+/// controller's fields (radians to degrees) and the loop constants (the
+/// frame time to a rate). A `CharacterLength::Relative` length (a share of
+/// the character's size) is not read back: that setting keeps its default.
+pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportError> {
+    const CAPSULE: &[&str] = &["ColliderBuilder::capsule_y(", "capsule_y("];
+    const BALL: &[&str] = &["ColliderBuilder::ball(", "ball("];
+    let capsule = Field::code(CAPSULE, "ColliderBuilder::capsule_y", "radii");
+    let ball = Field::code(BALL, "ColliderBuilder::ball", "radii");
+    let capsule_line = r.line_with(CAPSULE);
+    let ball_line = r.line_with(BALL);
+    if ball_line.is_some_and(|b| capsule_line.is_none_or(|c| b > c)) {
+        let found = r.required(&ball)?;
+        let radius = r.value(&ball, found, id, id, Range::RADIUS)?;
+        s.radii = [radius, radius, radius];
+    } else {
+        let radius_field = capsule.nth(1, 2);
+        let found = r.required(&radius_field)?;
+        let radius = r.value(&radius_field, found, id, id, Range::RADIUS)?;
+        let half = capsule.nth(0, 2);
+        let found = r.required(&half)?;
+        let y = r.value(
+            &half,
+            found,
+            |h| h + radius,
+            |y| (2.0 * y - 2.0 * radius) / 2.0,
+            Range::RADIUS,
+        )?;
+        s.radii = [radius, y, radius];
+    }
+    length(
+        r,
+        &Field::code(&["offset:CharacterLength::Absolute("], "offset", "skin"),
+        &["offset:CharacterLength::Relative("],
+        Range::SOLVER_LENGTH,
+        &mut s.skin,
+    )?;
+    let c = &mut s.character;
+    let slope = Field::code(
+        &["max_slope_climb_angle"],
+        "max_slope_climb_angle",
+        "character.max_slope_deg",
+    );
+    let found = r.required(&slope)?;
+    c.max_slope_deg = r.value(
+        &slope,
+        found,
+        f64::to_degrees,
+        f64::to_radians,
+        Range::SLOPE,
+    )?;
+    let step = Field::code(
+        &["max_height:CharacterLength::Absolute("],
+        "autostep.max_height",
+        "character.max_step_height_m",
+    );
+    let tread = Field::code(
+        &["min_width:CharacterLength::Absolute("],
+        "autostep.min_width",
+        "character.min_tread_depth_m",
+    );
+    if turned_off(r, "autostep:None", "autostep:Some(") {
+        c.max_step_height_m = 0.0;
+        r.absent(&tread, c.min_tread_depth_m);
+    } else {
+        let relative: &[&str] = &["max_height:CharacterLength::Relative("];
+        length(
+            r,
+            &step,
+            relative,
+            Range::CHARACTER,
+            &mut c.max_step_height_m,
+        )?;
+        let relative: &[&str] = &["min_width:CharacterLength::Relative("];
+        length(
+            r,
+            &tread,
+            relative,
+            Range::CHARACTER,
+            &mut c.min_tread_depth_m,
+        )?;
+    }
+    let snap = Field::code(
+        &["snap_to_ground:Some(CharacterLength::Absolute("],
+        "snap_to_ground",
+        "character.snap_distance_m",
+    );
+    if turned_off(r, "snap_to_ground:None", "snap_to_ground:Some(") {
+        c.snap_distance_m = 0.0;
+    } else {
+        let relative: &[&str] = &["snap_to_ground:Some(CharacterLength::Relative("];
+        length(r, &snap, relative, Range::CHARACTER, &mut c.snap_distance_m)?;
+    }
+    for (key, setting, range, target) in [
+        (
+            "WALK_SPEED_M_S",
+            "character.walk_speed_m_s",
+            Range::CHARACTER,
+            &mut c.walk_speed_m_s,
+        ),
+        (
+            "JUMP_SPEED_M_S",
+            "character.jump_speed_m_s",
+            Range::CHARACTER,
+            &mut c.jump_speed_m_s,
+        ),
+        (
+            "GRAVITY_M_S2",
+            "character.gravity_m_s2",
+            Range::CHARACTER,
+            &mut c.gravity_m_s2,
+        ),
+        (
+            "MAX_FALL_SPEED_M_S",
+            "character.max_fall_speed_m_s",
+            Range::FALL,
+            &mut c.max_fall_speed_m_s,
+        ),
+    ] {
+        r.same_unit(&Field::code(&[key], key, setting), range, target)?;
+    }
+    r.frame_time(
+        &Field::code(&["FRAME_TIME_S"], "FRAME_TIME_S", "character.frame_rate_hz"),
+        &mut c.frame_rate_hz,
+    )?;
+    r.not_read(format!("max_iterations = {}", s.max_iterations));
+    r.not_read(format!("min_move = {}", s.min_move));
+    Ok(())
+}
+
+/// Whether the feature is written off (`off`) on a later line than on (`on`).
+fn turned_off(r: &Reader, off: &str, on: &str) -> bool {
+    let off = r.line_with(&[off]);
+    let on = r.line_with(&[on]);
+    off.is_some_and(|off| on.is_none_or(|on| off > on))
+}
+
+/// A `CharacterLength::Absolute` length; a relative one, or none, keeps
+/// the default (listed as not read).
+fn length(
+    r: &mut Reader,
+    absolute: &Field,
+    relative: &[&str],
+    range: Range,
+    target: &mut f64,
+) -> Result<(), ImportError> {
+    let relative_line = r.line_with(relative);
+    let absolute_line = r.line_with(absolute.keys);
+    if let Some(line) = relative_line
+        && absolute_line.is_none_or(|a| line > a)
+    {
+        let name = absolute.setting.trim_start_matches("character.");
+        r.not_read(format!(
+            "{name} = {} (line {line}: {} is CharacterLength::Relative, a share of the \
+             character's size, not a length)",
+            *target, absolute.name
+        ));
+        return Ok(());
+    }
+    r.same_unit(absolute, range, target)
 }

@@ -4,6 +4,7 @@
 //! manual says `stepOffset` must not exceed it. Source: Unity's Character
 //! Controller manual page and the `CharacterController` scripting reference.
 
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -88,5 +89,90 @@ pub(super) fn write(
         "snap_distance_m = {} m: CharacterController has no ground snap (push it down in your code)",
         short(c.snap_distance_m)
     ));
+    Ok(())
+}
+
+/// Reads [`write`]'s output back: the constants, the controller's fields
+/// (half the total height is the vertical radius; the slope in degrees)
+/// and the fixed timestep from the project-settings note.
+pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportError> {
+    let radius_field = Field::code(&["controller.radius"], "controller.radius", "radii");
+    let found = r.required(&radius_field)?;
+    let radius = r.value(&radius_field, found, id, id, Range::RADIUS)?;
+    let height = Field::code(&["controller.height"], "controller.height", "radii");
+    let found = r.required(&height)?;
+    let y = r.value(&height, found, |h| h / 2.0, |y| 2.0 * y, Range::RADIUS)?;
+    s.radii = [radius, y, radius];
+    let slope = Field::code(
+        &["controller.slopeLimit"],
+        "controller.slopeLimit",
+        "character.max_slope_deg",
+    );
+    let found = r.required(&slope)?;
+    s.character.max_slope_deg = r.value(&slope, found, id, id, Range::SLOPE)?;
+    r.same_unit(
+        &Field::code(&["controller.skinWidth"], "controller.skinWidth", "skin"),
+        Range::SOLVER_LENGTH,
+        &mut s.skin,
+    )?;
+    r.same_unit(
+        &Field::code(
+            &["controller.minMoveDistance"],
+            "controller.minMoveDistance",
+            "min_move",
+        ),
+        Range::SOLVER_LENGTH,
+        &mut s.min_move,
+    )?;
+    let c = &mut s.character;
+    r.same_unit(
+        &Field::code(
+            &["controller.stepOffset"],
+            "controller.stepOffset",
+            "character.max_step_height_m",
+        ),
+        Range::CHARACTER,
+        &mut c.max_step_height_m,
+    )?;
+    for (key, setting, range, target) in [
+        (
+            "WalkSpeedMS",
+            "character.walk_speed_m_s",
+            Range::CHARACTER,
+            &mut c.walk_speed_m_s,
+        ),
+        (
+            "JumpSpeedMS",
+            "character.jump_speed_m_s",
+            Range::CHARACTER,
+            &mut c.jump_speed_m_s,
+        ),
+        (
+            "GravityMS2",
+            "character.gravity_m_s2",
+            Range::CHARACTER,
+            &mut c.gravity_m_s2,
+        ),
+        (
+            "MaxFallSpeedMS",
+            "character.max_fall_speed_m_s",
+            Range::FALL,
+            &mut c.max_fall_speed_m_s,
+        ),
+    ] {
+        r.same_unit(&Field::code(&[key], key, setting), range, target)?;
+    }
+    r.frame_time(
+        &Field::code(
+            &["Time.fixedDeltaTime)", "Time.fixedDeltaTime"],
+            "Time.fixedDeltaTime",
+            "character.frame_rate_hz",
+        )
+        .noted(),
+        &mut c.frame_rate_hz,
+    )?;
+    r.not_read(format!("max_iterations = {}", s.max_iterations));
+    r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
+    r.not_read(format!("snap_distance_m = {}", c.snap_distance_m));
     Ok(())
 }

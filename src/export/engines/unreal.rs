@@ -8,6 +8,7 @@
 //! `TerminalVelocity`. Source: Epic's API pages for
 //! `UCharacterMovementComponent`, `UCapsuleComponent` and `APhysicsVolume`.
 
+use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::collide::SlideSettings;
@@ -106,5 +107,100 @@ pub(super) fn write(
         "instant walk speed: Collidoscope's character walks at full speed at once; Unreal \
          accelerates by MaxAcceleration and brakes by BrakingDecelerationWalking",
     );
+    Ok(())
+}
+
+/// Reads [`write`]'s output back, centimetres to metres: the capsule (the
+/// half height, round end included, is the vertical radius; Unreal's Z is
+/// Collidoscope's Y), the movement component's fields, the gravity scale
+/// times the default 980 cm/s², and the terminal velocity and frame rate
+/// from their notes.
+pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportError> {
+    let capsule = Field::code(&["InitCapsuleSize("], "InitCapsuleSize", "radii");
+    let radius_field = capsule.nth(0, 2);
+    let found = r.required(&radius_field)?;
+    let radius = r.value(
+        &radius_field,
+        found,
+        |cm| cm / CM_PER_M,
+        |m| m * CM_PER_M,
+        Range::RADIUS,
+    )?;
+    let half = capsule.nth(1, 2);
+    let found = r.required(&half)?;
+    let y = r.value(
+        &half,
+        found,
+        |cm| cm / CM_PER_M,
+        |y| 2.0 * y / 2.0 * CM_PER_M,
+        Range::RADIUS,
+    )?;
+    s.radii = [radius, y, radius];
+    let c = &mut s.character;
+    let slope = Field::code(
+        &["SetWalkableFloorAngle(", "WalkableFloorAngle"],
+        "SetWalkableFloorAngle",
+        "character.max_slope_deg",
+    );
+    let found = r.required(&slope)?;
+    c.max_slope_deg = r.value(&slope, found, id, id, Range::SLOPE)?;
+    for (key, setting, range, target) in [
+        (
+            "MaxStepHeight",
+            "character.max_step_height_m",
+            Range::CHARACTER,
+            &mut c.max_step_height_m,
+        ),
+        (
+            "MaxWalkSpeed",
+            "character.walk_speed_m_s",
+            Range::CHARACTER,
+            &mut c.walk_speed_m_s,
+        ),
+        (
+            "JumpZVelocity",
+            "character.jump_speed_m_s",
+            Range::CHARACTER,
+            &mut c.jump_speed_m_s,
+        ),
+    ] {
+        r.scaled(&Field::code(&[key], key, setting), CM_PER_M, range, target)?;
+    }
+    let scale = Field::code(&["GravityScale"], "GravityScale", "character.gravity_m_s2");
+    match r.get(
+        &scale,
+        |x| x * UNREAL_DEFAULT_GRAVITY_CM_S2 / CM_PER_M,
+        |g| g * CM_PER_M / UNREAL_DEFAULT_GRAVITY_CM_S2,
+        Range::CHARACTER,
+    )? {
+        Some(g) => c.gravity_m_s2 = g,
+        None => r.absent(&scale, c.gravity_m_s2),
+    }
+    r.scaled(
+        &Field::code(
+            &["TerminalVelocity"],
+            "TerminalVelocity",
+            "character.max_fall_speed_m_s",
+        )
+        .noted(),
+        CM_PER_M,
+        Range::FALL,
+        &mut c.max_fall_speed_m_s,
+    )?;
+    r.same_unit(
+        &Field::code(
+            &["frame_rate_hz"],
+            "frame_rate_hz",
+            "character.frame_rate_hz",
+        )
+        .noted(),
+        Range::FRAME_RATE,
+        &mut c.frame_rate_hz,
+    )?;
+    r.not_read(format!("skin = {}", s.skin));
+    r.not_read(format!("max_iterations = {}", s.max_iterations));
+    r.not_read(format!("min_move = {}", s.min_move));
+    r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
+    r.not_read(format!("snap_distance_m = {}", c.snap_distance_m));
     Ok(())
 }
