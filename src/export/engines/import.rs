@@ -104,6 +104,8 @@ pub fn import(engine: Engine, text: &str) -> Result<EngineImport, ImportError> {
         Engine::Unity => super::unity::read(&mut r, &mut s)?,
         Engine::Unreal => super::unreal::read(&mut r, &mut s)?,
     }
+    // Read back from an engine's file: the character follows that engine.
+    s.character.engine = engine.profile();
     let d = SlideSettings::default();
     r.not_read(format!("mode = {}", d.mode));
     r.not_read(format!("self_checks = {}", d.self_checks));

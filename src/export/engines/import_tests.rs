@@ -62,6 +62,8 @@ fn the_defaults_come_back_exactly_from_every_engine() {
         assert_eq!(fields(&i.settings), fields(&d), "{engine}");
         assert_eq!(i.settings.mode, d.mode);
         assert_eq!(i.settings.shape, d.shape);
+        // Read back from an engine, the character follows its profile.
+        assert_eq!(i.settings.character.engine, engine.profile());
     }
 }
 

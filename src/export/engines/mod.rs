@@ -81,6 +81,19 @@ impl Engine {
         }
     }
 
+    /// The engine profile whose rules the walks follow for this engine.
+    pub fn profile(self) -> crate::character::EngineProfile {
+        use crate::character::EngineProfile as P;
+        match self {
+            Engine::Rapier => P::Rapier,
+            Engine::Jolt => P::Jolt,
+            Engine::Physx => P::Physx,
+            Engine::Godot => P::Godot,
+            Engine::Unity => P::Unity,
+            Engine::Unreal => P::Unreal,
+        }
+    }
+
     /// The engine and the class the output configures, for menus and headers.
     pub fn title(self) -> &'static str {
         match self {

@@ -113,6 +113,29 @@ fn autostep(s: &SlideSettings, out: &mut Snippet) -> Result<(), ExportError> {
     ));
     out.line("            include_dynamic_bodies: true,");
     out.line("        }),");
+    // handle_stairs moves the capsule min_width (and the offset) over the
+    // riser's edge; resting there steeper than the slope limit it slides
+    // back off. Say how wide min_width must be for a riser of the step
+    // height (the `rapier` engine profile walks this rule).
+    let r = s.radii_vec().x.max(s.radii_vec().z);
+    let h = c.max_step_height_m.min(r);
+    let slope = c.max_slope_deg.to_radians();
+    let needed = ((r * r - (r - h) * (r - h)).max(0.0).sqrt() - r * slope.sin()).max(0.0);
+    if c.min_tread_depth_m + s.skin < needed / std::f64::consts::FRAC_1_SQRT_2 {
+        out.line(&format!(
+            "        // Note: a capsule of radius {} m stands on a {} m riser's edge only {:.3} m",
+            short(r),
+            short(c.max_step_height_m),
+            needed
+        ));
+        out.line(&format!(
+            "        // past touching it ({:.3} m walking at 45 degrees to it); with min_width + offset",
+            needed / std::f64::consts::FRAC_1_SQRT_2
+        ));
+        out.line(
+            "        // less than that, the autostep leaves it on the edge and it slides back off.",
+        );
+    }
     Ok(())
 }
 
