@@ -328,9 +328,38 @@ fn text_report(r: &MapReport, triangles: Option<usize>, png: bool) -> String {
     if !r.clean() {
         let _ = writeln!(
             s,
-            "            replay a spot: collidoscope walk LEVEL --from X,Y,Z --direction DX,DZ --seconds {}",
-            r.seconds
+            "            replay a spot: collidoscope walk LEVEL --from X,Y,Z --direction DX,DZ --seconds {}{}",
+            r.seconds,
+            body_flags(&r.settings)
         );
     }
     s
+}
+
+/// The `--shape` and `--engine` flags that walk the same body by the same
+/// rules as `settings` (empty for the ellipsoid and Collidoscope's model).
+pub(crate) fn body_flags(settings: &crate::collide::SlideSettings) -> String {
+    use crate::geometry::shape::CharacterShape as S;
+    let n = crate::math::short_number;
+    let mut out = String::new();
+    let shape = match settings.shape {
+        S::Ellipsoid => None,
+        S::Sphere { radius_m } => Some(format!("sphere:{}", n(radius_m))),
+        S::Capsule { radius_m, height_m } => {
+            Some(format!("capsule:{},{}", n(radius_m), n(height_m)))
+        }
+        S::Cylinder { radius_m, height_m } => {
+            Some(format!("cylinder:{},{}", n(radius_m), n(height_m)))
+        }
+        S::Box {
+            half_extents_m: [x, y, z],
+        } => Some(format!("box:{},{},{}", n(x), n(y), n(z))),
+    };
+    if let Some(shape) = shape {
+        out.push_str(&format!(" --shape {shape}"));
+    }
+    if !settings.character.engine.is_collidoscope() {
+        out.push_str(&format!(" --engine {}", settings.character.engine.name()));
+    }
+    out
 }

@@ -146,3 +146,31 @@ fn a_settings_file_names_the_engine() {
     let r = run(&["envelope", "--settings", bad.to_str().unwrap()]);
     assert!(r.code != 0 && r.stderr.contains("havok"), "{}", r.stderr);
 }
+
+#[test]
+fn a_map_under_an_engine_replays_its_spots_with_the_same_engine_and_shape() {
+    let r = run(&[
+        "map",
+        &default_level(),
+        "--engine",
+        "godot",
+        "--shape",
+        "capsule:0.35,1.7",
+        "--spacing",
+        "2",
+    ]);
+    assert!(r.code == 0 || r.code == 3, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("capsule r 0.35 m h 1.7 m")
+            && r.stdout.contains("engine godot (Godot CharacterBody3D)"),
+        "{}",
+        r.stdout
+    );
+    // The built-in level has spots where a character gets stuck.
+    assert!(
+        r.stdout
+            .contains("replay a spot: collidoscope walk LEVEL --from X,Y,Z --direction DX,DZ --seconds 1 --shape capsule:0.35,1.7 --engine godot"),
+        "{}",
+        r.stdout
+    );
+}

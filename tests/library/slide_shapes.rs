@@ -163,7 +163,8 @@ fn check_move(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: proptest_cases(1500), ..ProptestConfig::default() })]
+    // About 10,000 cases per shape (four kinds, drawn evenly).
+    #![proptest_config(ProptestConfig { cases: proptest_cases(40_000), ..ProptestConfig::default() })]
 
     #[test]
     fn every_shape_never_ends_inside_never_tunnels_never_nan(

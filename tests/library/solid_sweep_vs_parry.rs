@@ -42,6 +42,12 @@ const GRAZE: f64 = 2e-3;
 const PARRY_TOL: f64 = 1e-2;
 const CASES: usize = 10_000;
 
+/// Cases per shape: [`CASES`], or `PROPTEST_CASES` for a long run (the
+/// README's long-run command sets it to a million).
+fn cases() -> usize {
+    crate::common::proptest_cases(CASES as u32) as usize
+}
+
 /// A random solid, sizes exact in `f32`.
 fn random_solid(rng: &mut Rng, kind: usize) -> Solid {
     let mut size = |lo: f64, hi: f64| f64::from(rng.range(lo, hi) as f32);
@@ -203,7 +209,7 @@ fn solid_sweeps_agree_with_parry_shape_casts() {
     for (kind, name) in names.iter().enumerate() {
         let mut rng = Rng(0x5EED_0000_0000_0001 + kind as u64);
         let mut tally = Tally::default();
-        let cases = CASES;
+        let cases = cases();
         for case_no in 0..cases {
             let solid = random_solid(&mut rng, kind);
             let tri = [rng.vec(3.0), rng.vec(3.0), rng.vec(3.0)].map(f32_exact);
@@ -272,11 +278,11 @@ fn solid_sweeps_agree_with_parry_shape_casts() {
             println!("{line}");
         }
         assert!(
-            tally.both_hit > CASES / 10,
+            tally.both_hit > cases / 10,
             "{name}: too few hits: {tally:?}"
         );
         assert!(
-            tally.both_miss > CASES / 10,
+            tally.both_miss > cases / 10,
             "{name}: too few misses: {tally:?}"
         );
         assert!(
