@@ -4,12 +4,16 @@
 //! stepper, its section kept for the plot, its measurement drawn in the
 //! view). World space, Y up, metres.
 
-use crate::analysis::checks::{CheckReport, CheckWalk, Finding, Verdict, check_level};
+use crate::analysis::checks::{
+    CheckReport, CheckWalk, Finding, ProfileComparison, ProfileDifference, Verdict, check_level,
+    compare_profiles,
+};
 use crate::analysis::features::FeatureKind;
 use crate::analysis::section::{Section, section_of_walk};
 use crate::app::level_job::{JobStep, LevelJob};
 use crate::app::state::{EditorState, Probe};
 use crate::app::stepper::FrameSpec;
+use crate::character::EngineProfile;
 use crate::character::{CharacterInput, Walk, WalkTrace, walk};
 use crate::collide::SlideSettings;
 use crate::collide::debug_draw::{DebugPrimitive, OverlayKind, Shape};
@@ -49,6 +53,9 @@ pub struct ChecksFilter {
     pub verdicts: [bool; 5],
     /// Only the marginal findings (a hair from the character's limit).
     pub marginal_only: bool,
+    /// Only the findings whose verdict differs under the compared engine
+    /// profile (when the run compared one).
+    pub differing_only: bool,
 }
 
 impl Default for ChecksFilter {
@@ -57,6 +64,7 @@ impl Default for ChecksFilter {
             kinds: [true; 4],
             verdicts: [true; 5],
             marginal_only: false,
+            differing_only: false,
         }
     }
 }
@@ -91,7 +99,7 @@ pub struct OpenFinding {
 #[derive(Default)]
 pub struct ChecksState {
     /// The run in progress.
-    pub job: Option<LevelJob<CheckReport, SlideSettings>>,
+    pub job: Option<LevelJob<CheckRun, SlideSettings>>,
     /// Its last progress, `[0, 1]`.
     pub progress: f32,
     /// The last report, with the settings it was made with.
@@ -112,6 +120,21 @@ pub struct ChecksState {
     /// Radius of the pins' heads for the level checked, metres
     /// ([`pin_radius_for`]).
     pub pin_radius_m: f64,
+    /// The engine profile the next run also checks the level with, to list
+    /// the verdicts that differ (`None`: one profile only).
+    pub compare_with: Option<EngineProfile>,
+    /// The last run's comparison with [`ChecksState::compare_with`]: the
+    /// findings whose verdict differs, each with both reasons.
+    pub comparison: Option<Arc<ProfileComparison>>,
+}
+
+/// What one run of the checks gives: the report, and the same level
+/// checked under another engine profile when one was asked for.
+pub struct CheckRun {
+    /// The report under the probe's own settings.
+    pub report: CheckReport,
+    /// The comparison with the other profile.
+    pub comparison: Option<ProfileComparison>,
 }
 
 /// A group of the findings list: one staircase (its risers), or one
@@ -193,6 +216,8 @@ impl Clone for ChecksState {
             unfolded: self.unfolded.clone(),
             reveal: self.reveal,
             pin_radius_m: self.pin_radius_m,
+            compare_with: self.compare_with,
+            comparison: self.comparison.clone(),
         }
     }
 }
@@ -224,8 +249,14 @@ impl ChecksState {
     /// untested ones last (apart from those a walk tested).
     pub fn visible(&self) -> Vec<usize> {
         self.report().map_or(Vec::new(), |r| {
+            let differs = |i: usize| {
+                self.comparison
+                    .as_ref()
+                    .is_some_and(|c| c.differences.iter().any(|d| d.index == i))
+            };
             let mut shown: Vec<usize> = (0..r.findings.len())
                 .filter(|&i| self.filter.shows(&r.findings[i]))
+                .filter(|&i| !self.filter.differing_only || differs(i))
                 .collect();
             shown.sort_by_key(|&i| r.findings[i].verdict == Verdict::Untested);
             shown
@@ -293,8 +324,19 @@ impl ChecksState {
     pub fn clear(&mut self) {
         *self = ChecksState {
             filter: self.filter,
+            compare_with: self.compare_with,
             ..ChecksState::default()
         };
+    }
+
+    /// How the opened-or-any finding `index` fares under the compared
+    /// profile, when its verdict differs there.
+    pub fn difference(&self, index: usize) -> Option<&ProfileDifference> {
+        self.comparison
+            .as_ref()?
+            .differences
+            .iter()
+            .find(|d| d.index == index)
     }
 }
 
@@ -509,6 +551,10 @@ impl EditorState {
             .unwrap_or_default();
         let flags = self.colliding_flags();
         self.checks.clear();
+        let other = self
+            .checks
+            .compare_with
+            .filter(|e| *e != settings.character.engine);
         self.checks.job = Some(LevelJob::start(
             "level-checks",
             "the checks",
@@ -516,7 +562,36 @@ impl EditorState {
             flags,
             settings.clone(),
             move |level, world, progress, cancel| {
-                check_level(level, world, &settings, progress, cancel).map_err(|e| e.to_string())
+                // With a second profile, each run is half the progress.
+                let share = if other.is_some() { 0.5 } else { 1.0 };
+                let first = |p: f32| progress(p * share);
+                let Some(report) = check_level(level, world, &settings, &first, cancel)
+                    .map_err(|e| e.to_string())?
+                else {
+                    return Ok(None);
+                };
+                let Some(engine) = other else {
+                    return Ok(Some(CheckRun {
+                        report,
+                        comparison: None,
+                    }));
+                };
+                let mut theirs = settings.clone();
+                theirs.character.engine = engine;
+                let second = |p: f32| progress(0.5 + 0.5 * p);
+                let Some(other_report) = check_level(level, world, &theirs, &second, cancel)
+                    .map_err(|e| e.to_string())?
+                else {
+                    return Ok(None);
+                };
+                let comparison = compare_profiles(&[
+                    (settings.character.engine, &report),
+                    (engine, &other_report),
+                ]);
+                Ok(Some(CheckRun {
+                    report,
+                    comparison: Some(comparison),
+                }))
             },
         ));
         self.info("Checking the level …");
@@ -543,7 +618,7 @@ impl EditorState {
             JobStep::Idle | JobStep::Stale => return false,
         };
         match outcome {
-            Ok(Some(report)) => {
+            Ok(Some(CheckRun { report, comparison })) => {
                 let c = report.counts;
                 self.info(format!(
                     "Checks: {} findings ({} climb, {} pass, {} blocked, {} stall)",
@@ -553,7 +628,18 @@ impl EditorState {
                     c.blocked,
                     c.stalls
                 ));
+                if let Some(cmp) = &comparison
+                    && let Some(engine) = cmp.engines.get(1)
+                {
+                    self.info(format!(
+                        "Checks: {} of {} findings differ under {}",
+                        cmp.differences.len(),
+                        cmp.findings,
+                        engine.title()
+                    ));
+                }
                 self.checks.report = Some((Arc::new(report), settings));
+                self.checks.comparison = comparison.map(Arc::new);
                 if let Some(level) = &self.level {
                     let b = level.mesh.bounds();
                     self.checks.pin_radius_m = pin_radius_for(f64::from((b.max - b.min).length()));

@@ -162,6 +162,9 @@ pub enum Command {
     CancelChecks,
     /// Which findings the Checks page lists.
     SetChecksFilter(ChecksFilter),
+    /// The engine profile the next checks also run under, to list the
+    /// verdicts that differ (`None`: the probe's own only).
+    SetChecksCompare(Option<crate::character::EngineProfile>),
     /// Open finding `i` of the report: its deciding walk, at the frame
     /// where it stalls, in the selected probe's stepper.
     OpenFinding(usize),
@@ -370,6 +373,7 @@ impl EditorState {
             Command::RunChecks => self.run_checks(),
             Command::CancelChecks => self.cancel_checks(),
             Command::SetChecksFilter(f) => self.checks.filter = f,
+            Command::SetChecksCompare(e) => self.checks.compare_with = e,
             Command::OpenFinding(i) => {
                 self.highlight = None;
                 self.open_finding(i)

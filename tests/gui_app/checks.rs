@@ -405,3 +405,51 @@ fn from_far_away_a_pin_too_small_to_see_is_a_dot_and_a_click_on_it_opens_it() {
     let opened = h.state().state().checks.open.as_ref().map(|o| o.index);
     assert_eq!(opened, Some(i), "the dot's finding opened");
 }
+
+#[test]
+fn the_checks_compare_with_another_engine_and_list_what_differs_with_both_reasons() {
+    let mut h = harness();
+    h.run_steps(2);
+    h.get_by_label("Checks").click();
+    h.run_steps(2);
+    h.get_by_value("no other engine").click();
+    h.run_steps(2);
+    h.get_by_label("Godot CharacterBody3D").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().state().checks.compare_with,
+        Some(collidoscope::character::EngineProfile::Godot)
+    );
+    run_checks(&mut h);
+    h.run_steps(3);
+    let cmp = h
+        .state()
+        .state()
+        .checks
+        .comparison
+        .clone()
+        .expect("the run compared the profiles");
+    let n = h.state().state().checks.report().unwrap().findings.len();
+    // Godot has no step-up: the built-in level's climbed steps differ.
+    assert!(!cmp.differences.is_empty());
+    h.get_by_label(&format!(
+        "{} of {n} findings differ under Godot CharacterBody3D",
+        cmp.differences.len()
+    ));
+    // The chip lists only those.
+    h.get_by_label("differing only").click();
+    h.run_steps(2);
+    let visible = h.state().state().checks.visible();
+    let mut differing: Vec<usize> = cmp.differences.iter().map(|d| d.index).collect();
+    let mut shown = visible.clone();
+    differing.sort_unstable();
+    shown.sort_unstable();
+    assert_eq!(shown, differing);
+    // A differing finding, opened, says what Godot's walk did.
+    h.state_mut()
+        .push(collidoscope::app::command::Command::OpenFinding(
+            differing[0],
+        ));
+    h.run_steps(3);
+    h.get_by_label_contains("Under Godot CharacterBody3D: ");
+}

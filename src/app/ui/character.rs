@@ -76,6 +76,8 @@ fn settings_grid(ui: &mut egui::Ui, app: &mut CollidoscopeApp, i: usize) {
         );
         let current = p.settings.character.engine;
         egui::ComboBox::from_id_salt(("character_engine", i))
+            .width((ui.available_width() - 8.0).max(60.0))
+            .truncate()
             .selected_text(current.title())
             .show_ui(ui, |ui| {
                 for e in EngineProfile::ALL {

@@ -8,6 +8,7 @@ use crate::analysis::checks::{Finding, Verdict, measurements};
 use crate::analysis::features::FeatureKind;
 use crate::app::checks::{FindingGroup, KINDS, ListRow, VERDICTS};
 use crate::app::command::Command;
+use crate::character::EngineProfile;
 use eframe::egui::{self, Color32, RichText, text::LayoutJob};
 
 /// Height of one row of the findings list, points.
@@ -46,6 +47,7 @@ pub fn kind_word(k: FeatureKind) -> &'static str {
 /// Shows the page (it fills the panel; the list scrolls on its own).
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     run_bar(ui, app);
+    compare_choice(ui, app);
     let checks = &app.state.checks;
     if let Some(e) = &checks.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
@@ -103,10 +105,66 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         report.ghost_hits
     ))
     .on_hover_text("Walk iterations stopped or bent by an internal edge of a flat surface");
+    if let Some(cmp) = &checks.comparison
+        && let Some(engine) = cmp.engines.get(1)
+    {
+        ui.colored_label(
+            DIFFER_COLOR,
+            format!(
+                "{} of {} findings differ under {}",
+                cmp.differences.len(),
+                cmp.findings,
+                engine.title()
+            ),
+        )
+        .on_hover_text("The same level checked again with that engine's controller rules");
+    }
     filters(ui, app);
     ui.separator();
     opened(ui, app);
     findings_list(ui, app);
+}
+
+/// The colour of what differs under the compared engine profile.
+const DIFFER_COLOR: Color32 = Color32::from_rgb(120, 190, 255);
+
+/// "Compare with": an engine profile the next run also checks the level
+/// under (its own profile is the selected probe's, on the Character page).
+fn compare_choice(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
+    let current = app.state.checks.compare_with;
+    let mut chosen = current;
+    ui.horizontal(|ui| {
+        ui.label("compare with").on_hover_text(
+            "Also check the level as another engine's controller walks it, and list \
+             the findings whose verdict differs, with both reasons",
+        );
+        // As wide as the panel leaves, the name cut short rather than the
+        // panel pushed wider (the chips below must still wrap inside it).
+        egui::ComboBox::from_id_salt("checks_compare")
+            .width((ui.available_width() - 8.0).max(60.0))
+            .truncate()
+            .selected_text(current.map_or("no other engine", |e| e.title()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut chosen, None, "no other engine");
+                for e in EngineProfile::ALL {
+                    ui.selectable_value(&mut chosen, Some(e), e.title());
+                }
+            });
+    });
+    let own = app
+        .state
+        .selected_probe()
+        .map_or(EngineProfile::default(), |p| p.settings.character.engine);
+    if current == Some(own) {
+        ui.weak(format!(
+            "The checks already follow {} (the selected probe's engine, on the Character \
+             page): choose another to compare.",
+            own.title()
+        ));
+    }
+    if chosen != current {
+        app.queue.push(Command::SetChecksCompare(chosen));
+    }
 }
 
 fn run_bar(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
@@ -173,6 +231,10 @@ fn filters(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
         chip(ui, &mut f.marginal_only, "marginal only", MARGINAL_COLOR).on_hover_text(
             "Only verdicts within a centimetre (half a degree) of the character's limit",
         );
+        if app.state.checks.comparison.is_some() {
+            chip(ui, &mut f.differing_only, "differing only", DIFFER_COLOR)
+                .on_hover_text("Only the findings whose verdict differs under the compared engine");
+        }
     });
     if f != before {
         app.queue.push(Command::SetChecksFilter(f));
@@ -209,6 +271,19 @@ fn opened(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     if let Some(m) = &f.marginal {
         ui.colored_label(MARGINAL_COLOR, format!("Marginal: {m}"));
     }
+    if let Some(d) = checks.difference(open.index)
+        && let Some(Some(theirs)) = d.verdicts.get(1)
+    {
+        ui.colored_label(
+            DIFFER_COLOR,
+            format!(
+                "Under {}: {} — {}",
+                theirs.engine.title(),
+                verdict_word(theirs.verdict),
+                theirs.reason
+            ),
+        );
+    }
     ui.weak(format!(
         "walk at {:.0}°, frame {} of {} in the stepper",
         open.angle_deg,
@@ -228,10 +303,11 @@ fn findings_list(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let rows = checks.rows(&groups);
     let open = checks.open.as_ref().map(|o| o.index);
     ui.weak(format!(
-        "{} of {} findings · {} groups",
+        "{} of {} findings · {} group{}",
         visible.len(),
         report.findings.len(),
-        groups.len()
+        groups.len(),
+        if groups.len() == 1 { "" } else { "s" }
     ));
     ui.horizontal(|ui| {
         if ui
