@@ -245,6 +245,7 @@ fn checks_run_in_the_background_and_filter_by_kind_and_verdict() {
         kinds: [true, false, false, false],
         verdicts: [false, false, true, false, false],
         marginal_only: false,
+        differing_only: false,
     };
     s.apply(Command::SetChecksFilter(f));
     let shown = s.checks.visible();
