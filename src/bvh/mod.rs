@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 pub(crate) use node::{BvhNode, Slot};
 #[cfg(test)]
 use query::ray_triangle;
+pub use swept::RoundedProbe;
 pub use validate::BvhError;
 pub use vertical::vertical_line_triangle;
 
@@ -199,6 +200,26 @@ impl Bvh {
         query::query_aabb(self, tri_aabbs, query, scratch, out, visited, stats)
     }
 
+    /// Appends to `out` every triangle whose box may lie within the
+    /// rounded probe's reach where it stands (`probe` not moving; see
+    /// [`RoundedProbe`]): those whose box overlaps the probe's box and lies
+    /// within its rounding of its core, each once, in the order
+    /// [`Bvh::query_aabb`] of the probe's box would list them. A triangle
+    /// left out has its box farther than the rounding from the core (by
+    /// more than a hair); a few just beyond it may be kept. The clearance's
+    /// query: on a dense level the box around the probe holds thousands of
+    /// small triangles in its corners, out of reach.
+    pub fn query_rounded(
+        &self,
+        tri_aabbs: &[Aabb],
+        probe: &RoundedProbe,
+        scratch: &mut BvhScratch,
+        out: &mut Vec<u32>,
+        stats: &mut QueryStats,
+    ) {
+        swept::query_rounded(self, tri_aabbs, probe, scratch, out, stats);
+    }
+
     /// [`Bvh::query_aabb`] that stops after `limit` triangles: appends at
     /// most `limit` of them (the first the walk meets, in a fixed order)
     /// and returns whether there were more. For searches that must stay
@@ -252,7 +273,39 @@ impl Bvh {
         stats: &mut QueryStats,
         visit: &mut dyn FnMut(u32) -> f64,
     ) {
-        swept::sweep_front_to_back(self, start, delta, scratch, visited, stats, visit);
+        swept::sweep_front_to_back(self, start, delta, None, scratch, visited, stats, visit);
+    }
+
+    /// [`Bvh::sweep_front_to_back`] for a rounded probe inside the box
+    /// `start`: a triangle is also skipped when its box lies farther than
+    /// the probe's rounding from the probe's core over the part of the move
+    /// before the cutoff (see [`RoundedProbe`]), which the probe cannot
+    /// touch there. On a dense level most of the triangles whose boxes the
+    /// probe's box touches lie in the box's corners, out of the probe's
+    /// reach: the conference room's chairs put thousands in a character's
+    /// box (BENCHMARKS.md, "Character frames on dense levels").
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn sweep_front_to_back_rounded(
+        &self,
+        start: &Aabb,
+        delta: Vec3,
+        probe: &RoundedProbe,
+        scratch: &mut BvhScratch,
+        visited: Option<&mut Vec<u32>>,
+        stats: &mut QueryStats,
+        visit: &mut dyn FnMut(u32) -> f64,
+    ) {
+        swept::sweep_front_to_back(
+            self,
+            start,
+            delta,
+            Some(probe),
+            scratch,
+            visited,
+            stats,
+            visit,
+        );
     }
 
     /// `true` when the box `start`, moving by `delta`, touches no

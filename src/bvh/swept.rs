@@ -192,12 +192,171 @@ fn widen_cutoff(t: f64) -> f32 {
     (t as f32).next_up()
 }
 
-/// See [`Bvh::sweep_front_to_back`] (same arguments, plus the tree).
+/// The squared reach, in the rounding's radii, within which a box counts
+/// as reached by a [`RoundedProbe`]: one, and a margin far above the
+/// `f32` rounding of the gaps (a few `2^-24` of each).
+const ROUNDED_REACH2: f32 = 1.0 + 1e-4;
+
+/// A probe that is rounded: the points within distance 1, in the metric of
+/// an axis-aligned ellipsoid of radii `radii`, of the box `center ±
+/// core_half` (world, `f64`). The ellipsoid is its own rounding around a
+/// point (`core_half` zero); a sphere the same with equal radii; a capsule
+/// a ball of its radius around its vertical core segment. See
+/// [`Bvh::sweep_front_to_back_rounded`].
+///
+/// [`Bvh::sweep_front_to_back_rounded`]: super::Bvh::sweep_front_to_back_rounded
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundedProbe {
+    /// The probe's centre at the start of the move, world space.
+    pub center: DVec3,
+    /// Half sizes of the core box (`≥ 0`), world metres.
+    pub core_half: DVec3,
+    /// Radii of the rounding (`> 0`), world metres.
+    pub radii: DVec3,
+}
+
+/// A [`RoundedProbe`] moving by `delta`, prepared for `f32` box tests: a
+/// lower bound on the rounding-metric distance from a box to the probe's
+/// core over the part of the move before the cutoff.
+pub(super) struct Rounding {
+    /// Core box at the start, grown by the rounding pad.
+    core_lo: Vec3A,
+    core_hi: Vec3A,
+    delta: Vec3A,
+    inv_radii: Vec3A,
+    /// The box around the core's path up to the current cutoff.
+    lo: Vec3A,
+    hi: Vec3A,
+}
+
+impl Rounding {
+    /// `None` when an input is not finite or a radius is not positive
+    /// (the plain search then runs).
+    pub(super) fn new(probe: &RoundedProbe, delta: Vec3, largest: f32) -> Option<Self> {
+        let lo = (probe.center - probe.core_half).as_vec3a();
+        let hi = (probe.center + probe.core_half).as_vec3a();
+        let delta = Vec3A::from(delta);
+        // Every coordinate below is bounded by this: the tree's, the
+        // core's and the move's; each `f32` step rounds by at most
+        // `2^-24` of it, and `PAD` is 64 times that.
+        let reach = largest + lo.abs().max(hi.abs()).max_element() + delta.abs().max_element();
+        let pad = Vec3A::splat(reach * PAD + f32::MIN_POSITIVE);
+        let inv_radii = probe.radii.as_vec3a().recip();
+        let ok = all_finite(lo + hi + delta + pad + inv_radii)
+            && probe.radii.cmpgt(DVec3::ZERO).all()
+            && probe.core_half.cmpge(DVec3::ZERO).all();
+        ok.then_some(Rounding {
+            core_lo: lo - pad,
+            core_hi: hi + pad,
+            delta,
+            inv_radii,
+            lo: lo - pad + delta.min(Vec3A::ZERO),
+            hi: hi + pad + delta.max(Vec3A::ZERO),
+        })
+    }
+
+    /// Shrinks the core's path to the part before `cutoff` (a fraction of
+    /// the move, widened already).
+    #[inline]
+    fn set_cutoff(&mut self, cutoff: f32) {
+        let step = self.delta * cutoff.clamp(0.0, 1.0);
+        self.lo = self.core_lo + step.min(Vec3A::ZERO);
+        self.hi = self.core_hi + step.max(Vec3A::ZERO);
+    }
+
+    /// Bit `k` set when the probe may reach slot `k`'s box of `node`
+    /// before the cutoff ([`Rounding::reaches`] for the four at once).
+    #[inline]
+    fn reaches_slots(&self, node: &BvhNode) -> u32 {
+        let gap = |a: usize, min: [f32; 4], max: [f32; 4]| {
+            let g = (Vec4::from(min) - Vec4::splat(self.hi[a]))
+                .max(Vec4::splat(self.lo[a]) - Vec4::from(max))
+                .max(Vec4::ZERO)
+                * self.inv_radii[a];
+            g * g
+        };
+        let d2 = gap(0, node.min_x, node.max_x)
+            + gap(1, node.min_y, node.max_y)
+            + gap(2, node.min_z, node.max_z);
+        // A NaN compares false: kept.
+        !d2.cmpgt(Vec4::splat(ROUNDED_REACH2)).bitmask() & 0xf
+    }
+
+    /// Whether the probe may reach the box `[lo, hi]` before the cutoff:
+    /// `false` only when the box is farther than the rounding from the
+    /// box around the core's path, which is farther than from the path.
+    #[inline]
+    fn reaches(&self, lo: Vec3, hi: Vec3) -> bool {
+        let gap = (Vec3A::from(lo) - self.hi)
+            .max(self.lo - Vec3A::from(hi))
+            .max(Vec3A::ZERO)
+            * self.inv_radii;
+        // A NaN (never from finite input) is not beyond: reached.
+        gap.length_squared().partial_cmp(&ROUNDED_REACH2) != Some(std::cmp::Ordering::Greater)
+    }
+}
+
+/// See [`Bvh::query_rounded`] (same arguments, plus the tree).
+pub(super) fn query_rounded(
+    bvh: &Bvh,
+    tri_aabbs: &[Aabb],
+    probe: &RoundedProbe,
+    scratch: &mut BvhScratch,
+    out: &mut Vec<u32>,
+    stats: &mut QueryStats,
+) {
+    if bvh.nodes.is_empty() {
+        return;
+    }
+    let Some(r) = Rounding::new(probe, Vec3::ZERO, bvh.root_largest) else {
+        // Not a finite probe: every triangle (slow, never wrong).
+        stats.triangles_tested += bvh.tri_indices.len() as u32;
+        out.extend_from_slice(&bvh.tri_indices);
+        return;
+    };
+    // The walk of `query::Walk::collect`, in the same order.
+    let stack = &mut scratch.stack;
+    stack.clear();
+    stack.push(0);
+    while let Some(i) = stack.pop() {
+        let node = &bvh.nodes[i as usize];
+        stats.nodes_visited += 1;
+        let mask = r.reaches_slots(node);
+        for k in (0..4).rev().filter(|k| mask & (1 << k) != 0) {
+            match node.slot(k) {
+                Slot::Inner(child) => stack.push(child),
+                Slot::Leaf { first, count } => {
+                    let range = first as usize..first as usize + count as usize;
+                    stats.triangles_tested += count;
+                    let leaf = &bvh.tri_indices[range.clone()];
+                    match bvh.leaf_aabbs.get(range) {
+                        Some(boxes) => out.extend(
+                            leaf.iter()
+                                .zip(boxes)
+                                .filter(|(_, b)| r.reaches(b.min, b.max))
+                                .map(|(&tri, _)| tri),
+                        ),
+                        // A tree assembled without its leaf boxes.
+                        None => out.extend(leaf.iter().copied().filter(|&tri| {
+                            let b = &tri_aabbs[tri as usize];
+                            r.reaches(b.min, b.max)
+                        })),
+                    }
+                }
+                Slot::Empty => {}
+            }
+        }
+    }
+}
+
+/// See [`Bvh::sweep_front_to_back`] (same arguments, plus the tree);
+/// with `rounded`, see [`Bvh::sweep_front_to_back_rounded`].
 #[allow(clippy::too_many_arguments)]
 pub(super) fn sweep_front_to_back(
     bvh: &Bvh,
     start: &Aabb,
     delta: Vec3,
+    rounded: Option<&RoundedProbe>,
     scratch: &mut BvhScratch,
     mut visited: Option<&mut Vec<u32>>,
     stats: &mut QueryStats,
@@ -207,11 +366,12 @@ pub(super) fn sweep_front_to_back(
         return;
     }
     let mover = MovingBox::new(start, delta, bvh.root_largest);
+    let mut rounding = rounded.and_then(|p| Rounding::new(p, delta, bvh.root_largest));
     let mut cutoff = f32::INFINITY;
     // Slot ids with the time the moving box enters their box, nearest on top.
     let stack = &mut scratch.ordered;
     stack.clear();
-    push_entered_slots(bvh, &mover, 0, cutoff, stack, stats);
+    push_entered_slots(bvh, &mover, rounding.as_ref(), 0, cutoff, stack, stats);
     while let Some((id, t_enter)) = stack.pop() {
         // The cutoff may have dropped since the slot was pushed.
         if t_enter > cutoff {
@@ -222,7 +382,7 @@ pub(super) fn sweep_front_to_back(
         }
         let (first, count) = match bvh.nodes[(id / 4) as usize].slot((id % 4) as usize) {
             Slot::Inner(child) => {
-                push_entered_slots(bvh, &mover, child, cutoff, stack, stats);
+                push_entered_slots(bvh, &mover, rounding.as_ref(), child, cutoff, stack, stats);
                 continue;
             }
             Slot::Leaf { first, count } => (first as usize, count),
@@ -238,9 +398,16 @@ pub(super) fn sweep_front_to_back(
             let reached = boxes.is_none_or(|boxes| {
                 let b = &boxes[k];
                 mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
+                    && rounding.as_ref().is_none_or(|r| r.reaches(b.min, b.max))
             });
             if reached {
-                cutoff = cutoff.min(widen_cutoff(visit(tri)));
+                let t = widen_cutoff(visit(tri));
+                if t < cutoff {
+                    cutoff = t;
+                    if let Some(r) = &mut rounding {
+                        r.set_cutoff(cutoff);
+                    }
+                }
             }
         }
     }
@@ -305,10 +472,12 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
 }
 
 /// Pushes the slots of node `i` the moving box enters at or before
-/// `cutoff`, farthest first, so the nearest is searched next.
+/// `cutoff` (and, with `rounding`, that the rounded probe may reach before
+/// it), farthest first, so the nearest is searched next.
 fn push_entered_slots(
     bvh: &Bvh,
     mover: &MovingBox,
+    rounding: Option<&Rounding>,
     i: u32,
     cutoff: f32,
     stack: &mut Vec<(u32, f32)>,
@@ -316,7 +485,10 @@ fn push_entered_slots(
 ) {
     stats.nodes_visited += 1;
     let node = &bvh.nodes[i as usize];
-    let (mask, near) = mover.slot_entries(node, cutoff);
+    let (mut mask, near) = mover.slot_entries(node, cutoff);
+    if let Some(r) = rounding {
+        mask &= r.reaches_slots(node);
+    }
     if mask == 0 {
         return;
     }

@@ -17,11 +17,10 @@
 
 use super::world::CollisionWorld;
 use super::{EndReason, IterationOutcome, IterationRecord, SlideMode, SlideSettings};
-use crate::bvh::{BvhScratch, QueryStats};
+use crate::bvh::{BvhScratch, QueryStats, RoundedProbe};
 use crate::geometry::closest::closest_feature_on_triangle;
 use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::sweep::Feature;
-use crate::math::Aabb;
 use crate::mesh::TriMesh;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -89,20 +88,22 @@ impl ClearanceQuery<'_, '_> {
         // space) touches the box of the ball of radius `1 + reach_radii`.
         let reach_radii =
             CLEARANCE_REACH_RADII.max(2.0 * self.settings.skin / es.radii().min_element());
+        // Only those whose box lies within that ball (of the ellipsoid
+        // metric) can be nearer than the reach: the loop below skips the
+        // others by the same measure, so the search leaves them out.
         let reach = es.radii() * (1.0 + reach_radii);
         let pad = center_w.abs().max_element() * 1e-12 + 1e-9;
-        let query = Aabb::from_f64_covering(center_w - reach - pad, center_w + reach + pad);
         self.tris.clear();
         let mut stats = QueryStats::default();
         let mesh = self.world.mesh;
-        self.world.bvh.query_aabb(
-            &mesh.tri_aabbs,
-            &query,
-            self.scratch,
-            self.tris,
-            None,
-            &mut stats,
-        );
+        let probe = RoundedProbe {
+            center: center_w,
+            core_half: DVec3::ZERO,
+            radii: reach + pad,
+        };
+        self.world
+            .bvh
+            .query_rounded(&mesh.tri_aabbs, &probe, self.scratch, self.tris, &mut stats);
         let one_sided = self.settings.mode == SlideMode::Robust && !self.settings.two_sided;
         let center_e = es.espace_from_world(center_w);
         let inv_radii = es.radii().recip();

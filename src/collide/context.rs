@@ -4,7 +4,7 @@
 //! conversions, filling the record in place).
 
 use super::solver::{TraceDetail, WallRule};
-use crate::bvh::{BvhScratch, QueryStats};
+use crate::bvh::{BvhScratch, QueryStats, RoundedProbe};
 use crate::collide::{
     Candidate, CandidateOutcome, CollisionWorld, EndReason, IterationOutcome, IterationRecord,
     Pass, SlideMode, SlideSettings,
@@ -111,6 +111,10 @@ pub(super) struct StepContext<'s, 'w> {
     pub pass_vel_e: DVec3,
     /// See [`SlideSolver::with_walls`].
     pub walls: Option<WallRule>,
+    /// Whether the candidate search may skip triangles out of the probe's
+    /// rounded reach ([`StepContext::rounded_probe`]); on unless a test
+    /// turns it off to compare.
+    pub rounded_search: bool,
     /// The caller has just found that this iteration's move reaches some
     /// triangle's box ([`StepContext::reaches_nothing`]): the open-space
     /// shortcut is not tried again (its walk would be wasted; where its
@@ -291,17 +295,55 @@ impl StepContext<'_, '_> {
         let mut visited = std::mem::take(&mut *self.visited);
         visited.clear();
         let this = &*self;
-        this.world.bvh.sweep_front_to_back(
-            &start_box,
-            vel_w.as_vec3(),
-            &mut scratch,
-            (this.detail == TraceDetail::Full).then_some(&mut visited),
-            &mut stats,
-            &mut |tri| visit(this, tri),
-        );
+        let full = this.detail == TraceDetail::Full;
+        let bvh = &this.world.bvh;
+        let delta = vel_w.as_vec3();
+        let visited_out = full.then_some(&mut visited);
+        match this.rounded_probe(start_w) {
+            Some(probe) => bvh.sweep_front_to_back_rounded(
+                &start_box,
+                delta,
+                &probe,
+                &mut scratch,
+                visited_out,
+                &mut stats,
+                &mut |tri| visit(this, tri),
+            ),
+            None => bvh.sweep_front_to_back(
+                &start_box,
+                delta,
+                &mut scratch,
+                visited_out,
+                &mut stats,
+                &mut |tri| visit(this, tri),
+            ),
+        }
         *self.scratch = scratch;
         *self.visited = visited;
         (whole_move, stats)
+    }
+
+    /// The probe centred at `start_w` as its search may round it
+    /// ([`crate::bvh::RoundedProbe`]): in a summary trace, for the
+    /// ellipsoid and the rounded solids, with [`StepContext::rounded_search`]
+    /// on. A triangle it skips lies out of the probe's reach before the
+    /// nearest hit so far: its test would have missed, or hit later than
+    /// that hit, and changed nothing. A full trace lists every candidate
+    /// its box touches, with why it missed, so it keeps the plain search.
+    #[inline]
+    fn rounded_probe(&self, start_w: DVec3) -> Option<RoundedProbe> {
+        if self.detail != TraceDetail::Summary || !self.rounded_search {
+            return None;
+        }
+        let (core_half, radii) = match &self.solid {
+            None => (DVec3::ZERO, self.es.radii()),
+            Some(solid) => solid.rounding()?,
+        };
+        Some(RoundedProbe {
+            center: start_w,
+            core_half,
+            radii,
+        })
     }
 
     /// Lists candidate `tri` and its outcome in `rec` (full detail only).

@@ -144,6 +144,8 @@ pub struct SlideSolver<'w> {
     record_is_latest: bool,
     /// Which triggers the probe is in (`None` on a level without any).
     triggers: Option<Box<TriggerTracker>>,
+    /// See [`SlideSolver::set_rounded_search`].
+    rounded_search: bool,
 }
 
 impl<'w> SlideSolver<'w> {
@@ -209,6 +211,7 @@ impl<'w> SlideSolver<'w> {
             record: empty_record(settings.mode),
             record_is_latest: false,
             triggers: has_triggers(&world).then(Box::default),
+            rounded_search: true,
         })
     }
 
@@ -276,6 +279,17 @@ impl<'w> SlideSolver<'w> {
             t.reset(&self.world, self.es, self.position_w);
             t
         });
+    }
+
+    /// Whether a summary trace's candidate search skips the triangles
+    /// whose boxes lie out of the probe's rounded reach (on by default;
+    /// see [`crate::bvh::Bvh::sweep_front_to_back_rounded`]). The motion
+    /// and every record field but the candidate counters are the same
+    /// either way (property-tested); off, every triangle whose box the
+    /// probe's box touches is tested, as in a full trace.
+    #[doc(hidden)]
+    pub fn set_rounded_search(&mut self, on: bool) {
+        self.rounded_search = on;
     }
 
     /// Where the probe is now, world space.
@@ -426,6 +440,7 @@ impl<'w> SlideSolver<'w> {
             planes_e: &mut self.planes_e,
             pass_vel_e: self.pass_vel_e,
             walls: self.walls,
+            rounded_search: self.rounded_search,
             open_space_ruled_out,
         };
         (ctx, &mut self.record)

@@ -200,13 +200,18 @@ pub struct IterationRecord {
     /// traces): boxes the probe's moving box touches; in robust mode only
     /// those it reaches before the nearest hit.
     pub bvh_nodes_visited: Vec<u32>,
-    /// BVH query counters.
+    /// BVH query counters. In a summary trace, robust mode's search also
+    /// skips the boxes out of the probe's rounded reach
+    /// ([`crate::bvh::Bvh::sweep_front_to_back_rounded`]): fewer nodes
+    /// and triangles than a full trace counts for the same iteration.
     pub bvh_stats: QueryStats,
     /// Every candidate triangle tested and its outcome, in test order
     /// (empty in summary traces). Robust mode searches nearest first and
     /// skips triangles the probe could only reach after the nearest hit.
     pub candidates: Vec<Candidate>,
-    /// Number of candidates tested (kept in summary traces too).
+    /// Number of candidates tested (kept in summary traces too, where
+    /// robust mode tests only those within the probe's rounded reach: at
+    /// most as many as the full trace lists).
     pub candidate_count: u32,
     /// The nearest hit, if any.
     pub nearest: Option<NearestHit>,

@@ -111,6 +111,23 @@ impl Solid {
         }
     }
 
+    /// The shape as a core box rounded by an axis-aligned ellipsoid, when
+    /// it is one: `(core half sizes, rounding radii)`, the shape being the
+    /// points within the rounding of the core (see
+    /// [`crate::bvh::RoundedProbe`]). A sphere is its ball around its
+    /// centre, a capsule its ball around its core segment; the cylinder's
+    /// flat caps and the box have no rounding worth testing (`None`).
+    pub fn rounding(&self) -> Option<(DVec3, DVec3)> {
+        match *self {
+            Solid::Sphere { radius } => Some((DVec3::ZERO, DVec3::splat(radius))),
+            Solid::Capsule {
+                radius,
+                half_segment,
+            } => Some((DVec3::new(0.0, half_segment, 0.0), DVec3::splat(radius))),
+            Solid::Cylinder { .. } | Solid::Box { .. } => None,
+        }
+    }
+
     /// The farthest point of the shape (centred at the origin) along `dir`
     /// (any length), for the extent of the shape along a direction:
     /// `support(n).dot(n)`.

@@ -22,6 +22,7 @@ mod level_features;
 mod settings_formats;
 mod slide_props;
 mod slide_real_levels;
+mod slide_rounded;
 mod slide_scenarios;
 mod slide_self_checks;
 mod slide_shapes;

@@ -274,12 +274,19 @@ proptest! {
         // Record for record, but for the lists only a full trace keeps.
         // A summary also takes the open-space shortcut (no search when the
         // probe's moving box touches no triangle's box): its records must
-        // be those of the search it spares.
+        // be those of the search it spares. And it searches rounded
+        // (skipping boxes out of the probe's reach): its counters may be
+        // smaller, never larger.
         for (f, m) in full.iterations.iter().zip(&summary.iterations) {
             let mut f = f.clone();
             f.bvh_nodes_visited.clear();
             f.candidates.clear();
-            prop_assert_eq!(&f, m);
+            prop_assert!(m.candidate_count <= f.candidate_count);
+            prop_assert!(m.bvh_stats.nodes_visited <= f.bvh_stats.nodes_visited);
+            let mut m = m.clone();
+            m.candidate_count = f.candidate_count;
+            m.bvh_stats = f.bvh_stats.clone();
+            prop_assert_eq!(&f, &m);
         }
     }
 
