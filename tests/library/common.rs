@@ -207,8 +207,50 @@ pub fn solid_separation(solid: &Solid, c: DVec3, tri: [DVec3; 3]) -> f64 {
         Solid::Cylinder {
             radius,
             half_height,
-        } => parry_cylinder_separation(radius, half_height, c, tri),
+        } => {
+            let parry = parry_cylinder_separation(radius, half_height, c, tri);
+            if parry > 0.0 {
+                return parry;
+            }
+            // Parry's GJK can report a grazing rim contact as an overlap
+            // of a millimetre or more (a tunnel the sweep did not make);
+            // an overlap must also hold by a direct search.
+            let searched = cylinder_distance_by_search(radius, half_height, c, tri);
+            if searched > 1e-6 { searched } else { parry }
+        }
     }
+}
+
+/// The distance from the upright cylinder (radius `r`, half height `hh`)
+/// at `c` to `tri`, 0 when they overlap: the least over the triangle of a
+/// point's distance to the cylinder (convex in the point, so nested
+/// golden-section searches over the barycentric coordinates find it). A
+/// few thousand point distances: only for the cases parry calls an
+/// overlap.
+pub fn cylinder_distance_by_search(r: f64, hh: f64, c: DVec3, tri: [DVec3; 3]) -> f64 {
+    let point_dist = |q: DVec3| {
+        let q = q - c;
+        let dx = ((q.x * q.x + q.z * q.z).sqrt() - r).max(0.0);
+        let dy = (q.y.abs() - hh).max(0.0);
+        (dx * dx + dy * dy).sqrt()
+    };
+    let golden = |f: &dyn Fn(f64) -> f64, hi: f64| {
+        let g = 0.618_033_988_749_895;
+        let (mut lo, mut hi) = (0.0, hi);
+        let top = hi;
+        for _ in 0..48 {
+            let (m1, m2) = (hi - g * (hi - lo), lo + g * (hi - lo));
+            if f(m1) < f(m2) {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
+        }
+        f(0.5 * (lo + hi)).min(f(0.0)).min(f(top))
+    };
+    let (a, e1, e2) = (tri[0], tri[1] - tri[0], tri[2] - tri[0]);
+    let inner = |u: f64| golden(&|v: f64| point_dist(a + e1 * u + e2 * v), 1.0 - u);
+    golden(&inner, 1.0)
 }
 
 /// The cylinder's signed separation from parry3d (`query::distance`, and
