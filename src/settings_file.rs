@@ -26,6 +26,10 @@
 use crate::collide::SlideSettings;
 use std::path::{Path, PathBuf};
 
+mod engine_table;
+#[cfg(test)]
+mod engine_table_tests;
+
 /// The two file formats settings are read and written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingsFormat {
@@ -100,7 +104,60 @@ pub fn parse(
     format: SettingsFormat,
     path: &Path,
 ) -> Result<SlideSettings, SettingsFileError> {
-    let settings = parse_fields(text, format, path)?;
+    let at = |line: usize, message: String| SettingsFileError::Parse {
+        path: path.to_path_buf(),
+        line,
+        column: 1,
+        message: crate::quote::bounded_message(&message),
+    };
+    let table = engine_table::find(text, format).map_err(|(line, m)| at(line, m))?;
+    let mut settings = match &table {
+        // The engine's capsule or box stands for `radii`, which a file
+        // must otherwise give: a stand-in is read first (on a line of its
+        // own, taken off the positions of errors) and replaced.
+        Some(t) if t.gives_body() && !t.given.iter().any(|g| g == "radii") => {
+            let (stand_in, lines) = match format {
+                SettingsFormat::Toml => (format!("radii = [1.0, 1.0, 1.0]\n{}", t.rest), 1),
+                SettingsFormat::Json => {
+                    let open = t.rest.find('{').unwrap_or(0);
+                    let (head, tail) = t.rest.split_at(open + 1);
+                    (format!("{head}\n\"radii\": [1.0, 1.0, 1.0],\n{tail}"), 2)
+                }
+            };
+            parse_fields(&stand_in, format, path).map_err(|e| match e {
+                SettingsFileError::Parse {
+                    path,
+                    line,
+                    column,
+                    message,
+                } => SettingsFileError::Parse {
+                    path,
+                    line: line.saturating_sub(lines).max(1),
+                    column,
+                    message,
+                },
+                other => other,
+            })?
+        }
+        Some(t) => parse_fields(&t.rest, format, path)?,
+        None => parse_fields(text, format, path)?,
+    };
+    if let Some(t) = table {
+        use crate::character::EngineProfile;
+        let chosen = settings.character.engine;
+        if chosen != EngineProfile::Collidoscope && chosen != t.engine.profile() {
+            return Err(at(
+                t.line_of(None),
+                format!(
+                    "the file gives `{}` settings but its character's engine is \"{}\"",
+                    t.engine.name(),
+                    chosen.name()
+                ),
+            ));
+        }
+        crate::export::engines::apply_engine_names(t.engine, &t.values, &t.given, &mut settings)
+            .map_err(|e| at(t.line_of(e.name.as_deref()), e.message))?;
+    }
     settings
         .validate()
         .map_err(|e| SettingsFileError::Invalid {

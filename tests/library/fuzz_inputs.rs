@@ -150,13 +150,46 @@ proptest! {
     #[test]
     fn mutated_settings_load_valid_or_fail_with_one_short_message(
         json in any::<bool>(),
+        engine in 0usize..8,
         mutations in proptest::collection::vec(mutation(), 1..6),
     ) {
         let path = Path::new(if json { "fuzz.json" } else { "fuzz.toml" });
-        let text = settings_file::to_text(&SlideSettings::default(), path).expect("defaults serialise");
+        let mut text = settings_file::to_text(&SlideSettings::default(), path).expect("defaults serialise");
+        // Most files also give an engine's settings in its own names.
+        let tables = [
+            ("unity", "stepOffset = 0.3\nslopeLimit = 40"),
+            ("jolt", "mWalkStairsStepUp = [0.0, 0.4, 0.0]\nmBackFaceMode = \"IgnoreBackFaces\""),
+            ("rapier", "offset = 0.01\nautostep = { max_height = 0.3, min_width = 0.1 }"),
+            ("godot", "floor_max_angle = 0.7\nmax_slides = 4"),
+            ("unreal", "MaxStepHeight = 40\nGravityScale = 1.5"),
+            ("physx", "slopeLimit = 0.7\ncontactOffset = 0.01"),
+        ];
+        if let Some((name, body)) = tables.get(engine) {
+            // The engine's names stand for Collidoscope's: a file gives one or the other.
+            text = if json {
+                "{\"format_version\": 1, \"radii\": [0.4, 0.9, 0.4]}".to_string()
+            } else {
+                "format_version = 1\nradii = [0.4, 0.9, 0.4]\n".to_string()
+            };
+            if json {
+                let members: Vec<String> = body
+                    .lines()
+                    .map(|l| {
+                        let (k, v) = l.split_once(" = ").unwrap();
+                        let v = v.replace("{ max_height = 0.3, min_width = 0.1 }", "{\"max_height\": 0.3, \"min_width\": 0.1}");
+                        format!("\"{k}\": {v}")
+                    })
+                    .collect();
+                text = text.replacen('{', &format!("{{\n  \"{name}\": {{{}}},", members.join(", ")), 1);
+            } else {
+                text.push_str(&format!("\n[{name}]\n{body}\n"));
+            }
+        }
+        let format = if json { SettingsFormat::Json } else { SettingsFormat::Toml };
+        let unmutated = settings_file::parse(&text, format, path);
+        prop_assert!(unmutated.is_ok(), "{unmutated:?}\n{text}");
         let bytes = mutate(text.into_bytes(), &mutations);
         let text = String::from_utf8_lossy(&bytes);
-        let format = if json { SettingsFormat::Json } else { SettingsFormat::Toml };
         match settings_file::parse(&text, format, path) {
             Ok(s) => prop_assert!(s.validate().is_ok(), "{s:?}"),
             Err(e) => {

@@ -364,7 +364,7 @@ impl Range {
         }
     }
 
-    fn holds(&self, x: f64) -> bool {
+    pub(super) fn holds(&self, x: f64) -> bool {
         let low = if self.min_inclusive {
             x >= self.min
         } else {
@@ -378,7 +378,7 @@ impl Range {
         x.is_finite() && low && high
     }
 
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let low = if self.min_inclusive {
             "at least"
         } else {

@@ -22,6 +22,7 @@ mod capsule;
 mod godot;
 mod import;
 mod jolt;
+mod names;
 mod physx;
 mod rapier;
 mod snippet;
@@ -35,6 +36,9 @@ mod tests;
 
 pub use capsule::Capsule;
 pub use import::{EngineImport, ImportError, MAX_ENGINE_FILE_BYTES, import};
+pub use names::{
+    NameError, NamedValue, accepted_names, apply as apply_engine_names, name_settings,
+};
 
 use crate::character::rolling_height;
 use crate::collide::{InvalidSettings, SlideSettings};

@@ -16,7 +16,7 @@ use crate::collide::SlideSettings;
 /// Centimetres per metre.
 const CM_PER_M: f64 = 100.0;
 /// Unreal's default project gravity, cm/s² (downward).
-const UNREAL_DEFAULT_GRAVITY_CM_S2: f64 = 980.0;
+pub(super) const UNREAL_DEFAULT_GRAVITY_CM_S2: f64 = 980.0;
 
 pub(super) fn write(
     s: &SlideSettings,
