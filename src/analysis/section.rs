@@ -8,7 +8,8 @@
 //! it crosses gives one segment.
 
 use crate::bvh::{BvhScratch, QueryStats};
-use crate::character::{Walk, radius_along};
+use crate::character::{Body, Walk, radius_along};
+use crate::geometry::shape::Solid;
 use crate::level::Level;
 use crate::math::Aabb;
 use glam::{DVec2, DVec3};
@@ -31,9 +32,142 @@ pub struct Section {
     pub truncated: bool,
     /// The ellipsoid centre at the start and after each frame, `(s, y)`.
     pub path: Vec<DVec2>,
-    /// The ellipsoid's half-width along the cut and its vertical radius,
-    /// metres: its outline at a path point is that ellipse.
-    pub half_extent: DVec2,
+    /// The character's body cut by the plane through its centre: its
+    /// outline at a path point.
+    pub body: BodyCut,
+}
+
+/// The character's body cut by the section's plane through its centre,
+/// in the cut's coordinates (metres): what meets the level's cut.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum BodyCut {
+    /// An ellipsoid's or a sphere's cut: the ellipse of these half axes
+    /// (along the cut, up).
+    Ellipse {
+        /// Half axes `(s, y)`.
+        half: DVec2,
+    },
+    /// A capsule's cut: a rectangle of width `2 radius` and height
+    /// `2 half_segment` with a half disc on top and below.
+    Stadium {
+        /// The capsule's radius.
+        radius: f64,
+        /// Half the straight part.
+        half_segment: f64,
+    },
+    /// A cylinder's cut: a rectangle.
+    Cylinder {
+        /// Half sizes `(s, y)`.
+        half: DVec2,
+    },
+    /// A box's cut: a rectangle.
+    Box {
+        /// Half sizes `(s, y)`.
+        half: DVec2,
+    },
+}
+
+impl BodyCut {
+    /// `body`'s cut by the vertical plane along the horizontal unit `dir`.
+    pub fn of(body: &Body, dir: DVec3) -> BodyCut {
+        match *body {
+            Body::Ellipsoid(radii) => BodyCut::Ellipse {
+                half: DVec2::new(radius_along(radii, dir), radii.y),
+            },
+            Body::Solid(Solid::Sphere { radius }) => BodyCut::Ellipse {
+                half: DVec2::splat(radius),
+            },
+            Body::Solid(Solid::Capsule {
+                radius,
+                half_segment,
+            }) => BodyCut::Stadium {
+                radius,
+                half_segment,
+            },
+            Body::Solid(Solid::Cylinder {
+                radius,
+                half_height,
+            }) => BodyCut::Cylinder {
+                half: DVec2::new(radius, half_height),
+            },
+            Body::Solid(Solid::Box { half_extents: h }) => {
+                // The line through the centre along `dir` leaves the box
+                // at the nearer of its x and z faces.
+                let along = |half: f64, d: f64| {
+                    if d.abs() > 1e-12 {
+                        half / d.abs()
+                    } else {
+                        f64::INFINITY
+                    }
+                };
+                let s = along(h.x, dir.x).min(along(h.z, dir.z));
+                BodyCut::Box {
+                    half: DVec2::new(if s.is_finite() { s } else { h.x }, h.y),
+                }
+            }
+        }
+    }
+
+    /// What the body is, for a legend.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BodyCut::Ellipse { half } if half.x == half.y => "sphere",
+            BodyCut::Ellipse { .. } => "ellipsoid",
+            BodyCut::Stadium { .. } => "capsule",
+            BodyCut::Cylinder { .. } => "cylinder",
+            BodyCut::Box { .. } => "box",
+        }
+    }
+
+    /// Half its width along the cut and half its height.
+    pub fn half_extent(&self) -> DVec2 {
+        match *self {
+            BodyCut::Ellipse { half } | BodyCut::Cylinder { half } | BodyCut::Box { half } => half,
+            BodyCut::Stadium {
+                radius,
+                half_segment,
+            } => DVec2::new(radius, radius + half_segment),
+        }
+    }
+
+    /// A closed polyline of about `n` points around the cut centred at
+    /// `c` (the first point repeated at the end).
+    pub fn outline(&self, c: DVec2, n: usize) -> Vec<DVec2> {
+        let n = n.max(8);
+        let arc = |centre: DVec2, r: DVec2, from: f64, k: usize| {
+            (0..=k).map(move |i| {
+                let a = from + std::f64::consts::PI * i as f64 / k as f64;
+                centre + DVec2::new(r.x * a.cos(), r.y * a.sin())
+            })
+        };
+        match *self {
+            BodyCut::Ellipse { half } => {
+                let mut pts: Vec<DVec2> = arc(c, half, 0.0, n / 2).collect();
+                pts.extend(arc(c, half, std::f64::consts::PI, n / 2).skip(1));
+                pts
+            }
+            BodyCut::Stadium {
+                radius,
+                half_segment,
+            } => {
+                let up = DVec2::new(0.0, half_segment);
+                let r = DVec2::splat(radius);
+                let mut pts: Vec<DVec2> = arc(c + up, r, 0.0, n / 2).collect();
+                pts.extend(arc(c - up, r, std::f64::consts::PI, n / 2));
+                pts.push(pts[0]);
+                pts
+            }
+            BodyCut::Cylinder { half } | BodyCut::Box { half } => [
+                DVec2::new(half.x, half.y),
+                DVec2::new(-half.x, half.y),
+                DVec2::new(-half.x, -half.y),
+                DVec2::new(half.x, -half.y),
+                DVec2::new(half.x, half.y),
+            ]
+            .map(|p| c + p)
+            .to_vec(),
+        }
+    }
 }
 
 impl Section {
@@ -50,9 +184,10 @@ impl Section {
             min = min.min(*p);
             max = max.max(*p);
         }
+        let half = self.body.half_extent();
         for p in &self.path {
-            min = min.min(*p - self.half_extent);
-            max = max.max(*p + self.half_extent);
+            min = min.min(*p - half);
+            max = max.max(*p + half);
         }
         if min.x > max.x {
             return (DVec2::ZERO, DVec2::ZERO);
@@ -62,11 +197,12 @@ impl Section {
 }
 
 /// Cuts `level` along `walk` (its direction, from its start), from `before`
-/// metres behind the start to `after` metres past its end.
+/// metres behind the start to `after` metres past its end; `body` is the
+/// character's ([`Body::of`] its settings).
 pub fn section_of_walk(
     level: &Level,
     walk: &Walk,
-    radii: DVec3,
+    body: &Body,
     before: f64,
     after: f64,
 ) -> Section {
@@ -86,7 +222,7 @@ pub fn section_of_walk(
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
             (a.min(p.y), b.max(p.y))
         });
-    let reach = radii.y * 2.0 + 1.0;
+    let reach = body.half_height() * 2.0 + 1.0;
     let (segments, truncated) = cut(
         level,
         origin,
@@ -94,14 +230,13 @@ pub fn section_of_walk(
         (s_min, s_max),
         (y_min - reach, y_max + reach),
     );
-    let a = radius_along(radii, dir);
     Section {
         origin,
         direction: dir,
         segments,
         truncated,
         path,
-        half_extent: DVec2::new(a, radii.y),
+        body: BodyCut::of(body, dir),
     }
 }
 
@@ -218,5 +353,64 @@ mod tests {
         // Cut short of the block: nothing.
         let (none, _) = cut(&level, DVec3::ZERO, DVec3::X, (0.0, 0.9), (-1.0, 2.0));
         assert!(none.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod body_cut_tests {
+    use super::*;
+
+    #[test]
+    fn each_bodys_cut_outline_lies_on_its_boundary() {
+        let c = DVec2::new(2.0, 1.0);
+        // A capsule: every point at its radius from the core segment.
+        let capsule = BodyCut::of(
+            &Body::Solid(Solid::Capsule {
+                radius: 0.4,
+                half_segment: 0.5,
+            }),
+            DVec3::X,
+        );
+        assert_eq!(capsule.half_extent(), DVec2::new(0.4, 0.9));
+        let pts = capsule.outline(c, 48);
+        assert_eq!(pts.first(), pts.last());
+        for p in &pts {
+            let q = *p - c;
+            let d = DVec2::new(q.x, (q.y.abs() - 0.5).max(0.0)).length();
+            assert!((d - 0.4).abs() < 1e-9, "{q} is {d} from the core");
+        }
+        // Its top and bottom are the round ends', 0.9 m from the centre.
+        let top = pts.iter().map(|p| p.y).fold(f64::MIN, f64::max);
+        assert!((top - 1.9).abs() < 1e-9);
+        // An ellipsoid's cut is the ellipse of its radius along the cut.
+        let e = BodyCut::of(&Body::Ellipsoid(DVec3::new(0.4, 0.9, 0.2)), DVec3::Z);
+        assert_eq!(e.half_extent(), DVec2::new(0.2, 0.9));
+        for p in e.outline(c, 48) {
+            let q = (p - c) / e.half_extent();
+            assert!((q.length() - 1.0).abs() < 1e-9);
+        }
+        // A box cut at 45 degrees: the line through its centre leaves by
+        // the nearer face, x = 0.3 at s = 0.3 * sqrt 2.
+        let dir = DVec3::new(1.0, 0.0, 1.0).normalize();
+        let b = BodyCut::of(
+            &Body::Solid(Solid::Box {
+                half_extents: DVec3::new(0.3, 0.9, 0.5),
+            }),
+            dir,
+        );
+        let half = b.half_extent();
+        assert!((half.x - 0.3 * 2f64.sqrt()).abs() < 1e-12 && half.y == 0.9);
+        assert_eq!(b.outline(c, 48).len(), 5);
+        assert_eq!(b.name(), "box");
+        assert_eq!(capsule.name(), "capsule");
+        // A cylinder: a rectangle of its radius and half height.
+        let cyl = BodyCut::of(
+            &Body::Solid(Solid::Cylinder {
+                radius: 0.3,
+                half_height: 0.8,
+            }),
+            dir,
+        );
+        assert_eq!(cyl.half_extent(), DVec2::new(0.3, 0.8));
     }
 }

@@ -693,7 +693,7 @@ impl EditorState {
         let section = section_of_walk(
             &level,
             &w,
-            settings.radii_vec(),
+            &crate::character::Body::of(&settings),
             SECTION_BEFORE_M,
             SECTION_AFTER_M,
         );

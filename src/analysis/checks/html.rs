@@ -245,14 +245,14 @@ fn section_svg(
     let sec = section_of_walk(
         level,
         &w,
-        settings.radii_vec(),
+        &crate::character::Body::of(settings),
         SECTION_MARGIN_M,
         SECTION_MARGIN_M,
     );
     draw_section(&sec, f, decisive.angle_deg)
 }
 
-/// One section as SVG: the cut in grey, the ellipsoid's outline at a few
+/// One section as SVG: the cut in grey, the body's outline at a few
 /// frames, its path, and the measured height as a labelled bar.
 pub fn draw_section(sec: &Section, f: &Finding, angle_deg: f64) -> String {
     let (lo, hi) = sec.bounds();
@@ -278,14 +278,19 @@ pub fn draw_section(sec: &Section, f: &Finding, angle_deg: f64) -> String {
         } else {
             0
         };
-        let c = px(sec.path[i]);
+        let points: Vec<String> = sec
+            .body
+            .outline(sec.path[i], 48)
+            .into_iter()
+            .map(|p| {
+                let (x, y) = px(p);
+                format!("{x:.1},{y:.1}")
+            })
+            .collect();
         let _ = write!(
             s,
-            "<ellipse cx=\"{:.1}\" cy=\"{:.1}\" rx=\"{:.1}\" ry=\"{:.1}\" opacity=\"{:.2}\"/>",
-            c.0,
-            c.1,
-            sec.half_extent.x * scale,
-            sec.half_extent.y * scale,
+            "<polyline points=\"{}\" opacity=\"{:.2}\"/>",
+            points.join(" "),
             0.3 + 0.7 * k as f64 / OUTLINES as f64
         );
     }

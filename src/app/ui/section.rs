@@ -1,6 +1,7 @@
 //! The section plot of the bottom panel: the level cut by a vertical plane
-//! along a walk ([`crate::analysis::section`]), with the ellipsoid's
-//! outline at several frames, the path of its centre, a marker where the
+//! along a walk ([`crate::analysis::section`]), with the character's
+//! outline (its ellipsoid, or the capsule, cylinder or box it walks with)
+//! at several frames, the path of its centre, a marker where the
 //! stepper is, and the measured riser or opening height as a labelled bar.
 //! Drawn at equal scale on both axes, so a step looks like a step.
 //!
@@ -10,9 +11,9 @@
 
 use super::CollidoscopeApp;
 use crate::analysis::checks::Finding;
-use crate::analysis::section::{Section, cut};
+use crate::analysis::section::{BodyCut, Section, cut};
 use crate::app::state::EditorState;
-use crate::character::radius_along;
+use crate::character::Body;
 use eframe::egui::{self, Color32};
 use egui_plot::{Legend, Line, Plot, PlotPoint, PlotPoints, Points, Text};
 use glam::{DVec2, DVec3};
@@ -49,13 +50,13 @@ impl MeasureBar {
 pub struct SectionPlot {
     /// The level's cut.
     pub segments: Vec<[[f64; 2]; 2]>,
-    /// The ellipsoid's outline at a few frames.
+    /// The body's outline at a few frames.
     pub outlines: Vec<Vec<[f64; 2]>>,
     /// The centre's path.
     pub path: Vec<[f64; 2]>,
     /// Where the stepper is.
     pub marker: Option<[f64; 2]>,
-    /// The ellipsoid's outline at the marker.
+    /// The body's outline at the marker.
     pub marker_outline: Vec<[f64; 2]>,
     /// The measured height (riser or clearance), for a finding: what the
     /// view opens zoomed to.
@@ -64,6 +65,8 @@ pub struct SectionPlot {
     pub tread: Option<MeasureBar>,
     /// Segments were left out (the cut's cap or the drawing cap).
     pub truncated: bool,
+    /// What the outlines are (`ellipsoid`, `capsule`, ...), for the legend.
+    pub body: &'static str,
 }
 
 impl SectionPlot {
@@ -87,15 +90,12 @@ impl SectionPlot {
     }
 }
 
-/// A closed polyline of `n` points around the ellipse centred at `c` with
-/// half-axes `half` (the first point repeated at the end).
-pub fn ellipse_outline(c: DVec2, half: DVec2, n: usize) -> Vec<[f64; 2]> {
-    let n = n.max(3);
-    (0..=n)
-        .map(|k| {
-            let a = std::f64::consts::TAU * k as f64 / n as f64;
-            [c.x + half.x * a.cos(), c.y + half.y * a.sin()]
-        })
+/// The body's outline in `sec` centred at `c`.
+fn body_outline(sec: &Section, c: DVec2) -> Vec<[f64; 2]> {
+    sec.body
+        .outline(c, OUTLINE_POINTS)
+        .into_iter()
+        .map(|p| [p.x, p.y])
         .collect()
 }
 
@@ -116,7 +116,7 @@ pub fn section_plot(
             } else {
                 0
             };
-            ellipse_outline(sec.path[i], sec.half_extent, OUTLINE_POINTS)
+            body_outline(sec, sec.path[i])
         })
         .collect();
     let marker = current.map(|p| sec.to_cut(p));
@@ -161,12 +161,11 @@ pub fn section_plot(
         outlines,
         path: sec.path.iter().map(|p| arr(*p)).collect(),
         marker: marker.map(arr),
-        marker_outline: marker.map_or(Vec::new(), |m| {
-            ellipse_outline(m, sec.half_extent, OUTLINE_POINTS)
-        }),
+        marker_outline: marker.map_or(Vec::new(), |m| body_outline(sec, m)),
         bar,
         tread,
         truncated: sec.truncated || sec.segments.len() > MAX_DRAWN_SEGMENTS,
+        body: sec.body.name(),
     }
 }
 
@@ -175,7 +174,7 @@ pub fn section_plot(
 pub fn section_of_path(
     level: &crate::level::Level,
     path: &[DVec3],
-    radii: DVec3,
+    body: &Body,
     margin: f64,
 ) -> Option<Section> {
     let origin = *path.first()?;
@@ -193,7 +192,7 @@ pub fn section_of_path(
         (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
         |(lo, hi), p| (lo.min(*p), hi.max(*p)),
     );
-    let reach = radii.y * 2.0 + 1.0;
+    let reach = body.half_height() * 2.0 + 1.0;
     let (segments, truncated) = cut(
         level,
         origin,
@@ -207,7 +206,7 @@ pub fn section_of_path(
         segments,
         truncated,
         path: cut_path,
-        half_extent: DVec2::new(radius_along(radii, dir), radii.y),
+        body: BodyCut::of(body, dir),
     })
 }
 
@@ -220,7 +219,7 @@ pub struct SectionKey {
     last_frame: Option<u32>,
     records: usize,
     start: DVec3,
-    radii: DVec3,
+    body: Body,
 }
 
 /// The walk-mode frames or the stepped path of the selected probe, world space.
@@ -250,10 +249,19 @@ fn fallback_section(app: &mut CollidoscopeApp) -> Option<&Section> {
         last_frame: st.walk.frames.back().map(|f| f.spec.index),
         records: probe.stepper.records().len(),
         start: probe.position,
-        radii: probe.radii(),
+        // Walk-mode frames are the character's; a stepped move is the
+        // probe's own shape, or the engine's body while a frame is stepped.
+        body: if st.walk.frames.is_empty() {
+            match probe.shown_body().solid() {
+                Some(solid) => Body::Solid(solid),
+                None => Body::Ellipsoid(probe.radii()),
+            }
+        } else {
+            Body::of(&probe.settings)
+        },
     };
     if app.section_cache.as_ref().map(|(k, _)| k) != Some(&key) {
-        let sec = section_of_path(level, &probe_path(st), key.radii, 1.0);
+        let sec = section_of_path(level, &probe_path(st), &key.body, 1.0);
         app.section_cache = sec.map(|s| (key, s));
     }
     app.section_cache.as_ref().map(|(_, s)| s)
@@ -472,7 +480,7 @@ fn draw(pu: &mut egui_plot::PlotUi<'_>, data: &SectionPlot, title: &str) {
     let blue = Color32::from_rgb(70, 140, 230);
     for o in &data.outlines {
         pu.line(
-            Line::new("ellipsoid", PlotPoints::from(o.clone()))
+            Line::new(data.body, PlotPoints::from(o.clone()))
                 .color(blue.gamma_multiply(0.6))
                 .allow_hover(false),
         );
@@ -538,7 +546,9 @@ mod tests {
             segments: vec![[DVec2::new(0.0, 0.0), DVec2::new(1.0, 0.0)]],
             truncated: false,
             path: (0..10).map(|i| DVec2::new(0.1 * i as f64, 0.9)).collect(),
-            half_extent: DVec2::new(0.4, 0.9),
+            body: BodyCut::Ellipse {
+                half: DVec2::new(0.4, 0.9),
+            },
         }
     }
 
@@ -593,7 +603,7 @@ mod tests {
         ];
         for (c, outline) in firsts.iter().zip(centres) {
             for p in outline {
-                let q = (DVec2::from(p) - *c) / sec.half_extent;
+                let q = (DVec2::from(p) - *c) / sec.body.half_extent();
                 assert!((q.length() - 1.0).abs() < 1e-9, "{p:?} is off the ellipse");
             }
         }
