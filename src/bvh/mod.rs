@@ -76,7 +76,7 @@ pub struct BvhStats {
     /// `leaf_size_histogram[k]` = number of leaves holding exactly `k` triangles.
     pub leaf_size_histogram: Vec<usize>,
     /// Bytes used by the nodes, the triangle index array and the
-    /// leaf-ordered triangle boxes.
+    /// leaf-ordered triangle boxes or corners.
     pub memory_bytes: usize,
 }
 
@@ -95,11 +95,73 @@ pub struct Bvh {
     /// `tri_indices` costs a cache miss per triangle, and it was the largest
     /// single cost of a slide (see BENCHMARKS.md).
     pub(crate) leaf_aabbs: Vec<Aabb>,
+    /// The triangles' corners in `tri_indices` order, for a tree built over
+    /// a mesh ([`Bvh::build_for_mesh`]); empty otherwise. When present they
+    /// replace [`Bvh::leaf_aabbs`] (then empty): a walk takes each
+    /// triangle's box from its corners, bit for bit the mesh's box, and
+    /// hands the corners to the caller's test, so that a leaf's triangles
+    /// are one contiguous read instead of a chain of dependent fetches per
+    /// triangle (its index, its three corner indices, its corners), which
+    /// on levels larger than the caches cost a miss each (BENCHMARKS.md,
+    /// "The tree walk on big levels").
+    pub(crate) leaf_tris: Vec<LeafTri>,
     /// The root's [`BvhNode::largest_coordinate`] (0 with no nodes), kept
     /// because every swept search sizes its rounding pad from it: read
     /// from the root per search, it was a few percent of a move through
     /// open space.
     pub(crate) root_largest: f32,
+}
+
+/// One triangle of a leaf as a tree built over a mesh keeps it: its
+/// corners and its index, 40 bytes, so that a walk reads a leaf's
+/// triangles, boxes and names in one contiguous run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LeafTri {
+    /// The triangle's corners, world space, as the mesh has them.
+    pub(crate) corners: [Vec3; 3],
+    /// The triangle's index in the mesh (its entry of `tri_indices`).
+    pub(crate) tri: u32,
+}
+
+/// The leaf-ordered boxes of a run of triangles: copies of the mesh's
+/// boxes, or the triangles' corners, from which [`LeafBoxes::get`] makes
+/// the same box, bit for bit, as the mesh does ([`Aabb::from_points`]).
+#[derive(Clone, Copy)]
+pub(crate) enum LeafBoxes<'a> {
+    /// [`Bvh::leaf_aabbs`].
+    Boxes(&'a [Aabb]),
+    /// [`Bvh::leaf_tris`].
+    Corners(&'a [LeafTri]),
+}
+
+impl LeafBoxes<'_> {
+    /// The box of the `k`-th triangle of the run.
+    #[inline(always)]
+    pub(crate) fn get(&self, k: usize) -> Aabb {
+        match self {
+            LeafBoxes::Boxes(b) => b[k],
+            LeafBoxes::Corners(c) => Aabb::from_points(c[k].corners),
+        }
+    }
+
+    /// The corners of the `k`-th triangle, when the tree keeps them.
+    #[inline(always)]
+    pub(crate) fn corners(&self, k: usize) -> Option<&[Vec3; 3]> {
+        match self {
+            LeafBoxes::Boxes(_) => None,
+            LeafBoxes::Corners(c) => Some(&c[k].corners),
+        }
+    }
+
+    /// The `k`-th triangle of the run, which is `leaf[k]` (the run's
+    /// entries of `tri_indices`): read from the run itself when it holds it.
+    #[inline(always)]
+    pub(crate) fn triangle(&self, k: usize, leaf: &[u32]) -> u32 {
+        match self {
+            LeafBoxes::Boxes(_) => leaf[k],
+            LeafBoxes::Corners(c) => c[k].tri,
+        }
+    }
 }
 
 /// Reusable traversal stacks, so queries do not allocate.
@@ -136,6 +198,7 @@ impl Bvh {
             nodes,
             tri_indices,
             leaf_aabbs: Vec::new(),
+            leaf_tris: Vec::new(),
         }
         .with_leaf_aabbs(tri_aabbs)
     }
@@ -148,6 +211,46 @@ impl Bvh {
             nodes,
             tri_indices: binary.tri_indices,
             leaf_aabbs: binary.leaf_aabbs,
+            leaf_tris: Vec::new(),
+        }
+    }
+
+    /// [`Bvh::build`] over `mesh`'s triangle boxes, keeping each
+    /// triangle's corners in leaf order instead of its box (see
+    /// [`Bvh::leaf_tris`]): the same tree, the same answers from every
+    /// query, and the searches of the solver hand each triangle's corners
+    /// to its test. 40 bytes a triangle (corners and index) instead of 24.
+    /// What a level builds.
+    pub fn build_for_mesh(mesh: &TriMesh) -> Bvh {
+        Self::build(&mesh.tri_aabbs).with_leaf_tris(mesh)
+    }
+
+    /// Replaces the leaf-ordered boxes by the leaf-ordered corners of
+    /// `mesh`'s triangles (the mesh the tree was built over).
+    fn with_leaf_tris(mut self, mesh: &TriMesh) -> Bvh {
+        use rayon::prelude::*;
+        self.leaf_tris = self
+            .tri_indices
+            .par_iter()
+            .map(|&tri| LeafTri {
+                corners: mesh.triangle(tri),
+                tri,
+            })
+            .collect();
+        self.leaf_aabbs = Vec::new();
+        self
+    }
+
+    /// The boxes of the triangles at positions `range` of
+    /// [`Bvh::tri_indices`], as the walks test them: from the leaf-ordered
+    /// corners or boxes, whichever the tree keeps; `None` for a tree
+    /// assembled without either (its walks test every triangle).
+    #[inline(always)]
+    pub(crate) fn leaf_boxes(&self, range: std::ops::Range<usize>) -> Option<LeafBoxes<'_>> {
+        if self.leaf_tris.is_empty() {
+            self.leaf_aabbs.get(range).map(LeafBoxes::Boxes)
+        } else {
+            self.leaf_tris.get(range).map(LeafBoxes::Corners)
         }
     }
 
@@ -256,7 +359,8 @@ impl Bvh {
 
     /// Visits the triangles whose AABB (the tree's leaf-ordered copy) the box
     /// `start`, moving by `delta`, touches, nearer nodes first, and prunes by the caller's nearest hit:
-    /// `visit(tri)` tests a triangle and returns the cutoff, the fraction of
+    /// `visit(tri, corners)` tests a triangle (`corners`: its corners,
+    /// when the tree keeps them, [`Bvh::build_for_mesh`]; else `None`) and returns the cutoff, the fraction of
     /// the move (`t` in `[0, 1]`) at which the nearest hit found so far
     /// happens (`f64::INFINITY` while there is none). Nodes and triangles
     /// the moving box only enters after the cutoff are skipped: whatever the
@@ -271,7 +375,7 @@ impl Bvh {
         scratch: &mut BvhScratch,
         visited: Option<&mut Vec<u32>>,
         stats: &mut QueryStats,
-        visit: &mut dyn FnMut(u32) -> f64,
+        visit: &mut dyn FnMut(u32, Option<&[Vec3; 3]>) -> f64,
     ) {
         swept::sweep_front_to_back(self, start, delta, None, scratch, visited, stats, visit);
     }
@@ -294,7 +398,7 @@ impl Bvh {
         scratch: &mut BvhScratch,
         visited: Option<&mut Vec<u32>>,
         stats: &mut QueryStats,
-        visit: &mut dyn FnMut(u32) -> f64,
+        visit: &mut dyn FnMut(u32, Option<&[Vec3; 3]>) -> f64,
     ) {
         swept::sweep_front_to_back(
             self,

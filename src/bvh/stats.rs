@@ -9,7 +9,8 @@ pub(super) fn stats(bvh: &Bvh) -> BvhStats {
         nodes: bvh.nodes.len(),
         memory_bytes: std::mem::size_of_val(bvh.nodes.as_slice())
             + std::mem::size_of_val(bvh.tri_indices.as_slice())
-            + std::mem::size_of_val(bvh.leaf_aabbs.as_slice()),
+            + std::mem::size_of_val(bvh.leaf_aabbs.as_slice())
+            + std::mem::size_of_val(bvh.leaf_tris.as_slice()),
         ..BvhStats::default()
     };
     for (node, &depth) in bvh.nodes.iter().zip(&depths) {

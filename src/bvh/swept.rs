@@ -10,7 +10,7 @@
 //! sum), which is a slab test on the segment, `t` in `[0, 1]`.
 
 use super::query::{Walk, sort_farthest_first};
-use super::{Bvh, BvhNode, BvhScratch, QueryStats, Slot};
+use super::{Bvh, BvhNode, BvhScratch, LeafBoxes, QueryStats, Slot};
 use crate::math::{Aabb, Vec3, prefetch};
 use glam::{DVec3, Vec3A, Vec4};
 
@@ -166,18 +166,41 @@ fn prefetch_slot(bvh: &Bvh, slot: Slot) {
             }
         }
         Slot::Leaf { first, count } => {
-            // A leaf's boxes span up to three cache lines; its indices one more.
+            // A leaf's corners and indices (or boxes) span up to six cache
+            // lines.
             let (first, last) = (first as usize, first as usize + count as usize - 1);
-            for i in [first, (first + last) / 2, last] {
-                if let Some(b) = bvh.leaf_aabbs.get(i) {
-                    prefetch(b);
+            match bvh.leaf_boxes(first..last + 1) {
+                // The triangles' indices are in the run.
+                Some(LeafBoxes::Corners(c)) => prefetch_lines(c),
+                Some(LeafBoxes::Boxes(b)) => {
+                    prefetch_lines(b);
+                    if let Some(t) = bvh.tri_indices.get(first) {
+                        prefetch(t);
+                    }
                 }
-            }
-            if let Some(t) = bvh.tri_indices.get(first) {
-                prefetch(t);
+                None => {}
             }
         }
         Slot::Empty => {}
+    }
+}
+
+/// Asks the cache for every line of `items` (a leaf's run, a few lines).
+#[inline]
+fn prefetch_lines<T>(items: &[T]) {
+    const LINE: usize = 64;
+    let bytes = std::mem::size_of_val(items);
+    let base = items.as_ptr().cast::<u8>();
+    let mut at = 0;
+    while at < bytes {
+        // SAFETY: `at < bytes`, inside `items`.
+        prefetch(unsafe { &*base.add(at) });
+        at += LINE;
+    }
+    if bytes > 0 {
+        // The last line, when the run does not start on a line boundary.
+        // SAFETY: `bytes - 1` is the run's last byte.
+        prefetch(unsafe { &*base.add(bytes - 1) });
     }
 }
 
@@ -329,13 +352,11 @@ pub(super) fn query_rounded(
                     let range = first as usize..first as usize + count as usize;
                     stats.triangles_tested += count;
                     let leaf = &bvh.tri_indices[range.clone()];
-                    match bvh.leaf_aabbs.get(range) {
-                        Some(boxes) => out.extend(
-                            leaf.iter()
-                                .zip(boxes)
-                                .filter(|(_, b)| r.reaches(b.min, b.max))
-                                .map(|(&tri, _)| tri),
-                        ),
+                    match bvh.leaf_boxes(range) {
+                        Some(boxes) => out.extend((0..leaf.len()).filter_map(|k| {
+                            let b = boxes.get(k);
+                            r.reaches(b.min, b.max).then(|| boxes.triangle(k, leaf))
+                        })),
                         // A tree assembled without its leaf boxes.
                         None => out.extend(leaf.iter().copied().filter(|&tri| {
                             let b = &tri_aabbs[tri as usize];
@@ -360,7 +381,7 @@ pub(super) fn sweep_front_to_back(
     scratch: &mut BvhScratch,
     mut visited: Option<&mut Vec<u32>>,
     stats: &mut QueryStats,
-    visit: &mut dyn FnMut(u32) -> f64,
+    visit: &mut dyn FnMut(u32, Option<&[Vec3; 3]>) -> f64,
 ) {
     if bvh.nodes.is_empty() {
         return;
@@ -393,15 +414,24 @@ pub(super) fn sweep_front_to_back(
         stats.triangles_tested += count;
         // A tree assembled without its leaf boxes (not one from
         // `Bvh::build`) has every triangle tested: slower, never wrong.
-        let boxes = bvh.leaf_aabbs.get(range);
-        for (k, &tri) in leaf.iter().enumerate() {
-            let reached = boxes.is_none_or(|boxes| {
-                let b = &boxes[k];
-                mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
-                    && rounding.as_ref().is_none_or(|r| r.reaches(b.min, b.max))
-            });
+        let Some(boxes) = bvh.leaf_boxes(range) else {
+            for &tri in leaf {
+                let t = widen_cutoff(visit(tri, None));
+                if t < cutoff {
+                    cutoff = t;
+                    if let Some(r) = &mut rounding {
+                        r.set_cutoff(cutoff);
+                    }
+                }
+            }
+            continue;
+        };
+        for k in 0..leaf.len() {
+            let b = boxes.get(k);
+            let reached = mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
+                && rounding.as_ref().is_none_or(|r| r.reaches(b.min, b.max));
             if reached {
-                let t = widen_cutoff(visit(tri));
+                let t = widen_cutoff(visit(boxes.triangle(k, leaf), boxes.corners(k)));
                 if t < cutoff {
                     cutoff = t;
                     if let Some(r) = &mut rounding {
@@ -438,6 +468,10 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
         stats.nodes_visited += 1;
         let node = &bvh.nodes[i as usize];
         let (mask, _) = mover.slot_entries(node, f32::INFINITY);
+        // The inner slots pushed and every leaf's run asked for first, then
+        // the leaves tested: their cache misses overlap instead of each
+        // stalling the walk in turn.
+        let mut leaves = 0u32;
         for k in (0..4).filter(|k| mask & (1 << k) != 0) {
             let slot = node.slot(k);
             match slot {
@@ -449,18 +483,27 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
                     *entry = child;
                     top += 1;
                 }
-                Slot::Leaf { first, count } => {
-                    let range = first as usize..first as usize + count as usize;
-                    stats.triangles_tested += count;
-                    // A tree without its leaf boxes has every triangle visited.
-                    let Some(boxes) = bvh.leaf_aabbs.get(range) else {
-                        return false;
-                    };
-                    if boxes.iter().any(|b| mover.touches(b.min, b.max)) {
-                        return false;
-                    }
+                Slot::Leaf { .. } => {
+                    prefetch_slot(bvh, slot);
+                    leaves |= 1 << k;
                 }
                 Slot::Empty => {}
+            }
+        }
+        for k in (0..4).filter(|k| leaves & (1 << k) != 0) {
+            if let Slot::Leaf { first, count } = node.slot(k) {
+                let range = first as usize..first as usize + count as usize;
+                stats.triangles_tested += count;
+                // A tree without its leaf boxes has every triangle visited.
+                let Some(boxes) = bvh.leaf_boxes(range) else {
+                    return false;
+                };
+                if (0..count as usize).any(|k| {
+                    let b = boxes.get(k);
+                    mover.touches(b.min, b.max)
+                }) {
+                    return false;
+                }
             }
         }
         if top == 0 {
@@ -623,7 +666,7 @@ mod tests {
             let mut best = f64::INFINITY;
             let mut tested = 0;
             let mut visited = Vec::new();
-            bvh.sweep_front_to_back(&start, d.as_vec3(), &mut BvhScratch::default(), Some(&mut visited), &mut QueryStats::default(), &mut |tri| {
+            bvh.sweep_front_to_back(&start, d.as_vec3(), &mut BvhScratch::default(), Some(&mut visited), &mut QueryStats::default(), &mut |tri, _| {
                 tested += 1;
                 best = best.min(first_t(&tris[tri as usize]));
                 best
@@ -650,7 +693,7 @@ mod tests {
             let bvh = Bvh::build_with_leaf_size(&tri_aabbs, leaf);
             let mut ordered = QueryStats::default();
             let mut visits = 0;
-            bvh.sweep_front_to_back(&start, delta, &mut BvhScratch::default(), None, &mut ordered, &mut |_| {
+            bvh.sweep_front_to_back(&start, delta, &mut BvhScratch::default(), None, &mut ordered, &mut |_, _| {
                 visits += 1;
                 f64::INFINITY
             });
@@ -738,6 +781,96 @@ mod tests {
             for &i in &out {
                 prop_assert!(tri_aabbs[i as usize].overlaps(&whole.expanded(0.01)));
             }
+        }
+
+        /// The walks of a tree that keeps its triangles' corners
+        /// ([`Bvh::build_for_mesh`], what a level builds) find exactly the
+        /// triangles those of the same tree keeping boxes find: the same
+        /// triangles in the same order with the same counters, from the
+        /// ordered search (plain and rounded, pruned by the real
+        /// unit-sphere sweep), the open-space walk and the rounded query;
+        /// and each triangle's corners handed over are the mesh's. Both
+        /// test each triangle's box, which `validate` checks is the mesh's,
+        /// bit for bit (the boxes walk is held to the exact answer by the
+        /// tests above).
+        #[test]
+        fn walks_over_corners_find_what_walks_over_boxes_find(
+            tris in soup(),
+            c in (-12.0f64..12.0, -12.0f64..12.0, -12.0f64..12.0),
+            d in (-20.0f64..20.0, -20.0f64..20.0, -20.0f64..20.0),
+            radii in (0.2f64..1.5, 0.2f64..1.5, 0.2f64..1.5),
+            core in 0.0f64..0.8,
+            far in prop_oneof![Just(0.0f64), Just(1e5f64)],
+        ) {
+            use crate::geometry::sweep::{SweepOutcome, sweep_unit_sphere_triangle};
+            use crate::mesh::TriMesh;
+            let shift = DVec3::splat(far);
+            let positions: Vec<Vec3> = tris.iter().flatten().map(|p| (*p + shift).as_vec3()).collect();
+            let triangles = (0..tris.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+            let mesh = TriMesh::single_object("soup", positions, triangles);
+            let boxes = Bvh::build(&mesh.tri_aabbs);
+            let corners = Bvh::build_for_mesh(&mesh);
+            prop_assert_eq!(corners.validate(&mesh.tri_aabbs), Ok(()));
+            prop_assert!(corners.leaf_aabbs.is_empty() && !corners.leaf_tris.is_empty());
+            let (c, d) = (DVec3::new(c.0, c.1, c.2) + shift, DVec3::new(d.0, d.1, d.2));
+            let radii = DVec3::new(radii.0, radii.1, radii.2);
+            // The unit sphere's first contact in the probe's ellipsoid space.
+            let first_t = |tri: [Vec3; 3]| {
+                let tri = tri.map(|p| p.as_dvec3() / radii);
+                match sweep_unit_sphere_triangle(c / radii, d / radii, tri, 1.0, false) {
+                    SweepOutcome::Hit(h) => h.t,
+                    SweepOutcome::Miss { .. } => f64::INFINITY,
+                }
+            };
+            let probe = RoundedProbe {
+                center: c,
+                core_half: DVec3::new(0.0, core, 0.0),
+                radii,
+            };
+            let start = Aabb::from_f64_outward(c - probe.core_half - radii * 1.001, c + probe.core_half + radii * 1.001);
+            let delta = d.as_vec3();
+            // Every triangle visited, its corners, and the counters.
+            let sweep = |bvh: &Bvh, rounded: bool| {
+                let (mut seen, mut stats, mut best) = (Vec::new(), QueryStats::default(), f64::INFINITY);
+                let mut visit = |tri: u32, given: Option<&[Vec3; 3]>| {
+                    let corners = given.copied().unwrap_or_else(|| mesh.triangle(tri));
+                    seen.push((tri, given.is_some(), corners == mesh.triangle(tri)));
+                    best = best.min(first_t(corners));
+                    best
+                };
+                let mut scratch = BvhScratch::default();
+                if rounded {
+                    bvh.sweep_front_to_back_rounded(&start, delta, &probe, &mut scratch, None, &mut stats, &mut visit);
+                } else {
+                    bvh.sweep_front_to_back(&start, delta, &mut scratch, None, &mut stats, &mut visit);
+                }
+                (seen, stats)
+            };
+            for rounded in [false, true] {
+                let (old, old_stats) = sweep(&boxes, rounded);
+                let (new, new_stats) = sweep(&corners, rounded);
+                prop_assert!(old.iter().all(|&(_, given, _)| !given));
+                prop_assert!(new.iter().all(|&(_, given, same)| given && same), "corners not the mesh's");
+                let ids = |v: &[(u32, bool, bool)]| v.iter().map(|e| e.0).collect::<Vec<_>>();
+                prop_assert_eq!(ids(&old), ids(&new), "rounded {}", rounded);
+                prop_assert_eq!(old_stats, new_stats);
+            }
+            let (mut old_open, mut new_open) = (QueryStats::default(), QueryStats::default());
+            prop_assert_eq!(
+                boxes.sweep_reaches_nothing(&start, delta, &mut old_open),
+                corners.sweep_reaches_nothing(&start, delta, &mut new_open)
+            );
+            prop_assert_eq!(old_open, new_open);
+            prop_assert_eq!(
+                boxes.sweep_reaches_nothing_around(c, radii, delta),
+                corners.sweep_reaches_nothing_around(c, radii, delta)
+            );
+            let query = |bvh: &Bvh| {
+                let (mut out, mut stats) = (Vec::new(), QueryStats::default());
+                bvh.query_rounded(&mesh.tri_aabbs, &probe, &mut BvhScratch::default(), &mut out, &mut stats);
+                (out, stats)
+            };
+            prop_assert_eq!(query(&boxes), query(&corners));
         }
     }
 }

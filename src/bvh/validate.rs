@@ -130,7 +130,7 @@ pub enum BvhError {
     /// The tree's leaf-ordered copy of the boxes is not the triangles'
     /// boxes in `tri_indices` order.
     #[error(
-        "leaf_aabbs[{position}] is not the box of triangle {triangle} (tri_indices[{position}])"
+        "the leaf-ordered box at {position} is not the box of triangle {triangle} (tri_indices[{position}])"
     )]
     LeafBoxMismatch {
         /// The position in `tri_indices` / `leaf_aabbs` (its length, if the lengths differ).
@@ -206,19 +206,30 @@ fn check_indices(bvh: &Bvh, n: usize) -> Result<(), BvhError> {
 }
 
 /// `leaf_aabbs` must copy the boxes in `tri_indices` order (indices are
-/// already checked to be in range).
+/// already checked to be in range); or, in a tree that keeps the corners
+/// instead (`leaf_tris`), the box of each triangle's corners must be its box,
+/// bit for bit, so that the walks test the same boxes either way.
 fn check_leaf_boxes(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
-    if bvh.leaf_aabbs.len() != bvh.tri_indices.len() {
+    let kept = if bvh.leaf_tris.is_empty() {
+        bvh.leaf_aabbs.len()
+    } else {
+        bvh.leaf_tris.len()
+    };
+    if kept != bvh.tri_indices.len() {
         return Err(BvhError::LeafBoxMismatch {
-            position: bvh.leaf_aabbs.len(),
+            position: kept,
             triangle: u32::MAX,
         });
     }
     // Bit for bit: the boxes are copies, NaN boxes included.
     let bits = |b: &Aabb| [b.min.to_array(), b.max.to_array()].map(|v| v.map(f32::to_bits));
-    let pairs = bvh.tri_indices.iter().zip(&bvh.leaf_aabbs);
-    for (position, (&triangle, leaf_box)) in pairs.enumerate() {
-        if bits(leaf_box) != bits(&tri_aabbs[triangle as usize]) {
+    let Some(boxes) = bvh.leaf_boxes(0..kept) else {
+        return Ok(());
+    };
+    for (position, &triangle) in bvh.tri_indices.iter().enumerate() {
+        if boxes.triangle(position, &bvh.tri_indices) != triangle
+            || bits(&boxes.get(position)) != bits(&tri_aabbs[triangle as usize])
+        {
             return Err(BvhError::LeafBoxMismatch { position, triangle });
         }
     }

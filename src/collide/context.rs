@@ -11,7 +11,7 @@ use crate::collide::{
 };
 use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::shape::Solid;
-use crate::math::Aabb;
+use crate::math::{Aabb, Vec3};
 use glam::DVec3;
 
 /// A record of nothing, for a solver to fill in place
@@ -286,7 +286,7 @@ impl StepContext<'_, '_> {
         &mut self,
         start_w: DVec3,
         vel_w: DVec3,
-        visit: &mut dyn FnMut(&StepContext<'_, '_>, u32) -> f64,
+        visit: &mut dyn FnMut(&StepContext<'_, '_>, u32, [Vec3; 3]) -> f64,
     ) -> (Aabb, QueryStats) {
         let (start_box, whole_move) = self.move_boxes(start_w, vel_w);
         let mut stats = QueryStats::default();
@@ -307,7 +307,7 @@ impl StepContext<'_, '_> {
                 &mut scratch,
                 visited_out,
                 &mut stats,
-                &mut |tri| visit(this, tri),
+                &mut |tri, corners| visit(this, tri, this.corners(tri, corners)),
             ),
             None => bvh.sweep_front_to_back(
                 &start_box,
@@ -315,7 +315,7 @@ impl StepContext<'_, '_> {
                 &mut scratch,
                 visited_out,
                 &mut stats,
-                &mut |tri| visit(this, tri),
+                &mut |tri, corners| visit(this, tri, this.corners(tri, corners)),
             ),
         }
         *self.scratch = scratch;
@@ -361,10 +361,24 @@ impl StepContext<'_, '_> {
     /// Triangle `tri` in ellipsoid space.
     #[inline]
     pub fn triangle_e(&self, tri: u32) -> [DVec3; 3] {
-        self.world
-            .mesh
-            .triangle_f64(tri)
-            .map(|p| self.es.espace_from_world(p))
+        self.corners_e(self.world.mesh.triangle(tri))
+    }
+
+    /// `corners` (world, a triangle's) in ellipsoid space, `f64`.
+    #[inline]
+    pub fn corners_e(&self, corners: [Vec3; 3]) -> [DVec3; 3] {
+        corners.map(|p| self.es.espace_from_world(p.as_dvec3()))
+    }
+
+    /// The corners of triangle `tri`: those the tree's search handed over
+    /// (the tree keeps them in leaf order, one read with the leaf), or the
+    /// mesh's.
+    #[inline(always)]
+    fn corners(&self, tri: u32, from_tree: Option<&[Vec3; 3]>) -> [Vec3; 3] {
+        match from_tree {
+            Some(c) => *c,
+            None => self.world.mesh.triangle(tri),
+        }
     }
 
     /// Makes `rec` the record of an iteration from `start_w` by `vel_w`:

@@ -22,6 +22,7 @@ use crate::collide::{
 use crate::geometry::closest::closest_point_on_triangle;
 use crate::geometry::solid_sweep::{SolidHit, sweep_solid_triangle};
 use crate::geometry::sweep::{SweepHit, SweepOutcome, sweep_unit_sphere_triangle};
+use crate::math::Vec3;
 use glam::DVec3;
 
 /// Embedding deeper than this (ellipsoid space) triggers a push out.
@@ -37,6 +38,8 @@ const TOUCH_SLACK: f64 = 1e-9;
 /// The blocking contact chosen in one iteration.
 struct Blocking {
     tri: u32,
+    /// The triangle's corners (world), as the search handed them over.
+    corners: [Vec3; 3],
     hit: SweepHit,
 }
 
@@ -140,7 +143,7 @@ fn step_searching(
     let dest_e = start_e + vel_e;
 
     // Phase 2: nothing in the way: arrive.
-    let Some(Blocking { tri, hit }) = tested.nearest else {
+    let Some(Blocking { tri, corners, hit }) = tested.nearest else {
         return StepDecision::stop(es.world_from_espace(dest_e), EndReason::Arrived);
     };
 
@@ -154,7 +157,7 @@ fn step_searching(
     };
     let t_safe = (hit.t - back_t).max(0.0);
     let end_e = start_e + vel_e * t_safe;
-    rec.nearest = Some(nearest_record(ctx, tri, &hit, start_e, vel_e));
+    rec.nearest = Some(nearest_record_of(ctx, tri, corners, &hit, start_e, vel_e));
     rec.sliding_plane = Some(SlidingPlane {
         origin: es.world_from_espace(hit.point_espace),
         normal: es.normal_world_from_espace(hit.normal_espace),
@@ -229,7 +232,7 @@ fn search_candidates(
     // The candidates tested are kept for the path check (`tris`).
     let mut tested = std::mem::take(&mut *ctx.tris);
     tested.clear();
-    let (query, stats) = ctx.sweep_candidates(start_w, vel_w, &mut |ctx, tri| {
+    let (query, stats) = ctx.sweep_candidates(start_w, vel_w, &mut |ctx, tri, corners| {
         count += 1;
         tested.push(tri);
         let outcome = if !ctx.world.triangle_collides(tri) {
@@ -241,7 +244,7 @@ fn search_candidates(
             };
             match &ctx.solid {
                 None => {
-                    let tri_e = ctx.triangle_e(tri);
+                    let tri_e = ctx.corners_e(corners);
                     match sweep_unit_sphere_triangle(start_e, vel_e, tri_e, max_t, cull_back) {
                         SweepOutcome::Miss { reason } => CandidateOutcome::Miss { reason },
                         SweepOutcome::Hit(hit) => {
@@ -250,17 +253,17 @@ fn search_candidates(
                             } else {
                                 0.0
                             };
-                            classify_hit(ctx, &mut out, tri, hit, depth_e, vel_e)
+                            classify_hit(ctx, &mut out, (tri, corners), hit, depth_e, vel_e)
                         }
                     }
                 }
                 Some(solid) => {
-                    let tri_w = ctx.world.mesh.triangle_f64(tri);
+                    let tri_w = corners.map(|p| p.as_dvec3());
                     match sweep_solid_triangle(solid, start_w, vel_w, tri_w, max_t, cull_back) {
                         Err(reason) => CandidateOutcome::Miss { reason },
                         Ok(hit) => {
                             let (hit, depth_e) = solid_hit_espace(ctx, &hit);
-                            classify_hit(ctx, &mut out, tri, hit, depth_e, vel_e)
+                            classify_hit(ctx, &mut out, (tri, corners), hit, depth_e, vel_e)
                         }
                     }
                 }
@@ -298,7 +301,7 @@ fn solid_hit_espace(ctx: &StepContext<'_, '_>, hit: &SolidHit) -> (SweepHit, f64
 fn classify_hit(
     ctx: &StepContext<'_, '_>,
     out: &mut Tested,
-    tri: u32,
+    (tri, corners): (u32, [Vec3; 3]),
     hit: SweepHit,
     depth_e: f64,
     vel_e: DVec3,
@@ -318,7 +321,7 @@ fn classify_hit(
         };
     }
     if out.nearest.as_ref().is_none_or(|b| hit.t < b.hit.t) {
-        out.nearest = Some(Blocking { tri, hit });
+        out.nearest = Some(Blocking { tri, corners, hit });
     }
     CandidateOutcome::Hit {
         t: hit.t,
@@ -416,9 +419,22 @@ pub(super) fn nearest_record(
     start_e: DVec3,
     vel_e: DVec3,
 ) -> NearestHit {
+    let corners = ctx.world.mesh.triangle(tri);
+    nearest_record_of(ctx, tri, corners, hit, start_e, vel_e)
+}
+
+/// [`nearest_record`] of triangle `tri` with its `corners` (world) in hand.
+fn nearest_record_of(
+    ctx: &StepContext<'_, '_>,
+    tri: u32,
+    corners: [Vec3; 3],
+    hit: &SweepHit,
+    start_e: DVec3,
+    vel_e: DVec3,
+) -> NearestHit {
     let es = ctx.es;
-    let tri_e = ctx.triangle_e(tri);
-    let [a_w, b_w, c_w] = ctx.world.mesh.triangle_f64(tri);
+    let tri_e = ctx.corners_e(corners);
+    let [a_w, b_w, c_w] = corners.map(|p| p.as_dvec3());
     let center_e = start_e + vel_e * hit.t;
     // Nettle's plane and polygon points are the ellipsoid's construction;
     // for another shape both are its contact point, and the "ellipsoid"

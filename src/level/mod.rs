@@ -42,7 +42,7 @@ impl Level {
     /// Wraps a mesh built in code (generated levels, tests), building its BVH.
     pub fn from_mesh(name: &str, mesh: TriMesh) -> Level {
         let t = std::time::Instant::now();
-        let bvh = Bvh::build(&mesh.tri_aabbs);
+        let bvh = Bvh::build_for_mesh(&mesh);
         Level {
             name: name.to_string(),
             path: None,
@@ -82,7 +82,7 @@ impl Level {
         progress(IMPORT_SHARE);
         let parse_time = t.elapsed();
         let t = std::time::Instant::now();
-        let bvh = Bvh::build(&mesh.tri_aabbs);
+        let bvh = Bvh::build_for_mesh(&mesh);
         progress(1.0);
         Ok(Level {
             name: path
