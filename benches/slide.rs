@@ -245,6 +245,60 @@ fn agreement(
     )
 }
 
+/// Paired rounds: each round runs the whole set once with each side in
+/// turn (ours kept and unchecked, `slide()` checked, the peer); the best
+/// round of each side is kept. Criterion times the sides one after the
+/// other, seconds apart, so on a shared machine a burst of load can land
+/// on one side only; the best of rounds taken in turn is what both sides
+/// do when nothing else runs, and their ratio moves less from run to run.
+/// Printed beside criterion's figures, as µs per move.
+fn paired(
+    level: &Level,
+    peer: &ParrySlide,
+    settings: &SlideSettings,
+    unchecked: &SlideSettings,
+    set: &MoveSet,
+) -> String {
+    // The cold set is long: each of its rounds visits every move once.
+    let rounds = if set.walk_through { 2 } else { 5 };
+    let moves = &set.moves;
+    let mut solver = reusable_solver(level, unchecked);
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for m in moves {
+            black_box(run_move(&mut solver, m));
+        }
+        best[0] = best[0].min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        for m in moves {
+            let (start, vel) = (m.start_world, m.velocity_world);
+            black_box(slide(
+                level.world(),
+                settings,
+                start,
+                vel,
+                TraceDetail::Summary,
+            ));
+        }
+        best[1] = best[1].min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        for m in moves {
+            black_box(peer.slide(m.start_world, m.velocity_world));
+        }
+        best[2] = best[2].min(t.elapsed().as_secs_f64());
+    }
+    let us = best.map(|b| b * 1e6 / moves.len() as f64);
+    format!(
+        "paired best of {rounds} rounds: ours {:.2} µs, slide() checked {:.2} µs, parry3d {:.2} µs a move; parry / ours {:.1}x, parry / slide() checked {:.1}x",
+        us[0],
+        us[1],
+        us[2],
+        us[2] / us[0],
+        us[2] / us[1]
+    )
+}
+
 /// One solver for a whole set of moves, as a batch keeps one per thread.
 fn reusable_solver<'w>(level: &'w Level, settings: &SlideSettings) -> SlideSolver<'w> {
     SlideSolver::reusable(level.world(), settings, TraceDetail::Summary).expect("valid settings")
@@ -438,6 +492,11 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, curated: Option<Vec
             seed(),
             path.display(),
             agreement(level, &peer, &settings, &unchecked, &set.moves)
+        );
+        eprintln!(
+            "{name} {}: {}",
+            set.name,
+            paired(level, &peer, &settings, &unchecked, set)
         );
         let mut group = c.benchmark_group(format!("slide_{}/{name}", set.name));
         let per_iteration = if set.walk_through { 1 } else { set.moves.len() };
