@@ -252,15 +252,18 @@ fn agreement(
 /// Moves per turn in [`paired`].
 const TURN: usize = 50;
 
-/// Interleaved timing: the set is run in turns of [`TURN`] moves, each
-/// turn timed with ours (kept, unchecked), then `slide()` checked, then
-/// the peer, and each side's turns are added up. Criterion times the sides
-/// one after the other, seconds apart, so on a shared machine a burst of
-/// other work can land on one side only; taken in turns of a fraction of
-/// a millisecond, both sides see the same machine, and their ratio moves
-/// less from run to run. Each side's caches then also hold the other's
-/// data, as a game's collision shares the caches with everything else.
-/// Printed beside criterion's figures, as µs per move.
+/// Interleaved timing: the set is cut into turns of [`TURN`] moves, and
+/// the three sides (ours kept and unchecked, `slide()` checked, the peer)
+/// take turns, each on a different part of the set at any time (side `i`
+/// on turn `k + i * turns / 3`), so that no side finds the tree warmed by
+/// another one's run of the same moves; each side's time is added up
+/// over all its turns. Criterion times the sides one after the other,
+/// seconds apart, so on a shared machine a burst of other work can land
+/// on one side only; taken in turns of a fraction of a millisecond, both
+/// sides see the same machine, and their ratio moves less from run to
+/// run. Each side's caches then also hold the others' data, as a game's
+/// collision shares the caches with everything else. Printed beside
+/// criterion's figures, as µs per move.
 fn paired(
     level: &Level,
     peer: &ParrySlide,
@@ -270,18 +273,19 @@ fn paired(
 ) -> String {
     // The cold set is long: one round visits each of its moves once.
     let rounds = if set.walk_through { 1 } else { 3 };
-    let moves = &set.moves;
+    let turns: Vec<&[ProbeMove]> = set.moves.chunks(TURN).collect();
+    let n = turns.len();
     let mut solver = reusable_solver(level, unchecked);
     let mut total = [Duration::ZERO; 3];
     for _ in 0..rounds {
-        for turn in moves.chunks(TURN) {
+        for k in 0..n {
             let t = Instant::now();
-            for m in turn {
+            for m in turns[k] {
                 black_box(run_move(&mut solver, m));
             }
             total[0] += t.elapsed();
             let t = Instant::now();
-            for m in turn {
+            for m in turns[(k + n / 3) % n] {
                 let (start, vel) = (m.start_world, m.velocity_world);
                 black_box(slide(
                     level.world(),
@@ -293,13 +297,13 @@ fn paired(
             }
             total[1] += t.elapsed();
             let t = Instant::now();
-            for m in turn {
+            for m in turns[(k + 2 * n / 3) % n] {
                 black_box(peer.slide(m.start_world, m.velocity_world));
             }
             total[2] += t.elapsed();
         }
     }
-    let us = total.map(|d| d.as_secs_f64() * 1e6 / (rounds * moves.len()) as f64);
+    let us = total.map(|d| d.as_secs_f64() * 1e6 / (rounds * set.moves.len()) as f64);
     format!(
         "interleaved, {rounds} round(s): ours {:.2} µs, slide() checked {:.2} µs, parry3d {:.2} µs a move; parry / ours {:.1}x, parry / slide() checked {:.1}x",
         us[0],
