@@ -107,12 +107,19 @@ impl ParrySlide {
     /// Collide and slide from `start` by `velocity` (world space); returns the
     /// final probe centre, world space.
     fn slide(&self, start_world: DVec3, velocity_world: DVec3) -> DVec3 {
-        self.slide_with(start_world, velocity_world, false)
+        self.slide_with(start_world, velocity_world, false).0
     }
 
     /// The same loop, the mesh given to `cast_shapes` as the first shape
-    /// when `mesh_first` (parry then does not swap the pair).
-    fn slide_with(&self, start_world: DVec3, velocity_world: DVec3, mesh_first: bool) -> DVec3 {
+    /// when `mesh_first` (parry then does not swap the pair); also whether
+    /// the loop ran out of casts with motion left (not too short, not free).
+    fn slide_with(
+        &self,
+        start_world: DVec3,
+        velocity_world: DVec3,
+        mesh_first: bool,
+    ) -> (DVec3, bool) {
+        let mut out_of_casts = true;
         let ball = Ball::new(1.0);
         let options = ShapeCastOptions {
             max_time_of_impact: 1.0,
@@ -125,6 +132,7 @@ impl ParrySlide {
         for _ in 0..self.max_iterations {
             let len = vel.length();
             if len < self.min_move_espace {
+                out_of_casts = false;
                 break;
             }
             let at = Pose::from_translation(pos);
@@ -151,6 +159,7 @@ impl ParrySlide {
             };
             let Some(hit) = hit.ok().flatten() else {
                 pos += vel;
+                out_of_casts = false;
                 break;
             };
             let dir = vel / len;
@@ -167,7 +176,8 @@ impl ParrySlide {
             let remaining = vel - dir * travel;
             vel = remaining - n * remaining.dot(n);
         }
-        DVec3::new(pos.x as f64, pos.y as f64, pos.z as f64) * self.radii
+        let end = DVec3::new(pos.x as f64, pos.y as f64, pos.z as f64) * self.radii;
+        (end, out_of_casts)
     }
 }
 
@@ -186,6 +196,8 @@ fn agreement(
     let (mut apart_1cm, mut apart_10cm) = (0usize, 0usize);
     // Of those 10 cm apart, why ours ended.
     let mut far_reasons = std::collections::BTreeMap::<String, usize>::new();
+    // Of those, the moves where the peer ran out of casts with motion left.
+    let mut far_peer_out_of_casts = 0usize;
     // Moves where parry's two argument orders end more than 0.1 mm apart.
     let mut peer_orders_apart = 0usize;
     let mut solver = reusable_solver(level, unchecked);
@@ -211,9 +223,10 @@ fn agreement(
                 nodes += rec.bvh_stats.nodes_visited as usize;
                 candidates += rec.candidate_count as usize;
             }
-            let theirs = peer.slide(m.start_world, m.velocity_world);
+            let (theirs, peer_out_of_casts) =
+                peer.slide_with(m.start_world, m.velocity_world, false);
             if diagnostics() {
-                let mesh_first = peer.slide_with(m.start_world, m.velocity_world, true);
+                let (mesh_first, _) = peer.slide_with(m.start_world, m.velocity_world, true);
                 peer_orders_apart += usize::from((mesh_first - theirs).length() > 1e-4);
             }
             let gap = (end - theirs).length();
@@ -225,6 +238,7 @@ fn agreement(
                 *far_reasons
                     .entry(format!("{:?}", e.end_reason))
                     .or_default() += 1;
+                far_peer_out_of_casts += usize::from(peer_out_of_casts);
             }
             gap
         })
@@ -232,12 +246,13 @@ fn agreement(
     gaps.sort_by(f64::total_cmp);
     let per_move = |x: usize| x as f64 / moves.len() as f64;
     format!(
-        "ours vs parry ends: median {:.4} m, p90 {:.4} m, {} more than 1 cm and {} more than 10 cm apart (ours ended these {:?}){}; ours per move: {:.2} iterations, {:.0} BVH nodes, {:.1} candidate triangles",
+        "ours vs parry ends: median {:.4} m, p90 {:.4} m, {} more than 1 cm and {} more than 10 cm apart (ours ended these {:?}; the peer ran out of its casts on {}){}; ours per move: {:.2} iterations, {:.0} BVH nodes, {:.1} candidate triangles",
         gaps[gaps.len() / 2],
         gaps[gaps.len() * 9 / 10],
         apart_1cm,
         apart_10cm,
         far_reasons,
+        far_peer_out_of_casts,
         if diagnostics() {
             format!(" (parry mesh-first vs ball-first: {peer_orders_apart} more than 0.1 mm apart)")
         } else {
@@ -246,71 +261,6 @@ fn agreement(
         per_move(iterations),
         per_move(nodes),
         per_move(candidates)
-    )
-}
-
-/// Moves per turn in [`paired`].
-const TURN: usize = 50;
-
-/// Interleaved timing: the set is cut into turns of [`TURN`] moves, and
-/// the three sides (ours kept and unchecked, `slide()` checked, the peer)
-/// take turns, each on a different part of the set at any time (side `i`
-/// on turn `k + i * turns / 3`), so that no side finds the tree warmed by
-/// another one's run of the same moves; each side's time is added up
-/// over all its turns. Criterion times the sides one after the other,
-/// seconds apart, so on a shared machine a burst of other work can land
-/// on one side only; taken in turns of a fraction of a millisecond, both
-/// sides see the same machine, and their ratio moves less from run to
-/// run. Each side's caches then also hold the others' data, as a game's
-/// collision shares the caches with everything else. Printed beside
-/// criterion's figures, as µs per move.
-fn paired(
-    level: &Level,
-    peer: &ParrySlide,
-    settings: &SlideSettings,
-    unchecked: &SlideSettings,
-    set: &MoveSet,
-) -> String {
-    // The cold set is long: one round visits each of its moves once.
-    let rounds = if set.walk_through { 1 } else { 3 };
-    let turns: Vec<&[ProbeMove]> = set.moves.chunks(TURN).collect();
-    let n = turns.len();
-    let mut solver = reusable_solver(level, unchecked);
-    let mut total = [Duration::ZERO; 3];
-    for _ in 0..rounds {
-        for k in 0..n {
-            let t = Instant::now();
-            for m in turns[k] {
-                black_box(run_move(&mut solver, m));
-            }
-            total[0] += t.elapsed();
-            let t = Instant::now();
-            for m in turns[(k + n / 3) % n] {
-                let (start, vel) = (m.start_world, m.velocity_world);
-                black_box(slide(
-                    level.world(),
-                    settings,
-                    start,
-                    vel,
-                    TraceDetail::Summary,
-                ));
-            }
-            total[1] += t.elapsed();
-            let t = Instant::now();
-            for m in turns[(k + 2 * n / 3) % n] {
-                black_box(peer.slide(m.start_world, m.velocity_world));
-            }
-            total[2] += t.elapsed();
-        }
-    }
-    let us = total.map(|d| d.as_secs_f64() * 1e6 / (rounds * set.moves.len()) as f64);
-    format!(
-        "interleaved, {rounds} round(s): ours {:.2} µs, slide() checked {:.2} µs, parry3d {:.2} µs a move; parry / ours {:.1}x, parry / slide() checked {:.1}x",
-        us[0],
-        us[1],
-        us[2],
-        us[2] / us[0],
-        us[2] / us[1]
     )
 }
 
@@ -508,11 +458,6 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, curated: Option<Vec
             path.display(),
             agreement(level, &peer, &settings, &unchecked, &set.moves)
         );
-        eprintln!(
-            "{name} {}: {}",
-            set.name,
-            paired(level, &peer, &settings, &unchecked, set)
-        );
         let mut group = c.benchmark_group(format!("slide_{}/{name}", set.name));
         let per_iteration = if set.walk_through { 1 } else { set.moves.len() };
         group.throughput(Throughput::Elements(per_iteration as u64));
@@ -556,7 +501,7 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level, curated: Option<Vec
         });
         if diagnostics() {
             time_set(&mut group, "parry3d_mesh_first", set, |m| {
-                black_box(peer.slide_with(m.start_world, m.velocity_world, true));
+                black_box(peer.slide_with(m.start_world, m.velocity_world, true).0);
             });
         }
         group.finish();
