@@ -1,41 +1,74 @@
 //! One collide-and-slide move (at most 5 iterations, same moves, same skin)
 //! with Collidoscope's solver (robust mode) against a cast-based slide
-//! written with parry3d, in the same run, on the same triangles.
+//! written with parry3d, in the same run, on the same triangles, on fresh
+//! random moves made from a seed.
 //!
 //! The parry side works in the probe's ellipsoid space (world divided by the
 //! radii) so the probe is a ball of radius 1: `cast_shapes` to the first
-//! hit against parry's own `TriMesh` (its BVH), move to the time of impact
-//! minus the skin, project the remaining motion onto the contact plane,
-//! repeat. Scenes: generated cities of ~100k, ~1M and ~4M triangles and,
-//! when `../shared/levels` is present, the Sibenik cathedral (75k
-//! triangles). Each scene runs three sets: `move` (300 long moves of 0.5-5
-//! m into walls, stairs, creases, doors and along corridors), `frames` (the
-//! same moves walked as 60 Hz frames of 0.15 m, settling on and sliding
-//! along the ground, up to 10 frames each) and `open` (300 moves through
-//! open space that hit nothing).
+//! hit against parry's own `TriMesh` (built by `TriMesh::new`: its binned
+//! BVH, no flags), move to the time of impact minus the skin, project the
+//! remaining motion onto the contact plane, repeat; nothing is checked or
+//! recorded after a move.
 //!
-//! Ours runs as a batch would: one solver per set, kept across its moves
-//! (`SlideSolver::reusable`, `start_move`, `run_to_end`); the one-shot
-//! `slide(..)` call, which makes a solver and copies out every record, is
-//! measured beside it. Each scene first checks that both give the same end
-//! for every move, and prints the memory each side holds per triangle.
+//! Scenes: generated `field` levels (terrain strewn with crates) of ~100k,
+//! ~1M and ~4M triangles, the generated city of ~1M, and, when
+//! `../shared/levels` is present, the Sibenik cathedral (75k triangles).
+//! `SLIDE_SCENES=field_1m,city_4m` picks scenes (also `city_100k` and
+//! `city_4m`, which are not run by default).
 //!
-//! Short run: `cargo bench --bench slide -- --warm-up-time 1 --measurement-time 3`
+//! Move sets, each from the seed (`SLIDE_SEED`, default
+//! [`DEFAULT_MOVE_SEED`]) with `analysis::generate::move_sets`, starts on
+//! random walkable ground, written to `target/slide-moves/` as JSON Lines:
+//! - `walk`: 3,000 moves of 0.1-0.6 m along the ground, 5 cm down;
+//! - `long`: 3,000 moves of 0.5-5 m, a tenth of that down;
+//! - `frames`: 300 walkers of ten 60 Hz frames (0.15 m, 3 cm down), each
+//!   frame starting where our solver ended the one before;
+//! - `cold`: 50,000 long moves (another seed), one visited per timed
+//!   iteration, so a move comes back only after all the others have passed
+//!   through the caches.
+//!
+//! Timed on each: `ours` (one kept solver, `start_move` + `run_to_end`,
+//! self checks off, no record: what parry's loop does), `ours_slide_checked`
+//! (`collide::slide(..)` per move with the default settings: self checks
+//! on, every iteration's record copied out) and `parry3d`.
+//! `SLIDE_DIAG=1` adds the sets and timings that explain the older figures
+//! (see BENCHMARKS.md): `long300` (the first 300 long moves, repeated),
+//! `curated` (the 300 aimed `city_moves` on city scenes), and `ours_checked`
+//! (kept solver, self checks on), `ours_slide` (`slide()`, self checks off)
+//! and `parry3d_mesh_first` (the same parry loop with the mesh as the first
+//! shape) on every set.
+//!
+//! Before timing, every move of every set is run by each side: our kept
+//! solver must end exactly where `slide()` ends, for the same reason (or
+//! the bench stops), and how far the peer ends from ours is printed.
+//!
+//! `cargo bench --no-default-features --bench slide -- --warm-up-time 1 --measurement-time 3`
 
-use collidoscope::analysis::generate::{ProbeMove, city, city_moves};
+use collidoscope::analysis::generate::move_sets::{
+    DEFAULT_MOVE_SEED, MoveKind, frame_walks, random_moves, write_moves_jsonl,
+};
+use collidoscope::analysis::generate::{ProbeMove, city, city_moves, field};
 use collidoscope::collide::{MoveEnd, SlideSettings, SlideSolver, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
 use collidoscope::mesh::TriMesh;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
 use parry3d::math::{Pose, Vector};
-use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes, distance};
+use parry3d::query::{ShapeCastOptions, cast_shapes};
 use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-/// Moves per scene: one benchmark iteration runs all of them.
-const MOVES: usize = 300;
+/// Moves in the `walk` and `long` sets.
+const SET: usize = 3_000;
+/// Walkers in the `frames` set, and frames each.
+const WALKERS: usize = 300;
+const FRAMES: usize = 10;
+/// Moves in the `cold` set.
+const COLD: usize = 50_000;
+/// Moves in the diagnostic sets repeated from a small list.
+const SMALL: usize = 300;
 
 /// The peer: the level in the probe's ellipsoid space as a parry `TriMesh`.
 struct ParrySlide {
@@ -74,6 +107,19 @@ impl ParrySlide {
     /// Collide and slide from `start` by `velocity` (world space); returns the
     /// final probe centre, world space.
     fn slide(&self, start_world: DVec3, velocity_world: DVec3) -> DVec3 {
+        self.slide_with(start_world, velocity_world, false).0
+    }
+
+    /// The same loop, the mesh given to `cast_shapes` as the first shape
+    /// when `mesh_first` (parry then does not swap the pair); also whether
+    /// the loop ran out of casts with motion left (not too short, not free).
+    fn slide_with(
+        &self,
+        start_world: DVec3,
+        velocity_world: DVec3,
+        mesh_first: bool,
+    ) -> (DVec3, bool) {
+        let mut out_of_casts = true;
         let ball = Ball::new(1.0);
         let options = ShapeCastOptions {
             max_time_of_impact: 1.0,
@@ -86,136 +132,75 @@ impl ParrySlide {
         for _ in 0..self.max_iterations {
             let len = vel.length();
             if len < self.min_move_espace {
+                out_of_casts = false;
                 break;
             }
-            let hit = cast_shapes(
-                &Pose::from_translation(pos),
-                vel,
-                &ball,
-                &Pose::IDENTITY,
-                Vector::ZERO,
-                &self.mesh_espace,
-                options,
-            )
-            .ok()
-            .flatten();
-            let Some(hit) = hit else {
+            let at = Pose::from_translation(pos);
+            let hit = if mesh_first {
+                cast_shapes(
+                    &Pose::IDENTITY,
+                    Vector::ZERO,
+                    &self.mesh_espace,
+                    &at,
+                    vel,
+                    &ball,
+                    options,
+                )
+            } else {
+                cast_shapes(
+                    &at,
+                    vel,
+                    &ball,
+                    &Pose::IDENTITY,
+                    Vector::ZERO,
+                    &self.mesh_espace,
+                    options,
+                )
+            };
+            let Some(hit) = hit.ok().flatten() else {
                 pos += vel;
+                out_of_casts = false;
                 break;
             };
             let dir = vel / len;
             let travel = (hit.time_of_impact * len - self.skin_espace).max(0.0);
             pos += dir * travel;
-            // normal1 points from the ball towards the obstacle.
-            let n = -hit.normal1;
+            // normal1 points out of the first shape towards the second:
+            // the contact normal, pointing at the ball, is the mesh's
+            // normal1 or the opposite of the ball's.
+            let n = if mesh_first {
+                hit.normal1
+            } else {
+                -hit.normal1
+            };
             let remaining = vel - dir * travel;
             vel = remaining - n * remaining.dot(n);
         }
-        DVec3::new(pos.x as f64, pos.y as f64, pos.z as f64) * self.radii
-    }
-
-    /// Distance from a probe centred at `pos_world` to the level, in
-    /// ellipsoid-space units beyond the unit ball (0 when touching).
-    fn clearance(&self, pos_world: DVec3) -> f32 {
-        let ball = Ball::new(1.0);
-        let pose = Pose::from_translation(to_parry(pos_world / self.radii));
-        distance(&pose, &ball, &Pose::IDENTITY, &self.mesh_espace).map_or(0.0, |d| d.distance)
-    }
-
-    /// The height of the ground below `above_world` (within `depth` metres),
-    /// world space.
-    fn ground_below(&self, above_world: DVec3, depth: f64) -> Option<f64> {
-        let dir = to_parry(DVec3::new(0.0, -1.0, 0.0) / self.radii);
-        let ray = Ray::new(to_parry(above_world / self.radii), dir);
-        let t = self.mesh_espace.cast_local_ray(&ray, depth as f32, true)?;
-        Some(above_world.y - f64::from(t))
+        let end = DVec3::new(pos.x as f64, pos.y as f64, pos.z as f64) * self.radii;
+        (end, out_of_casts)
     }
 }
 
-/// A number in [0, 1) from `i` (SplitMix64), for reproducible moves.
-fn unit(i: u64) -> f64 {
-    let mut x = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    ((x ^ (x >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// Moves on a real level: starts on the ground (found by a ray down from
-/// `probe_height` above the lowest point), clear of the geometry, walking
-/// 0.5-3 m in hashed directions with a slight downward component.
-fn ground_moves(mesh: &TriMesh, peer: &ParrySlide, count: usize) -> Vec<ProbeMove> {
-    let b = mesh.bounds();
-    let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
-    let mut moves = Vec::new();
-    for i in 0..(count as u64 * 200) {
-        if moves.len() == count {
-            break;
-        }
-        let x = lo.x + (hi.x - lo.x) * unit(3 * i);
-        let z = lo.z + (hi.z - lo.z) * unit(3 * i + 1);
-        let Some(ground) = peer.ground_below(DVec3::new(x, lo.y + 1.6, z), 3.0) else {
-            continue;
-        };
-        let start = DVec3::new(x, ground + 0.95, z);
-        if peer.clearance(start) < 0.03 {
-            continue;
-        }
-        let angle = std::f64::consts::TAU * unit(3 * i + 2);
-        let len = 0.5 + 2.5 * unit(i ^ 0xDEAD_BEEF);
-        let velocity = DVec3::new(angle.cos(), -0.1, angle.sin()) * len;
-        moves.push(ProbeMove {
-            start_world: start,
-            velocity_world: velocity,
-        });
-    }
-    moves
-}
-
-/// Moves through open space: starts anywhere in the level's box (above the
-/// lowest metre) whose clearance is more than the whole move, 0.5-3 m in
-/// hashed directions: nothing is hit, so what is measured is the search
-/// for candidates and the fixed cost of a move.
-fn open_moves(mesh: &TriMesh, peer: &ParrySlide, count: usize) -> Vec<ProbeMove> {
-    let b = mesh.bounds();
-    let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
-    let smallest_radius = SlideSettings::default()
-        .radii
-        .into_iter()
-        .fold(f64::INFINITY, f64::min);
-    let mut moves = Vec::new();
-    for i in 0..(count as u64 * 500) {
-        if moves.len() == count {
-            break;
-        }
-        let start = DVec3::new(
-            lo.x + (hi.x - lo.x) * unit(5 * i),
-            lo.y + 1.0 + (hi.y - lo.y - 1.0).max(0.0) * unit(5 * i + 1),
-            lo.z + (hi.z - lo.z) * unit(5 * i + 2),
-        );
-        let angle = std::f64::consts::TAU * unit(5 * i + 3);
-        let len = 0.5 + 2.5 * unit(5 * i + 4);
-        if f64::from(peer.clearance(start)) <= len / smallest_radius + 0.1 {
-            continue;
-        }
-        moves.push(ProbeMove {
-            start_world: start,
-            velocity_world: DVec3::new(angle.cos(), 0.0, angle.sin()) * len,
-        });
-    }
-    moves
-}
-
-/// How far apart the two solvers end (world metres, median and 90th
-/// percentile), and what our solver did per move (mean iterations, BVH
-/// nodes visited and candidate triangles), printed with each scene.
+/// Runs every move with each side before anything is timed: our kept
+/// solver (self checks off) must end where `slide()` with the default
+/// settings ends, for the same reason; returns how far apart ours and the
+/// peer end and what our solver did per move, as a line to print.
 fn agreement(
     level: &Level,
     peer: &ParrySlide,
     settings: &SlideSettings,
+    unchecked: &SlideSettings,
     moves: &[ProbeMove],
 ) -> String {
-    let (mut iterations, mut nodes, mut boxes, mut candidates) = (0usize, 0usize, 0usize, 0usize);
-    let mut solver = reusable_solver(level, settings);
+    let (mut iterations, mut nodes, mut candidates) = (0usize, 0usize, 0usize);
+    let (mut apart_1cm, mut apart_10cm) = (0usize, 0usize);
+    // Of those 10 cm apart, why ours ended.
+    let mut far_reasons = std::collections::BTreeMap::<String, usize>::new();
+    // Of those, the moves where the peer ran out of casts with motion left.
+    let mut far_peer_out_of_casts = 0usize;
+    // Moves where parry's two argument orders end more than 0.1 mm apart.
+    let mut peer_orders_apart = 0usize;
+    let mut solver = reusable_solver(level, unchecked);
     let mut gaps: Vec<f64> = moves
         .iter()
         .map(|m| {
@@ -227,33 +212,54 @@ fn agreement(
                 TraceDetail::Summary,
             );
             let end = ours.as_ref().map_or(m.start_world, |r| r.final_position);
-            // The reusable solver the benchmark times does the same moves
-            // with the same results.
-            let reused = run_move(&mut solver, m);
-            let one_shot = ours.as_ref().map(|r| (r.final_position, r.end_reason));
+            let kept = run_move(&mut solver, m);
             assert_eq!(
-                reused.map(|e| (e.final_position, e.end_reason)),
-                one_shot,
-                "reusable solver and slide() disagree on {m:?}"
+                kept.map(|e| (e.final_position, e.end_reason)),
+                ours.as_ref().map(|r| (r.final_position, r.end_reason)),
+                "the kept solver (self checks off) and slide() disagree on {m:?}"
             );
             for rec in ours.iter().flat_map(|r| &r.iterations) {
                 iterations += 1;
                 nodes += rec.bvh_stats.nodes_visited as usize;
-                boxes += rec.bvh_stats.triangles_tested as usize;
                 candidates += rec.candidate_count as usize;
             }
-            (end - peer.slide(m.start_world, m.velocity_world)).length()
+            let (theirs, peer_out_of_casts) =
+                peer.slide_with(m.start_world, m.velocity_world, false);
+            if diagnostics() {
+                let (mesh_first, _) = peer.slide_with(m.start_world, m.velocity_world, true);
+                peer_orders_apart += usize::from((mesh_first - theirs).length() > 1e-4);
+            }
+            let gap = (end - theirs).length();
+            apart_1cm += usize::from(gap > 0.01);
+            apart_10cm += usize::from(gap > 0.1);
+            if gap > 0.1
+                && let Some(e) = kept
+            {
+                *far_reasons
+                    .entry(format!("{:?}", e.end_reason))
+                    .or_default() += 1;
+                far_peer_out_of_casts += usize::from(peer_out_of_casts);
+            }
+            gap
         })
         .collect();
     gaps.sort_by(f64::total_cmp);
     let per_move = |x: usize| x as f64 / moves.len() as f64;
     format!(
-        "final positions ours vs parry: median {:.4} m, p90 {:.4} m apart; ours per move: {:.2} iterations, {:.0} BVH nodes, {:.1} triangle boxes tested, {:.1} candidate triangles",
+        "ours vs parry ends: median {:.4} m, p90 {:.4} m, {} more than 1 cm and {} more than 10 cm apart (ours ended these {:?}; the peer ran out of its casts on {}){}; ours per move: {:.2} iterations, {:.0} BVH nodes, {:.1} candidate triangles",
         gaps[gaps.len() / 2],
         gaps[gaps.len() * 9 / 10],
+        apart_1cm,
+        apart_10cm,
+        far_reasons,
+        far_peer_out_of_casts,
+        if diagnostics() {
+            format!(" (parry mesh-first vs ball-first: {peer_orders_apart} more than 0.1 mm apart)")
+        } else {
+            String::new()
+        },
         per_move(iterations),
         per_move(nodes),
-        per_move(boxes),
         per_move(candidates)
     )
 }
@@ -272,9 +278,7 @@ fn run_move(solver: &mut SlideSolver<'_>, m: &ProbeMove) -> Option<MoveEnd> {
 
 /// Bytes each side holds per triangle, like for like: ours the mesh
 /// (vertices, triangles, the per-triangle boxes, the object ranges) and the
-/// BVH (nodes, the reordered indices and the leaf-ordered second copy of
-/// the boxes); parry its `TriMesh` (vertices, indices, its BVH, which keeps
-/// each triangle's box in its leaves), by its own `heap_memory_size`.
+/// BVH; parry its `TriMesh`, by its own `heap_memory_size`.
 fn memory_per_triangle(level: &Level, peer: &ParrySlide) -> String {
     let mesh = &level.mesh();
     let ours_mesh = std::mem::size_of_val(mesh.positions())
@@ -284,136 +288,285 @@ fn memory_per_triangle(level: &Level, peer: &ParrySlide) -> String {
         + mesh.objects().len() * std::mem::size_of::<u32>();
     let ours_bvh = level.bvh().stats().memory_bytes;
     let tris = mesh.triangle_count() as f64;
-    let peer_bytes = peer.mesh_espace.heap_memory_size();
     format!(
         "memory per triangle: ours {:.1} B (mesh {:.1} + BVH {:.1}), parry3d {:.1} B",
         (ours_mesh + ours_bvh) as f64 / tris,
         ours_mesh as f64 / tris,
         ours_bvh as f64 / tris,
-        peer_bytes as f64 / tris
+        peer.mesh_espace.heap_memory_size() as f64 / tris
     )
 }
 
-/// Horizontal length of one frame of walking: 9 m/s at 60 Hz.
-const FRAME_STEP: f64 = 0.15;
-/// Downward part of each frame, so the probe settles on the ground and then
-/// slides along it (a game's gravity, folded into the move).
-const FRAME_DROP: f64 = 0.03;
-/// At most this many frames per long move.
-const FRAMES_PER_MOVE: usize = 10;
-
-/// Each long move replayed as up to ten 60 Hz frames: the starts follow our
-/// solver's trajectory (computed once here), so both solvers then get the
-/// very same list of (start, velocity), most of them in contact with the
-/// ground or a wall, as in a game.
-fn frame_moves(level: &Level, settings: &SlideSettings, moves: &[ProbeMove]) -> Vec<ProbeMove> {
-    let mut frames = Vec::new();
-    for m in moves {
-        let horizontal = DVec3::new(m.velocity_world.x, 0.0, m.velocity_world.z);
-        let n = ((horizontal.length() / FRAME_STEP).ceil() as usize).min(FRAMES_PER_MOVE);
-        let velocity = horizontal.normalize() * FRAME_STEP - DVec3::Y * FRAME_DROP;
-        let mut pos = m.start_world;
-        for _ in 0..n {
-            frames.push(ProbeMove {
-                start_world: pos,
-                velocity_world: velocity,
-            });
-            let r = slide(level.world(), settings, pos, velocity, TraceDetail::Summary);
-            pos = r.map_or(pos, |r| r.final_position);
-        }
-    }
-    frames
+/// The seed of every set (`SLIDE_SEED`, else [`DEFAULT_MOVE_SEED`]).
+fn seed() -> u64 {
+    std::env::var("SLIDE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_MOVE_SEED)
 }
 
-fn bench_scene(c: &mut Criterion, name: &str, level: &Level, moves: &[ProbeMove]) {
-    let settings = SlideSettings::default();
-    let peer = ParrySlide::new(level.mesh(), &settings);
-    let frames = frame_moves(level, &settings, moves);
-    let open = open_moves(level.mesh(), &peer, MOVES);
-    eprintln!("{name}: {}", memory_per_triangle(level, &peer));
-    for (kind, moves) in [
-        ("move", moves),
-        ("frames", &frames[..]),
-        ("open", &open[..]),
-    ] {
-        eprintln!(
-            "{name} {kind}: {} triangles, {} moves; {}",
-            level.mesh().triangle_count(),
-            moves.len(),
-            agreement(level, &peer, &settings, moves)
-        );
-        let mut group = c.benchmark_group(format!("slide_{kind}/{name}"));
-        group.throughput(Throughput::Elements(moves.len() as u64));
-        // Ours with the default settings (checks on), ours without the
-        // solver's checks of itself (clearance, ghost corners: what those
-        // cost, and the like-for-like figure against the peer, which checks
-        // nothing after a move), both with one kept solver; the same
-        // unchecked through one `slide(..)` call per move; and the peer.
-        let unchecked = SlideSettings {
-            self_checks: false,
-            ..settings.clone()
-        };
-        for (label, s) in [
-            ("collidoscope", &settings),
-            ("collidoscope_unchecked", &unchecked),
-        ] {
-            let mut solver = reusable_solver(level, s);
-            group.bench_function(label, |b| {
-                b.iter(|| {
-                    for m in moves {
-                        black_box(run_move(&mut solver, m));
-                    }
-                })
+/// The diagnostic sets and timings are on (`SLIDE_DIAG=1`).
+fn diagnostics() -> bool {
+    std::env::var("SLIDE_DIAG").is_ok_and(|v| v != "0")
+}
+
+/// Whether `SLIDE_SCENES` (comma-separated names; unset: the default
+/// scenes) asks for the scene `name`.
+fn wanted(name: &str, by_default: bool) -> bool {
+    match std::env::var("SLIDE_SCENES") {
+        Ok(list) => list.split(',').any(|s| s.trim() == name),
+        Err(_) => by_default,
+    }
+}
+
+/// Where a set's moves are written, so they can be replayed
+/// (`collidoscope sweep LEVEL --batch FILE`) or read back.
+fn write_set(scene: &str, set: &str, moves: &[ProbeMove]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/slide-moves");
+    let path = dir.join(format!("{scene}_{set}_seed{}.jsonl", seed()));
+    let written = std::fs::create_dir_all(&dir).and_then(|()| {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path)?);
+        write_moves_jsonl(moves, &mut out)
+    });
+    if let Err(e) = written {
+        eprintln!("could not write {}: {e}", path.display());
+    }
+    path
+}
+
+/// A set of moves and how it is timed.
+struct MoveSet {
+    name: &'static str,
+    moves: Vec<ProbeMove>,
+    /// One move per timed iteration, walking on through the list (the
+    /// cold-cache set); otherwise the whole list per iteration.
+    walk_through: bool,
+}
+
+/// The sets of a scene. The seed of each is the run's seed mixed with the
+/// set's number, so sets differ from each other and from scene to scene
+/// only by their level.
+fn move_sets(
+    level: &Level,
+    settings: &SlideSettings,
+    curated: Option<Vec<ProbeMove>>,
+) -> Vec<MoveSet> {
+    let radii = settings.radii_vec();
+    let s = seed().wrapping_mul(16);
+    let long = random_moves(level, radii, MoveKind::Long, SET, s + 2);
+    let mut sets = vec![
+        MoveSet {
+            name: "walk",
+            moves: random_moves(level, radii, MoveKind::Walk, SET, s + 1),
+            walk_through: false,
+        },
+        MoveSet {
+            name: "long",
+            moves: long.clone(),
+            walk_through: false,
+        },
+        MoveSet {
+            name: "frames",
+            moves: frame_walks(level, settings, WALKERS, FRAMES, s + 3),
+            walk_through: false,
+        },
+        MoveSet {
+            name: "cold",
+            moves: random_moves(level, radii, MoveKind::Long, COLD, s + 4),
+            walk_through: true,
+        },
+    ];
+    if diagnostics() {
+        sets.push(MoveSet {
+            name: "long300",
+            moves: long[..SMALL.min(long.len())].to_vec(),
+            walk_through: false,
+        });
+        if let Some(moves) = curated {
+            sets.push(MoveSet {
+                name: "curated",
+                moves,
+                walk_through: false,
             });
         }
-        group.bench_function("collidoscope_unchecked_slide", |b| {
+    }
+    sets
+}
+
+/// Times `run` on `set` in `group` under `label`: the whole list per
+/// iteration, or (walking through) the next move of the list.
+fn time_set<F: FnMut(&ProbeMove)>(
+    group: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    label: &str,
+    set: &MoveSet,
+    mut run: F,
+) {
+    let moves = &set.moves;
+    if set.walk_through {
+        let mut next = 0usize;
+        group.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    run(&moves[next]);
+                    next += 1;
+                    if next == moves.len() {
+                        next = 0;
+                    }
+                }
+                start.elapsed()
+            })
+        });
+    } else {
+        group.bench_function(label, |b| {
             b.iter(|| {
                 for m in moves {
-                    let world = level.world();
-                    let (start, vel) = (m.start_world, m.velocity_world);
-                    black_box(slide(world, &unchecked, start, vel, TraceDetail::Summary));
+                    run(m);
                 }
             })
         });
-        group.bench_function("parry3d", |b| {
-            b.iter(|| {
-                for m in moves {
-                    black_box(peer.slide(m.start_world, m.velocity_world));
-                }
-            })
+    }
+}
+
+fn bench_scene(c: &mut Criterion, name: &str, level: &Level, curated: Option<Vec<ProbeMove>>) {
+    let settings = SlideSettings::default();
+    let unchecked = SlideSettings {
+        self_checks: false,
+        ..settings.clone()
+    };
+    let t = Instant::now();
+    let peer = ParrySlide::new(level.mesh(), &settings);
+    eprintln!(
+        "{name}: {} triangles; parry's TriMesh built in {:.1} s; {}",
+        level.mesh().triangle_count(),
+        t.elapsed().as_secs_f64(),
+        memory_per_triangle(level, &peer)
+    );
+    let t = Instant::now();
+    let sets = move_sets(level, &settings, curated);
+    eprintln!(
+        "{name}: move sets made in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    for set in &sets {
+        let path = write_set(name, set.name, &set.moves);
+        eprintln!(
+            "{name} {}: {} moves (seed {}, {}); {}",
+            set.name,
+            set.moves.len(),
+            seed(),
+            path.display(),
+            agreement(level, &peer, &settings, &unchecked, &set.moves)
+        );
+        let mut group = c.benchmark_group(format!("slide_{}/{name}", set.name));
+        let per_iteration = if set.walk_through { 1 } else { set.moves.len() };
+        group.throughput(Throughput::Elements(per_iteration as u64));
+        if set.walk_through {
+            // A sample is many single moves; criterion's default of 100
+            // samples would take too long at 4M triangles.
+            group.sample_size(30);
+        }
+        let mut solver = reusable_solver(level, &unchecked);
+        time_set(&mut group, "ours", set, |m| {
+            black_box(run_move(&mut solver, m));
         });
+        if diagnostics() {
+            let mut checked = reusable_solver(level, &settings);
+            time_set(&mut group, "ours_checked", set, |m| {
+                black_box(run_move(&mut checked, m));
+            });
+            time_set(&mut group, "ours_slide", set, |m| {
+                let (start, vel) = (m.start_world, m.velocity_world);
+                black_box(slide(
+                    level.world(),
+                    &unchecked,
+                    start,
+                    vel,
+                    TraceDetail::Summary,
+                ));
+            });
+        }
+        time_set(&mut group, "ours_slide_checked", set, |m| {
+            let (start, vel) = (m.start_world, m.velocity_world);
+            black_box(slide(
+                level.world(),
+                &settings,
+                start,
+                vel,
+                TraceDetail::Summary,
+            ));
+        });
+        time_set(&mut group, "parry3d", set, |m| {
+            black_box(peer.slide(m.start_world, m.velocity_world));
+        });
+        if diagnostics() {
+            time_set(&mut group, "parry3d_mesh_first", set, |m| {
+                black_box(peer.slide_with(m.start_world, m.velocity_world, true).0);
+            });
+        }
         group.finish();
     }
 }
 
 fn slide_benches(c: &mut Criterion) {
-    let cities = [
-        ("city_100k", 100_000),
-        ("city_1m", 1_000_000),
-        ("city_4m", 4_000_000),
-    ];
-    for (name, target) in cities {
-        let generated = city(target);
-        let moves = city_moves(&generated, MOVES);
-        let level = Level::from_mesh(name, generated.mesh);
-        bench_scene(c, name, &level, &moves);
+    eprintln!(
+        "move seed {} (SLIDE_SEED), diagnostics {} (SLIDE_DIAG)",
+        seed(),
+        if diagnostics() { "on" } else { "off" }
+    );
+    let seed = seed();
+    for (name, target, by_default) in [
+        ("field_100k", 100_000, true),
+        ("field_1m", 1_000_000, true),
+        ("field_4m", 4_000_000, true),
+    ] {
+        if wanted(name, by_default) {
+            let t = Instant::now();
+            let level = Level::from_mesh(name, field(target, seed));
+            eprintln!("{name}: level built in {:.1} s", t.elapsed().as_secs_f64());
+            bench_scene(c, name, &level, None);
+        }
+    }
+    for (name, target, by_default) in [
+        ("city_100k", 100_000, false),
+        ("city_1m", 1_000_000, true),
+        ("city_4m", 4_000_000, false),
+    ] {
+        if wanted(name, by_default) {
+            let t = Instant::now();
+            let generated = city(target);
+            let curated = city_moves(&generated, SMALL);
+            let level = Level::from_mesh(name, generated.mesh);
+            eprintln!("{name}: level built in {:.1} s", t.elapsed().as_secs_f64());
+            bench_scene(c, name, &level, Some(curated));
+        }
+    }
+    if !wanted("sibenik_75k", true) {
+        return;
     }
     let sibenik =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels/sibenik_dabrovic_75k.obj.gz");
     if !sibenik.exists() {
-        eprintln!("skipping sibenik: {} not found", sibenik.display());
+        eprintln!("skipping sibenik_75k: {} not found", sibenik.display());
         return;
     }
     match Level::load(&sibenik, &ImportOptions::default()) {
-        Ok(level) => {
-            let peer = ParrySlide::new(level.mesh(), &SlideSettings::default());
-            let moves = ground_moves(level.mesh(), &peer, MOVES);
-            drop(peer);
-            bench_scene(c, "sibenik_75k", &level, &moves);
-        }
-        Err(e) => eprintln!("skipping sibenik: {e}"),
+        Ok(level) => bench_scene(c, "sibenik_75k", &level, None),
+        Err(e) => eprintln!("skipping sibenik_75k: {e}"),
     }
 }
 
-criterion_group!(benches, slide_benches);
+/// Short runs by default, so that the whole bench takes minutes; the
+/// command line (`--warm-up-time`, `--measurement-time`) still decides.
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = slide_benches
+}
 criterion_main!(benches);

@@ -1,15 +1,19 @@
 //! Deterministic level generators, world space (Y up, metres): closed parts
 //! (floors, walls with door openings, staircases, ramps, pillars, thin walls,
-//! crease corners), the default level shown at start-up, and `city` levels
-//! tiled from rooms up to a target triangle count for the benchmarks.
+//! crease corners), the default level shown at start-up, `city` levels
+//! tiled from rooms and `field` levels of terrain strewn with crates, up to
+//! a target triangle count, for the benchmarks, and random move sets for
+//! any level ([`move_sets`]).
 //!
 //! Nothing here is random: where parts vary, the variation comes from a
-//! fixed-seed hash of their position, so a generator called twice returns
-//! the same mesh, bit for bit. Every part is a closed, outward-facing
+//! fixed-seed hash of their position or from a seeded [`Rng`], so a
+//! generator called twice returns the same mesh, bit for bit. Every part is a closed, outward-facing
 //! solid (counter-clockwise seen from outside) and a named object.
 
 mod city;
 mod default_level;
+mod field;
+pub mod move_sets;
 mod obj;
 pub mod parts;
 pub mod solid;
@@ -19,6 +23,7 @@ pub use default_level::{
     CEILINGS, DEFAULT_LEVEL_OBJ, DOORS, FUNNEL_GAP_AT, FUNNEL_GAP_M, RAMP_SLOPES, STAIR_RISERS,
     default_level,
 };
+pub use field::{FIELD_CELL, field};
 pub use obj::write_obj;
 pub use solid::Solid;
 
@@ -79,6 +84,35 @@ pub(crate) fn splitmix64(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
+}
+
+/// A seeded stream of SplitMix64 numbers: the generators' one source of
+/// randomness where a seed, not a position, names the result.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// The stream named by `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let x = self.0;
+        self.0 = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        splitmix64(x)
+    }
+
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A number in `[lo, hi)`.
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
 }
 
 /// A number in `[0, 1)` from `splitmix64(seed)`.

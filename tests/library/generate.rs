@@ -1,11 +1,18 @@
 //! Generator tests: every part is closed and outward-facing, counts and
-//! determinism, the city's probe moves start clear of the geometry, and the
-//! committed default level equals the generator's output.
+//! determinism, the city's probe moves and the random move sets start clear
+//! of the geometry, and the committed default level equals the generator's
+//! output.
 
-use collidoscope::analysis::generate::{
-    City, DEFAULT_LEVEL_OBJ, LevelBuilder, MOVE_KINDS, Solid, city, city_moves, default_level,
-    parts, write_obj,
+use collidoscope::analysis::generate::move_sets::{
+    FRAME_DROP, FRAME_STEP, MoveKind, frame_walks, random_moves, read_moves_jsonl,
+    write_moves_jsonl,
 };
+use collidoscope::analysis::generate::{
+    City, DEFAULT_LEVEL_OBJ, LevelBuilder, MOVE_KINDS, ProbeMove, Solid, city, city_moves,
+    default_level, field, parts, write_obj,
+};
+use collidoscope::collide::{SlideSettings, TraceDetail, slide};
+use collidoscope::level::Level;
 use collidoscope::mesh::TriMesh;
 use glam::{DVec2, DVec3};
 use std::collections::HashMap;
@@ -399,4 +406,132 @@ mod props {
             assert_closed_outward(&mesh, 0);
         }
     }
+}
+
+#[test]
+fn field_reaches_its_target_is_closed_and_follows_its_seed() {
+    let a = field(20_000, 7);
+    let b = field(20_000, 7);
+    let n = a.triangle_count();
+    assert!((19_000..=21_000).contains(&n), "{n} triangles");
+    assert_eq!(a.positions(), b.positions());
+    assert_eq!(a.triangles(), b.triangles());
+    let names: Vec<&str> = a.objects().iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["terrain", "crates"]);
+    // Every crate is a closed, outward-facing box.
+    assert_closed_outward(&a, 1);
+    // Another seed, another field of the same size.
+    let c = field(20_000, 8);
+    assert_eq!(c.triangle_count(), n);
+    assert_ne!(a.positions(), c.positions());
+    // The terrain faces up everywhere.
+    let terrain = &a.objects()[0];
+    for t in terrain.first_triangle..terrain.first_triangle + terrain.triangle_count {
+        assert!(
+            a.triangle_normal(t).y > 0.9,
+            "terrain triangle {t} is steep"
+        );
+    }
+}
+
+/// Checks each start of `moves` by brute force over every triangle, in
+/// ellipsoid space (the probe a unit sphere): clear of the geometry by at
+/// least a hundredth of a radius, within a few centimetres of the nearest
+/// triangle, which faces the start (so it stands on ground, outside every
+/// solid); and each move's horizontal length within `lengths`.
+fn assert_starts_on_ground(
+    level: &Level,
+    moves: &[ProbeMove],
+    radii: DVec3,
+    lengths: std::ops::Range<f64>,
+) {
+    let mesh = level.mesh();
+    for (i, m) in moves.iter().enumerate() {
+        let p = m.start_world / radii;
+        let (nearest, tri) = (0..mesh.triangle_count() as u32)
+            .map(|t| {
+                let [a, b, c] = mesh.triangle_f64(t).map(|v| v / radii);
+                ((closest_on_triangle(p, a, b, c) - p).length(), t)
+            })
+            .fold((f64::INFINITY, 0), |x, y| if y.0 < x.0 { y } else { x });
+        assert!(
+            nearest > 1.01 && nearest < 1.06,
+            "move {i} starts {nearest} radii from the level"
+        );
+        let [a, b, c] = mesh.triangle_f64(tri).map(|v| v / radii);
+        let normal = (b - a).cross(c - a);
+        assert!(
+            normal.dot(p - a) > 0.0,
+            "move {i} starts behind its nearest triangle"
+        );
+        let flat = DVec3::new(m.velocity_world.x, 0.0, m.velocity_world.z).length();
+        assert!(lengths.contains(&flat), "move {i} is {flat} m long");
+        assert!(m.velocity_world.y < 0.0, "move {i} does not go down");
+    }
+}
+
+#[test]
+fn random_moves_start_on_the_ground_clear_of_the_level_and_follow_their_seed() {
+    let radii = SlideSettings::default().radii_vec();
+    let fields = Level::from_mesh("field", field(20_000, 3));
+    let walks = random_moves(&fields, radii, MoveKind::Walk, 150, 5);
+    assert_eq!(walks.len(), 150);
+    assert_eq!(walks, random_moves(&fields, radii, MoveKind::Walk, 150, 5));
+    assert_ne!(walks, random_moves(&fields, radii, MoveKind::Walk, 150, 6));
+    assert_starts_on_ground(&fields, &walks, radii, 0.1..0.6);
+
+    let c = city(10_000);
+    let level = Level::from_mesh("city", c.mesh);
+    let long = random_moves(&level, radii, MoveKind::Long, 150, 9);
+    assert_eq!(long.len(), 150);
+    assert_starts_on_ground(&level, &long, radii, 0.5..5.0);
+    // Rooms, stairs and ramps: the starts are not all at floor height.
+    assert!(long.iter().any(|m| m.start_world.y > 1.1));
+}
+
+#[test]
+fn frame_walks_start_each_frame_where_the_solver_ended_the_last() {
+    let settings = SlideSettings::default();
+    let level = Level::from_mesh("field", field(20_000, 4));
+    let frames = frame_walks(&level, &settings, 12, 10, 21);
+    assert_eq!(frames.len(), 120);
+    assert_eq!(frames, frame_walks(&level, &settings, 12, 10, 21));
+    assert_starts_on_ground(&level, &frames[..1], settings.radii_vec(), 0.1..0.2);
+    for walk in frames.chunks(10) {
+        for pair in walk.windows(2) {
+            let end = slide(
+                level.world(),
+                &settings,
+                pair[0].start_world,
+                pair[0].velocity_world,
+                TraceDetail::Summary,
+            )
+            .expect("a valid move")
+            .final_position;
+            assert_eq!(pair[1].start_world, end);
+            assert_eq!(pair[1].velocity_world, pair[0].velocity_world);
+        }
+        let v = walk[0].velocity_world;
+        assert!((DVec3::new(v.x, 0.0, v.z).length() - FRAME_STEP).abs() < 1e-12);
+        assert_eq!(v.y, -FRAME_DROP);
+    }
+}
+
+#[test]
+fn move_sets_round_trip_through_json_lines_bit_for_bit() {
+    let level = Level::from_mesh("field", field(5_000, 1));
+    let moves = random_moves(
+        &level,
+        SlideSettings::default().radii_vec(),
+        MoveKind::Long,
+        50,
+        2,
+    );
+    let mut text = Vec::new();
+    write_moves_jsonl(&moves, &mut text).unwrap();
+    let lines = std::str::from_utf8(&text).unwrap().lines().count();
+    assert_eq!(lines, 50);
+    assert_eq!(read_moves_jsonl(&text[..]).unwrap(), moves);
+    let err = read_moves_jsonl(&b"{\"from\":[0,0,0]}\n"[..]).unwrap_err();
+    assert!(err.to_string().starts_with("line 1:"), "{err}");
 }
