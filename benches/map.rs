@@ -13,8 +13,19 @@
 //! frame, which also measures its clearance after every iteration (the map
 //! needs it for `embedded`).
 //!
+//! Beside them, Rapier's `KinematicCharacterController` (rapier3d 0.36.1,
+//! `tests/library/rapier_kcc.rs`, included here: the default character as
+//! `settings export --for rapier` writes it, a capsule of the ellipsoid's
+//! radius and height with step-up, slopes and snap) on the same walks,
+//! one `move_shape` a frame: a shipping controller's frames per second
+//! per core against ours (`map_walks_sibenik/rapier_kcc`).
+//!
 //! Skips with a message when `../shared/levels` is absent.
 //! Run: `cargo bench --bench map`
+
+#[path = "../tests/library/rapier_kcc.rs"]
+#[allow(dead_code)]
+mod rapier_kcc;
 
 use collidoscope::analysis::map::{MapOptions, Shard, map_level};
 use collidoscope::character::{WalkSpec, WalkTrace, walk};
@@ -25,6 +36,7 @@ use glam::DVec3;
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{ShapeCastOptions, cast_shapes};
 use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+use rapier_kcc::{RapierCharacter, RapierLevel};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -217,6 +229,28 @@ fn map_bench(c: &mut Criterion) {
         b.iter(|| {
             for &(from, direction) in &walks {
                 black_box(peer.walk(from, direction, frames));
+            }
+        })
+    });
+    let rapier = RapierCharacter::new(&settings);
+    let rapier_level = RapierLevel::new(&level, level.world());
+    let specs: Vec<WalkSpec> = walks
+        .iter()
+        .map(|&(from, direction)| WalkSpec {
+            from,
+            direction,
+            seconds: opts.seconds,
+            jump: false,
+        })
+        .collect();
+    assert!(
+        specs.iter().all(|s| rapier.frames_of(s) == frames),
+        "the same frames for every character"
+    );
+    group.bench_function("rapier_kcc", |b| {
+        b.iter(|| {
+            for spec in &specs {
+                black_box(rapier.walk_end(&rapier_level, spec));
             }
         })
     });
