@@ -461,24 +461,19 @@ fn a_restarted_frame_solver_runs_the_same_frames_as_a_new_one_each_frame() {
                 )
                 .unwrap()
                 .finish();
-                let solver = match kept.as_mut() {
-                    Some(k) => {
-                        assert!(k.restart(&state, input, index));
-                        k
-                    }
-                    None => kept.insert(
-                        FrameSolver::new(
-                            level.world(),
-                            &s,
-                            &state,
-                            input,
-                            index,
-                            TraceDetail::Summary,
-                        )
-                        .unwrap(),
-                    ),
-                };
-                let again = solver.finish_frame();
+                if let Some(k) = kept.as_mut() {
+                    assert!(k.restart(&state, input, index));
+                } else {
+                    kept = FrameSolver::new(
+                        level.world(),
+                        &s,
+                        &state,
+                        input,
+                        index,
+                        TraceDetail::Summary,
+                    );
+                }
+                let again = kept.as_mut().unwrap().finish_frame();
                 assert_eq!(again, fresh, "{engine:?} frame {index}");
                 state = fresh.after;
             }

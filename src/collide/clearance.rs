@@ -94,9 +94,11 @@ impl ClearanceQuery<'_, '_> {
     /// seed's exact distance bounds the nearest triangle's, so the search
     /// needs only the triangles within it, a ball often much smaller than
     /// the reach (a probe resting a skin above a floor: the tile under it
-    /// instead of every tile within the reach); the nearest is then found
-    /// among them exactly as among the whole reach, the last of the
-    /// search's order among equals.
+    /// instead of every tile within the reach). Among triangles at the
+    /// same distance (a centre over the edge between two tiles) the one of
+    /// lowest index is the nearest, whatever order they are met in, and
+    /// the cheap bounds that skip a triangle leave a margin far above
+    /// their rounding, so none at the nearest distance is ever skipped.
     pub fn measure(&mut self, center_w: DVec3, seeds: &[u32]) -> Option<Clearance> {
         let es = self.es;
         // Every triangle within `reach_radii` of the surface (in ellipsoid
@@ -112,9 +114,12 @@ impl ClearanceQuery<'_, '_> {
         // Each seed's measure, kept for when the search meets it again.
         let mut seeded = [None; MAX_SEEDS];
         for (k, &tri) in seeds.iter().take(MAX_SEEDS).enumerate() {
-            seeded[k] = Some((tri, self.exact(tri, center_e, one_sided, best_distance_e)));
+            seeded[k] = Some((
+                tri,
+                self.exact(tri, center_e, one_sided, loose(best_distance_e)),
+            ));
             if let Some((distance_e, point_e, feature, _)) = seeded[k].and_then(|s| s.1)
-                && distance_e <= best_distance_e
+                && nearer((distance_e, tri), best_distance_e, best)
             {
                 best_distance_e = distance_e;
                 best = Some((tri, point_e, feature));
@@ -145,17 +150,18 @@ impl ClearanceQuery<'_, '_> {
             let outside = (aabb.min.as_dvec3() - center_w)
                 .max(center_w - aabb.max.as_dvec3())
                 .max(DVec3::ZERO);
-            if (outside * inv_radii).length() > best_distance_e {
+            let bound = loose(best_distance_e);
+            if (outside * inv_radii).length() > bound {
                 continue;
             }
             // A seed measured against a looser bound: the same distance,
             // unless its plane is beyond the bound now.
             let measured = match seeded.iter().flatten().find(|s| s.0 == tri) {
-                Some(&(_, m)) => m.filter(|m| m.3 <= best_distance_e),
-                None => self.exact(tri, center_e, one_sided, best_distance_e),
+                Some(&(_, m)) => m.filter(|m| m.3 <= bound),
+                None => self.exact(tri, center_e, one_sided, bound),
             };
             if let Some((distance_e, point_e, feature, _)) = measured
-                && distance_e <= best_distance_e
+                && nearer((distance_e, tri), best_distance_e, best)
             {
                 best_distance_e = distance_e;
                 best = Some((tri, point_e, feature));
@@ -222,6 +228,36 @@ impl ClearanceQuery<'_, '_> {
             feature,
             height_e.abs(),
         ))
+    }
+}
+
+/// The lower bounds that skip a triangle are compared with the nearest
+/// distance so far plus this margin (radii, ellipsoid space), far above
+/// the rounding of either side: a triangle at the nearest distance is
+/// never skipped, whichever triangle set the bound.
+const SKIP_MARGIN_RADII: f64 = 1e-9;
+
+/// `bound` loosened by [`SKIP_MARGIN_RADII`].
+#[inline]
+fn loose(bound: f64) -> f64 {
+    bound + SKIP_MARGIN_RADII
+}
+
+/// Whether triangle `tri` at distance `distance_e` is nearer than the best
+/// so far (`best`, at `best_distance_e`; `None`: nothing yet, within the
+/// reach `best_distance_e`): a smaller distance, or the same and a lower
+/// triangle index.
+#[inline]
+fn nearer(
+    (distance_e, tri): (f64, u32),
+    best_distance_e: f64,
+    best: Option<(u32, DVec3, Feature)>,
+) -> bool {
+    match best {
+        None => distance_e <= best_distance_e,
+        Some((best_tri, ..)) => {
+            distance_e < best_distance_e || (distance_e == best_distance_e && tri < best_tri)
+        }
     }
 }
 

@@ -118,8 +118,9 @@ fn an_end_moved_inside_geometry_far_from_the_hit_is_reported_embedded() {
             object_name(&level, solver.record.clearance.unwrap().object),
             "wall"
         );
-        // The fault: the iteration ends inside the pillar, 10 m away.
-        solver.record.end = DVec3::new(-5.5, 1.5, 6.5);
+        // The fault: the iteration ends 0.2 m into the pillar's side,
+        // 10 m away.
+        solver.record.end = DVec3::new(-4.8, 1.5, 6.5);
         solver.check_iteration();
         let c = solver
             .record
@@ -127,6 +128,7 @@ fn an_end_moved_inside_geometry_far_from_the_hit_is_reported_embedded() {
             .expect("a clearance inside the pillar");
         assert!(c.embedded, "{mode}: {c:?}");
         assert_eq!(object_name(&level, c.object), "pillar");
+        assert!((c.metres + 0.2).abs() < 1e-9, "{mode}: {c:?}");
         // And put back where it was, the wall again, clear.
         solver.record.end = DVec3::new(2.59, 1.0, 0.0);
         solver.check_iteration();
