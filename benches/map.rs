@@ -1,5 +1,5 @@
 //! The stuck-spot map on the Sibenik cathedral (75k triangles): 0.5 m
-//! spacing, 8 directions, 1 s walks at 60 Hz (target: under 10 s on this
+//! spacing, 8 directions, 1 s walks at 60 Hz (target: under 5 s on this
 //! 2-core machine), timed as one whole run on all cores; then frames per
 //! second per core of the walks it is made of against a character loop
 //! written with parry3d, in the same run, on the same start points,
@@ -13,8 +13,19 @@
 //! frame, which also measures its clearance after every iteration (the map
 //! needs it for `embedded`).
 //!
+//! Beside them, Rapier's `KinematicCharacterController` (rapier3d 0.36.1,
+//! `tests/library/rapier_kcc.rs`, included here: the default character as
+//! `settings export --for rapier` writes it, a capsule of the ellipsoid's
+//! radius and height with step-up, slopes and snap) on the same walks,
+//! one `move_shape` a frame: a shipping controller's frames per second
+//! per core against ours (`map_walks_sibenik/rapier_kcc`).
+//!
 //! Skips with a message when `../shared/levels` is absent.
 //! Run: `cargo bench --bench map`
+
+#[path = "../tests/library/rapier_kcc.rs"]
+#[allow(dead_code)]
+mod rapier_kcc;
 
 use collidoscope::analysis::map::{MapOptions, Shard, map_level};
 use collidoscope::character::{WalkSpec, WalkTrace, walk};
@@ -25,6 +36,7 @@ use glam::DVec3;
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{ShapeCastOptions, cast_shapes};
 use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+use rapier_kcc::{RapierCharacter, RapierLevel};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -217,6 +229,68 @@ fn map_bench(c: &mut Criterion) {
         b.iter(|| {
             for &(from, direction) in &walks {
                 black_box(peer.walk(from, direction, frames));
+            }
+        })
+    });
+    let rapier = RapierCharacter::new(&settings);
+    let rapier_level = RapierLevel::new(&level, level.world());
+    let specs: Vec<WalkSpec> = walks
+        .iter()
+        .map(|&(from, direction)| WalkSpec {
+            from,
+            direction,
+            seconds: opts.seconds,
+            jump: false,
+        })
+        .collect();
+    assert!(
+        specs.iter().all(|s| rapier.frames_of(s) == frames),
+        "the same frames for every character"
+    );
+    // One pass of each over the same walks, timed by this process's CPU
+    // time (the walks run on this thread alone): frames per CPU second,
+    // the per-core rate, printed beside the map's own figure.
+    // Ours is repeated to last about as long as Rapier's one pass (the
+    // clock ticks are 10 ms).
+    let per_core = |name: &str, passes: u32, run: &dyn Fn()| {
+        let (t, cpu0) = (Instant::now(), cpu_seconds());
+        for _ in 0..passes {
+            run();
+        }
+        let wall = t.elapsed().as_secs_f64();
+        let cpu = cpu0.zip(cpu_seconds()).map_or(wall, |(a, b)| b - a);
+        let n = f64::from(passes) * specs.len() as f64 * f64::from(frames);
+        eprintln!(
+            "map walks, {name}: {passes} x {} walks, {n} frames in {cpu:.2} CPU s ({wall:.2} s wall): {:.0} frames per CPU second",
+            specs.len(),
+            n / cpu
+        );
+        n / cpu
+    };
+    let ours = per_core("collidoscope", 20, &|| {
+        for spec in &specs {
+            let w = walk(level.world(), &settings, spec, WalkTrace::FramesOnly);
+            black_box(w.expect("valid walk").summary.final_position);
+        }
+    });
+    per_core("parry3d loop", 1, &|| {
+        for &(from, direction) in &walks {
+            black_box(peer.walk(from, direction, frames));
+        }
+    });
+    let theirs = per_core("rapier_kcc", 1, &|| {
+        for spec in &specs {
+            black_box(rapier.walk_end(&rapier_level, spec));
+        }
+    });
+    eprintln!(
+        "map walks: ours / Rapier's, frames per CPU second: {:.1}x",
+        ours / theirs
+    );
+    group.bench_function("rapier_kcc", |b| {
+        b.iter(|| {
+            for spec in &specs {
+                black_box(rapier.walk_end(&rapier_level, spec));
             }
         })
     });

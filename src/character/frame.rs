@@ -83,16 +83,12 @@ struct PhaseSeen {
 /// Steps one character frame, one solver iteration per `next()`; then
 /// [`FrameSolver::finish`] gives the frame's record.
 pub struct FrameSolver<'w> {
-    world: CollisionWorld<'w>,
     slide: SlideSettings,
     ch: CharacterSettings,
     /// The body the walk rules measure (its shape under the profile).
     body: Body,
     /// The profile's rules.
     rules: ControllerRules,
-    detail: TraceDetail,
-    /// Whether the phases' iterations record trigger events.
-    trigger_events: bool,
     index: u32,
     before: CharacterState,
     walk: DVec3,
@@ -108,7 +104,11 @@ pub struct FrameSolver<'w> {
     wall: Option<WallContact>,
     // The phase now running.
     phase: Phase,
+    /// The one solver every phase of the frame runs on, each a move of its
+    /// own ([`SlideSolver::start_move`]); `None` if it cannot be made.
     solver: Option<SlideSolver<'w>>,
+    /// Whether a phase's move is under way on `solver`.
+    running: bool,
     seen: PhaseSeen,
     done: bool,
     iterations: Vec<PhaseIteration>,
@@ -145,15 +145,61 @@ impl<'w> FrameSolver<'w> {
         trigger_events: bool,
     ) -> Option<Self> {
         settings.validate().ok()?;
+        let ch = settings.character.clone();
+        let mut slide = frame_settings(settings);
+        slide.gravity = [0.0; 3];
+        let solver = SlideSolver::reusable(world, &slide, detail)
+            .ok()
+            .map(|mut s| {
+                if !trigger_events {
+                    // Before any move starts, so no trigger search runs.
+                    s.set_trigger_events(false);
+                }
+                s
+            });
+        let mut frame = FrameSolver {
+            body: Body::of(settings),
+            rules: ControllerRules::of(ch.engine),
+            slide,
+            index,
+            before: *state,
+            walk: DVec3::ZERO,
+            jumped: false,
+            position: state.position,
+            vertical_speed: 0.0,
+            grounded: false,
+            ground: None,
+            step: StepOutcome::NotTried,
+            step_try: None,
+            snapped: false,
+            wall: None,
+            phase: Phase::Velocity,
+            solver,
+            running: false,
+            seen: PhaseSeen::default(),
+            done: false,
+            iterations: Vec::new(),
+            ch,
+        };
+        frame.restart(state, input, index).then_some(frame)
+    }
+
+    /// Makes this the frame `index` of the character in `state` with
+    /// `input`, as [`FrameSolver::with_trigger_events`] would with the
+    /// same world and settings, keeping what the last frame set up (the
+    /// checked settings, the solver and its buffers): for a walk of many
+    /// frames. Drops whatever frame was under way. `false`, and nothing to
+    /// run, when the state or the input is not finite.
+    pub fn restart(&mut self, state: &CharacterState, input: CharacterInput, index: u32) -> bool {
         if !(state.position.is_finite()
             && state.vertical_speed_m_s.is_finite()
             && input.wish_dir.is_finite())
         {
-            return None;
+            self.running = false;
+            self.done = true;
+            return false;
         }
-        let ch = settings.character.clone();
-        let mut slide = frame_settings(settings);
-        slide.gravity = [0.0; 3];
+        let ch = &self.ch;
         let dt = ch.frame_time_s();
         let wish = DVec3::new(input.wish_dir.x, 0.0, input.wish_dir.z);
         let wish = if wish.length() > 1.0 {
@@ -163,42 +209,33 @@ impl<'w> FrameSolver<'w> {
         };
         let walk = wish * ch.walk_speed_m_s * dt;
         let jumped = input.jump && state.grounded;
-        let mut frame = FrameSolver {
-            world,
-            body: Body::of(settings),
-            rules: ControllerRules::of(ch.engine),
-            slide,
-            detail,
-            trigger_events,
-            index,
-            before: *state,
-            walk,
-            jumped,
-            position: state.position,
-            vertical_speed: if jumped {
-                ch.jump_speed_m_s
-            } else {
-                state.vertical_speed_m_s
-            },
-            grounded: state.grounded && !jumped,
-            ground: None,
-            step: StepOutcome::NotTried,
-            step_try: None,
-            snapped: false,
-            wall: None,
-            phase: Phase::Velocity,
-            solver: None,
-            seen: PhaseSeen::default(),
-            done: false,
-            iterations: Vec::new(),
-            ch,
-        };
-        if walk.length() >= frame.slide.min_move {
-            frame.start_phase(Phase::Velocity, state.position, walk);
+        self.index = index;
+        self.before = *state;
+        self.walk = walk;
+        self.jumped = jumped;
+        self.position = state.position;
+        self.vertical_speed = if jumped {
+            ch.jump_speed_m_s
         } else {
-            frame.start_gravity();
+            state.vertical_speed_m_s
+        };
+        self.grounded = state.grounded && !jumped;
+        self.ground = None;
+        self.step = StepOutcome::NotTried;
+        self.step_try = None;
+        self.snapped = false;
+        self.wall = None;
+        self.phase = Phase::Velocity;
+        self.running = false;
+        self.seen = PhaseSeen::default();
+        self.done = false;
+        self.iterations.clear();
+        if walk.length() >= self.slide.min_move {
+            self.start_phase(Phase::Velocity, state.position, walk);
+        } else {
+            self.start_gravity();
         }
-        Some(frame)
+        true
     }
 
     /// Whether every phase has run.
@@ -208,6 +245,12 @@ impl<'w> FrameSolver<'w> {
 
     /// Runs what is left and returns the frame's record.
     pub fn finish(mut self) -> FrameRecord {
+        self.finish_frame()
+    }
+
+    /// [`FrameSolver::finish`], keeping the solver for the next frame
+    /// ([`FrameSolver::restart`]); the record takes the frame's iterations.
+    pub fn finish_frame(&mut self) -> FrameRecord {
         while self.advance() {}
         let after = CharacterState {
             position: self.position,
@@ -225,7 +268,7 @@ impl<'w> FrameSolver<'w> {
             step: self.step,
             snapped: self.snapped,
             wall: self.wall,
-            iterations: self.iterations,
+            iterations: std::mem::take(&mut self.iterations),
         }
     }
 
@@ -235,17 +278,11 @@ impl<'w> FrameSolver<'w> {
         let walls = matches!(phase, Phase::Velocity | Phase::StepForward).then_some(WallRule {
             floor_min_up: self.ch.floor_min_up(),
         });
-        self.solver = SlideSolver::reusable(self.world, &self.slide, self.detail)
-            .ok()
-            .and_then(|mut s| {
-                s.set_walls(walls);
-                if !self.trigger_events {
-                    // Before the move starts, so no trigger search runs for it.
-                    s.set_trigger_events(false);
-                }
-                s.start_move(from, velocity).then_some(s)
-            });
-        if self.solver.is_none() {
+        self.running = self.solver.as_mut().is_some_and(|s| {
+            s.set_walls(walls);
+            s.start_move(from, velocity)
+        });
+        if !self.running {
             // Only a non-finite sum can refuse here: end the frame in place.
             self.done = true;
         }
@@ -299,7 +336,7 @@ impl<'w> FrameSolver<'w> {
 
     /// The running phase ended at `end`: decide what comes next.
     fn end_phase(&mut self, end: DVec3) {
-        self.solver = None;
+        self.running = false;
         match self.phase {
             Phase::Velocity => {
                 self.position = end;
@@ -566,7 +603,7 @@ impl FrameSolver<'_> {
             if self.done {
                 return false;
             }
-            let Some(solver) = self.solver.as_mut() else {
+            let Some(solver) = self.solver.as_mut().filter(|_| self.running) else {
                 self.done = true;
                 return false;
             };

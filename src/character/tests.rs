@@ -433,3 +433,70 @@ fn walking_diagonally_along_a_wall_slides_at_the_walk_speed_and_never_steps() {
     assert_eq!(p.steps_taken, 0);
     assert!((p.final_position.x - 1.595).abs() < 0.005, "{p:?}");
 }
+
+#[test]
+fn a_restarted_frame_solver_runs_the_same_frames_as_a_new_one_each_frame() {
+    // Up a step and off its landing, straight and at an angle, with a
+    // jump: every phase, the step-up tried and taken, the clearance's
+    // search started from the last frame's triangle.
+    let level = one_step(0.25);
+    for engine in [EngineProfile::Collidoscope, EngineProfile::Jolt] {
+        let mut s = SlideSettings::default();
+        s.character.engine = engine;
+        for (dir, jump) in [(DVec3::X, false), (DVec3::new(1.0, 0.0, 0.4), true)] {
+            let mut state = CharacterState::at(standing_at(0.0));
+            let mut kept: Option<FrameSolver> = None;
+            for index in 0..150 {
+                let input = CharacterInput {
+                    wish_dir: dir,
+                    jump: jump && index == 40,
+                };
+                let fresh = FrameSolver::new(
+                    level.world(),
+                    &s,
+                    &state,
+                    input,
+                    index,
+                    TraceDetail::Summary,
+                )
+                .unwrap()
+                .finish();
+                if let Some(k) = kept.as_mut() {
+                    assert!(k.restart(&state, input, index));
+                } else {
+                    kept = FrameSolver::new(
+                        level.world(),
+                        &s,
+                        &state,
+                        input,
+                        index,
+                        TraceDetail::Summary,
+                    );
+                }
+                let again = kept.as_mut().unwrap().finish_frame();
+                assert_eq!(again, fresh, "{engine:?} frame {index}");
+                state = fresh.after;
+            }
+        }
+    }
+    // A state that is not finite is refused, as by a new solver.
+    let mut solver = FrameSolver::new(
+        level.world(),
+        &SlideSettings::default(),
+        &CharacterState::at(standing_at(0.0)),
+        CharacterInput {
+            wish_dir: DVec3::X,
+            jump: false,
+        },
+        0,
+        TraceDetail::Summary,
+    )
+    .unwrap();
+    let bad = CharacterState::at(DVec3::new(f64::NAN, 0.0, 0.0));
+    let input = CharacterInput {
+        wish_dir: DVec3::X,
+        jump: false,
+    };
+    assert!(!solver.restart(&bad, input, 1));
+    assert!(solver.is_done());
+}

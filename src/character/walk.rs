@@ -172,6 +172,9 @@ pub fn walk(
     let mut records = Vec::with_capacity(frames as usize);
     let mut jump_pending = spec.jump;
     let (mut ghost_hits, mut embedded_iterations, mut tunnel_iterations) = (0, 0, 0);
+    // One frame solver, restarted each frame (the same frames as a new one
+    // each, without setting it up again).
+    let mut solver: Option<FrameSolver> = None;
     for index in 0..frames as u32 {
         let input = CharacterInput {
             wish_dir: dir,
@@ -179,14 +182,21 @@ pub fn walk(
         };
         // Frames-only walks drop their iterations: nothing could read the events.
         let triggers = trace != WalkTrace::FramesOnly;
-        let Some(solver) = FrameSolver::with_trigger_events(
-            world, settings, &state, input, index, detail, triggers,
-        ) else {
+        let ready = match solver.as_mut() {
+            Some(s) => s.restart(&state, input, index),
+            None => {
+                solver = FrameSolver::with_trigger_events(
+                    world, settings, &state, input, index, detail, triggers,
+                );
+                solver.is_some()
+            }
+        };
+        let Some(solver) = solver.as_mut().filter(|_| ready) else {
             return Err(WalkError::InvalidInput(format!(
                 "frame {index}: the character's position overflowed"
             )));
         };
-        let mut frame = solver.finish();
+        let mut frame = solver.finish_frame();
         jump_pending &= !frame.jumped;
         for it in &frame.iterations {
             ghost_hits += u32::from(it.record.ghost_hit.is_some());

@@ -38,6 +38,10 @@ pub const CLEARANCE_REACH_RADII: f64 = 0.05;
 /// robust mode to `1e-6`.
 pub const EMBEDDED_TOLERANCE_RADII: f64 = 1e-6;
 
+/// The most seed triangles a clearance search starts from (more are left
+/// out).
+pub(super) const MAX_SEEDS: usize = 2;
+
 /// The gap between the probe and the nearest colliding triangle where an
 /// iteration ends.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,20 +86,53 @@ impl ClearanceQuery<'_, '_> {
     /// centre behind it is passable by design and not counted. The paper
     /// modes cull back faces as published, which is exactly the flaw this
     /// measure exists to reveal, so for them every triangle counts.
-    pub fn measure(&mut self, center_w: DVec3) -> Option<Clearance> {
+    ///
+    /// The search starts from `seeds` (the first [`MAX_SEEDS`]), triangles
+    /// likely to be nearest (the iteration's hit, the last clearance's
+    /// triangle), and gives the same answer whatever they are (any
+    /// triangles, or none): the nearest
+    /// seed's exact distance bounds the nearest triangle's, so the search
+    /// needs only the triangles within it, a ball often much smaller than
+    /// the reach (a probe resting a skin above a floor: the tile under it
+    /// instead of every tile within the reach). Among triangles at the
+    /// same distance (a centre over the edge between two tiles) the one of
+    /// lowest index is the nearest, whatever order they are met in, and
+    /// the cheap bounds that skip a triangle leave a margin far above
+    /// their rounding, so none at the nearest distance is ever skipped.
+    pub fn measure(&mut self, center_w: DVec3, seeds: &[u32]) -> Option<Clearance> {
         let es = self.es;
         // Every triangle within `reach_radii` of the surface (in ellipsoid
         // space) touches the box of the ball of radius `1 + reach_radii`.
         let reach_radii =
             CLEARANCE_REACH_RADII.max(2.0 * self.settings.skin / es.radii().min_element());
-        // Only those whose box lies within that ball (of the ellipsoid
-        // metric) can be nearer than the reach: the loop below skips the
-        // others by the same measure, so the search leaves them out.
-        let reach = es.radii() * (1.0 + reach_radii);
+        let mesh = self.world.mesh;
+        let one_sided = self.settings.mode == SlideMode::Robust && !self.settings.two_sided;
+        let center_e = es.espace_from_world(center_w);
+        // Nearest so far; farther than the reach is not reported anyway.
+        let mut best_distance_e = 1.0 + reach_radii;
+        let mut best: Option<(u32, DVec3, Feature)> = None;
+        // Each seed's measure, kept for when the search meets it again.
+        let mut seeded = [None; MAX_SEEDS];
+        for (k, &tri) in seeds.iter().take(MAX_SEEDS).enumerate() {
+            seeded[k] = Some((
+                tri,
+                self.exact(tri, center_e, one_sided, loose(best_distance_e)),
+            ));
+            if let Some((distance_e, point_e, feature, _)) = seeded[k].and_then(|s| s.1)
+                && nearer((distance_e, tri), best_distance_e, best)
+            {
+                best_distance_e = distance_e;
+                best = Some((tri, point_e, feature));
+            }
+        }
+        // Only triangles whose box lies within the ball of the nearest so
+        // far (of the ellipsoid metric) can be as near: the loop below
+        // skips the others by the same measure, so the search leaves them
+        // out.
+        let reach = es.radii() * best_distance_e;
         let pad = center_w.abs().max_element() * 1e-12 + 1e-9;
         self.tris.clear();
         let mut stats = QueryStats::default();
-        let mesh = self.world.mesh;
         let probe = RoundedProbe {
             center: center_w,
             core_half: DVec3::ZERO,
@@ -104,38 +141,28 @@ impl ClearanceQuery<'_, '_> {
         self.world
             .bvh
             .query_rounded(&mesh.tri_aabbs, &probe, self.scratch, self.tris, &mut stats);
-        let one_sided = self.settings.mode == SlideMode::Robust && !self.settings.two_sided;
-        let center_e = es.espace_from_world(center_w);
         let inv_radii = es.radii().recip();
-        // Nearest so far; farther than the reach is not reported anyway.
         // Two cheap lower bounds, the distance to the triangle's box and to
-        // its plane, skip most triangles before the exact closest point.
-        let mut best_distance_e = 1.0 + reach_radii;
-        let mut best: Option<(u32, DVec3, Feature)> = None;
+        // its plane (in `exact`), skip most triangles before the exact
+        // closest point.
         for &tri in self.tris.iter() {
             let aabb = &mesh.tri_aabbs[tri as usize];
             let outside = (aabb.min.as_dvec3() - center_w)
                 .max(center_w - aabb.max.as_dvec3())
                 .max(DVec3::ZERO);
-            if (outside * inv_radii).length() > best_distance_e
-                || !self.world.triangle_collides(tri)
+            let bound = loose(best_distance_e);
+            if (outside * inv_radii).length() > bound {
+                continue;
+            }
+            // A seed measured against a looser bound: the same distance,
+            // unless its plane is beyond the bound now.
+            let measured = match seeded.iter().flatten().find(|s| s.0 == tri) {
+                Some(&(_, m)) => m.filter(|m| m.3 <= bound),
+                None => self.exact(tri, center_e, one_sided, bound),
+            };
+            if let Some((distance_e, point_e, feature, _)) = measured
+                && nearer((distance_e, tri), best_distance_e, best)
             {
-                continue;
-            }
-            let tri_e = mesh.triangle_f64(tri).map(|p| es.espace_from_world(p));
-            let normal_e = (tri_e[1] - tri_e[0])
-                .cross(tri_e[2] - tri_e[0])
-                .normalize_or_zero();
-            let height_e = normal_e.dot(center_e - tri_e[0]);
-            if one_sided && height_e < 0.0 {
-                continue;
-            }
-            if height_e.abs() > best_distance_e {
-                continue;
-            }
-            let (point_e, feature) = closest_feature_on_triangle(tri_e, center_e);
-            let distance_e = (center_e - point_e).length();
-            if distance_e <= best_distance_e {
                 best_distance_e = distance_e;
                 best = Some((tri, point_e, feature));
             }
@@ -162,6 +189,75 @@ impl ClearanceQuery<'_, '_> {
             surface_point,
             embedded: gap_radii < -EMBEDDED_TOLERANCE_RADII,
         })
+    }
+
+    /// The distance from `center_e` to triangle `tri` (ellipsoid space),
+    /// its closest point and feature, and the distance to its plane; `None` when the triangle does not
+    /// count (it does not collide, or it is one-sided and the centre is
+    /// behind it) or its plane alone is farther than `bound`. The one
+    /// measure of the clearance, for seeds and search alike, so that a
+    /// triangle met twice gets the same distance to the last bit.
+    #[inline]
+    fn exact(
+        &self,
+        tri: u32,
+        center_e: DVec3,
+        one_sided: bool,
+        bound: f64,
+    ) -> Option<(f64, DVec3, Feature, f64)> {
+        if !self.world.triangle_collides(tri) {
+            return None;
+        }
+        let es = self.es;
+        let tri_e = self
+            .world
+            .mesh
+            .triangle_f64(tri)
+            .map(|p| es.espace_from_world(p));
+        let normal_e = (tri_e[1] - tri_e[0])
+            .cross(tri_e[2] - tri_e[0])
+            .normalize_or_zero();
+        let height_e = normal_e.dot(center_e - tri_e[0]);
+        if (one_sided && height_e < 0.0) || height_e.abs() > bound {
+            return None;
+        }
+        let (point_e, feature) = closest_feature_on_triangle(tri_e, center_e);
+        Some((
+            (center_e - point_e).length(),
+            point_e,
+            feature,
+            height_e.abs(),
+        ))
+    }
+}
+
+/// The lower bounds that skip a triangle are compared with the nearest
+/// distance so far plus this margin (radii, ellipsoid space), far above
+/// the rounding of either side: a triangle at the nearest distance is
+/// never skipped, whichever triangle set the bound.
+const SKIP_MARGIN_RADII: f64 = 1e-9;
+
+/// `bound` loosened by [`SKIP_MARGIN_RADII`].
+#[inline]
+fn loose(bound: f64) -> f64 {
+    bound + SKIP_MARGIN_RADII
+}
+
+/// Whether triangle `tri` at distance `distance_e` is nearer than the best
+/// so far (`best`, at `best_distance_e`; `None`: nothing yet, within the
+/// reach `best_distance_e`): a smaller distance, or the same and a lower
+/// triangle index.
+#[inline]
+fn nearer(
+    (distance_e, tri): (f64, u32),
+    best_distance_e: f64,
+    best: Option<(u32, DVec3, Feature)>,
+) -> bool {
+    match best {
+        None => distance_e <= best_distance_e,
+        Some((best_tri, ..)) => {
+            distance_e < best_distance_e || (distance_e == best_distance_e && tri < best_tri)
+        }
     }
 }
 

@@ -21,7 +21,9 @@
 
 use super::world::CollisionWorld;
 use super::{IterationRecord, SlideMode, SlideSettings};
-use crate::geometry::closest::{closest_point_on_triangle, segment_triangle_closest};
+use crate::geometry::closest::{
+    DEGENERATE_SINE, closest_point_on_triangle, segment_triangle_closest,
+};
 use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::sweep::{SweepOutcome, sweep_unit_sphere_triangle};
 use crate::mesh::TriMesh;
@@ -184,18 +186,29 @@ impl CrossingQuery<'_, '_> {
                 continue;
             }
             let n_e = (tri_e[1] - tri_e[0]).cross(tri_e[2] - tri_e[0]);
-            if one_sided && n_e.dot(p0 - tri_e[0]) < 0.0 {
+            let (h0, h1) = (n_e.dot(p0 - tri_e[0]), n_e.dot(p1 - tri_e[0]));
+            if one_sided && h0 < 0.0 {
                 // Behind a one-sided triangle: passable by design.
                 continue;
             }
-            let (t, dist, point) = segment_triangle_closest(p0, p1, tri_e);
-            if dist >= 1.0 - TUNNEL_TOLERANCE_RADII
-                || deepest.is_some_and(|(_, _, best, _)| dist >= best)
-            {
+            // Nearer than this is all that can be flagged now.
+            let bound = deepest.map_or(1.0 - TUNNEL_TOLERANCE_RADII, |(_, _, best, _)| best);
+            let reach = (p0 - tri_e[0]).abs().max(p1 - tri_e[0]).max_element();
+            if path_stays_beyond(tri_e, n_e, (h0, h1), bound, reach) {
                 continue;
             }
-            let at_start = (closest_point_on_triangle(tri_e, p0) - p0).length();
-            let at_end = (closest_point_on_triangle(tri_e, p1) - p1).length();
+            let (q0, q1) = (
+                closest_point_on_triangle(tri_e, p0),
+                closest_point_on_triangle(tri_e, p1),
+            );
+            let (at_start, at_end) = ((q0 - p0).length(), (q1 - p1).length());
+            if !dips_between_ends(p1 - p0, (p0 - q0, at_start), (p1 - q1, at_end)) {
+                continue;
+            }
+            let (t, dist, point) = segment_triangle_closest(p0, p1, tri_e);
+            if dist >= bound {
+                continue;
+            }
             if dist < at_start - TUNNEL_TOLERANCE_RADII && dist < at_end - TUNNEL_TOLERANCE_RADII {
                 deepest = Some((tri, t, dist, point));
             }
@@ -239,6 +252,60 @@ impl CrossingQuery<'_, '_> {
             cause,
         })
     }
+}
+
+/// Whether the segment whose ends lie at `h0` and `h1` along the
+/// triangle's unnormalised normal `n_e` (`n_e . (p - tri[0])`) keeps more
+/// than `bound` from its plane all the way, and so from the triangle: an
+/// exact lower bound on [`segment_triangle_closest`] that spares it for
+/// most candidates (the floor a probe slides on, the wall it stops a skin
+/// from). The distance to the plane is linear along the segment, so when
+/// both ends are on one side it is least at an end. Decided with a margin
+/// far above the rounding of either measure (`reach`: the largest
+/// coordinate of an end relative to `tri[0]`, which the rounding of the
+/// heights scales with), so that a triangle skipped here is one the exact
+/// measure would have found at `bound` or farther; a degenerate triangle,
+/// whose normal cannot be trusted, is never skipped.
+#[inline]
+pub(super) fn path_stays_beyond(
+    tri_e: [DVec3; 3],
+    n_e: DVec3,
+    (h0, h1): (f64, f64),
+    bound: f64,
+    reach: f64,
+) -> bool {
+    if h0 * h1 <= 0.0 || !bound.is_finite() {
+        return false;
+    }
+    let n2 = n_e.length_squared();
+    let (e0, e1) = (tri_e[1] - tri_e[0], tri_e[2] - tri_e[0]);
+    let min_n2 = DEGENERATE_SINE * DEGENERATE_SINE * e0.length_squared() * e1.length_squared();
+    if n2 <= min_n2 || !n2.is_finite() {
+        return false;
+    }
+    let least = h0.abs().min(h1.abs());
+    let limit = bound + 1e-9 * (1.0 + bound) + 1e-12 * reach;
+    // `least / |n| > limit`, squared (both sides are positive).
+    least * least > limit * limit * n2
+}
+
+/// Whether the distance to a triangle along a segment `d` (from the
+/// start to the end) may dip deeper than both ends by the tolerance, from
+/// the ends alone: `(p - q, |p - q|)` at each, `q` the triangle's point
+/// nearest to the end `p`. The distance is convex along the segment, so it
+/// can only dip if it falls leaving the start and rises reaching the end;
+/// where its slope at the start is no steeper than half the tolerance
+/// down, it stays within half the tolerance of the start's all the way
+/// (and likewise at the end), and no tunnel can be flagged. The exact
+/// least distance ([`segment_triangle_closest`]) is needed only past this.
+#[inline]
+pub(super) fn dips_between_ends(
+    d: DVec3,
+    (from_start, at_start): (DVec3, f64),
+    (from_end, at_end): (DVec3, f64),
+) -> bool {
+    let slack = 0.5 * TUNNEL_TOLERANCE_RADII;
+    from_start.dot(d) < -slack * at_start && from_end.dot(d) > slack * at_end
 }
 
 /// Which step of Nettle's method missed triangle `tri` on the move from

@@ -146,6 +146,9 @@ pub struct SlideSolver<'w> {
     triggers: Option<Box<TriggerTracker>>,
     /// See [`SlideSolver::set_rounded_search`].
     rounded_search: bool,
+    /// The triangle of the latest clearance measured, where the next
+    /// measure starts (the self checks' search, see `check_iteration`).
+    last_clearance: Option<u32>,
 }
 
 impl<'w> SlideSolver<'w> {
@@ -212,6 +215,7 @@ impl<'w> SlideSolver<'w> {
             record_is_latest: false,
             triggers: has_triggers(&world).then(Box::default),
             rounded_search: true,
+            last_clearance: None,
         })
     }
 
@@ -513,6 +517,19 @@ impl<'w> SlideSolver<'w> {
                 &mut self.tris,
             );
         }
+        // The search starts from the triangles likely nearest: the one the
+        // iteration stopped a skin from, and the last clearance's (the
+        // floor under a walking character); any start gives the same
+        // answer (see `ClearanceQuery::measure`).
+        let hit = rec.nearest.as_ref().map(|h| h.triangle);
+        let mut seeds = [0u32; super::clearance::MAX_SEEDS];
+        let mut n = 0;
+        for tri in [hit, self.last_clearance].into_iter().flatten() {
+            if !seeds[..n].contains(&tri) {
+                seeds[n] = tri;
+                n += 1;
+            }
+        }
         rec.clearance = super::clearance::ClearanceQuery {
             world: &self.world,
             settings: &self.settings,
@@ -520,7 +537,8 @@ impl<'w> SlideSolver<'w> {
             scratch: &mut self.scratch,
             tris: &mut self.tris,
         }
-        .measure(rec.end);
+        .measure(rec.end, &seeds[..n]);
+        self.last_clearance = rec.clearance.map(|c| c.triangle);
     }
 
     fn end_move(&mut self, reason: EndReason) -> IterationOutcome {
@@ -528,6 +546,9 @@ impl<'w> SlideSolver<'w> {
         IterationOutcome::MoveEnded(reason)
     }
 }
+
+#[cfg(test)]
+mod fault_tests;
 
 impl Iterator for SlideSolver<'_> {
     type Item = IterationRecord;

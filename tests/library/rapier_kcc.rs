@@ -3,8 +3,8 @@
 //! the walks `check` walks, configured as a user pasting Collidoscope's
 //! Rapier export (`settings export --for rapier`,
 //! `src/export/engines/rapier.rs`) would have it. Shared by the agreement
-//! tests (`rapier_peer.rs`) and the `character_frames_vs_rapier` bench
-//! (which includes this file by `#[path]`). Y up, metres; Rapier is `f32`.
+//! tests (`rapier_peer.rs`) and the `character_frames_vs_rapier` and
+//! `map` benches (which include this file by `#[path]`). Y up, metres; Rapier is `f32`.
 //!
 //! # The settings, as the export writes them
 //!

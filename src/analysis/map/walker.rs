@@ -52,17 +52,30 @@ impl MapWalk {
         };
         let mut frames = Vec::with_capacity(length as usize);
         let mut fixed_point = false;
+        // One frame solver for the walk, restarted each frame: the same
+        // frames as a new one each, without checking the settings and
+        // setting up the solver again.
+        let mut solver: Option<FrameSolver> = None;
         for index in 0..length {
-            let solver = FrameSolver::with_trigger_events(
-                world,
-                settings,
-                &state,
-                input,
-                index,
-                TraceDetail::Summary,
-                trigger_events,
-            )?;
-            let frame = solver.finish();
+            match solver.as_mut() {
+                Some(s) => {
+                    if !s.restart(&state, input, index) {
+                        return None;
+                    }
+                }
+                None => {
+                    solver = Some(FrameSolver::with_trigger_events(
+                        world,
+                        settings,
+                        &state,
+                        input,
+                        index,
+                        TraceDetail::Summary,
+                        trigger_events,
+                    )?);
+                }
+            }
+            let frame = solver.as_mut()?.finish_frame();
             state = frame.after;
             fixed_point = frame.after == frame.before && index + 1 < length;
             let stop = done(&frame);

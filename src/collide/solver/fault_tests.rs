@@ -1,0 +1,319 @@
+//! The self checks against injected faults: a solver result moved inside
+//! geometry, a path moved through a slab, a path moved within the radius
+//! of a wall's end. Each fault is put into the record of a real iteration
+//! (with its candidates, its hit and the solver's state as they are) and
+//! the checks are run again on it, as after any iteration: they must
+//! report it. And the two shortcuts the checks take (the clearance's
+//! search from seed triangles, the path check's bound by the plane) are
+//! held to the exact measures they spare, on random triangles.
+
+use super::SlideSolver;
+use crate::collide::TUNNEL_TOLERANCE_RADII;
+use crate::collide::clearance::ClearanceQuery;
+use crate::collide::crossing::{dips_between_ends, path_stays_beyond};
+use crate::collide::{SlideMode, SlideSettings, TraceDetail};
+use crate::geometry::closest::{closest_point_on_triangle, segment_triangle_closest};
+use crate::level::Level;
+use crate::mesh::MeshBuilder;
+use glam::{DVec3, Vec3};
+use proptest::prelude::*;
+
+/// The default character without gravity, its checks on.
+fn settings(mode: SlideMode) -> SlideSettings {
+    SlideSettings {
+        mode,
+        gravity: [0.0; 3],
+        self_checks: true,
+        ..SlideSettings::default()
+    }
+}
+
+/// A floor, a wall across x in `[3, 3.5]` and a pillar far off to the side.
+fn walled() -> Level {
+    let mut b = MeshBuilder::new();
+    b.object("floor").quad(
+        Vec3::new(-10.0, 0.0, -10.0),
+        Vec3::new(-10.0, 0.0, 10.0),
+        Vec3::new(10.0, 0.0, 10.0),
+        Vec3::new(10.0, 0.0, -10.0),
+    );
+    b.object("wall")
+        .cuboid(Vec3::new(3.0, 0.0, -5.0), Vec3::new(3.5, 3.0, 5.0));
+    b.object("pillar")
+        .cuboid(Vec3::new(-6.0, 0.0, 6.0), Vec3::new(-5.0, 3.0, 7.0));
+    Level::from_mesh("walled", b.build())
+}
+
+/// A slab 5 cm thick across x in `[3, 3.05]`, nothing else.
+fn slab() -> Level {
+    let mut b = MeshBuilder::new();
+    b.object("slab")
+        .cuboid(Vec3::new(3.0, -2.0, -5.0), Vec3::new(3.05, 4.0, 5.0));
+    Level::from_mesh("slab", b.build())
+}
+
+/// A solver that has run the first iteration of a move from `start` by
+/// `velocity`, its record still in place.
+fn after_one_iteration<'a>(
+    level: &'a Level,
+    mode: SlideMode,
+    start: DVec3,
+    velocity: DVec3,
+) -> SlideSolver<'a> {
+    let mut solver =
+        SlideSolver::reusable(level.world(), &settings(mode), TraceDetail::Summary).unwrap();
+    assert!(solver.start_move(start, velocity));
+    assert!(solver.step().is_some());
+    solver
+}
+
+fn object_name(level: &Level, object: u32) -> &str {
+    &level.mesh.objects[object as usize].name
+}
+
+#[test]
+fn an_end_moved_inside_the_wall_it_hit_is_reported_embedded() {
+    let level = walled();
+    for mode in SlideMode::ALL {
+        let mut solver = after_one_iteration(
+            &level,
+            mode,
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(5.0, 0.0, 0.0),
+        );
+        let rec = &solver.record;
+        assert!(rec.nearest.is_some(), "{mode}: the wall is hit");
+        assert!(
+            !rec.clearance.unwrap().embedded,
+            "{mode}: {:?}",
+            rec.clearance
+        );
+        // The fault: the iteration ends 0.2 m inside the wall's face.
+        solver.record.end = DVec3::new(2.8, 1.0, 0.0);
+        solver.check_iteration();
+        let c = solver
+            .record
+            .clearance
+            .expect("a clearance inside the wall");
+        assert!(c.embedded, "{mode}: {c:?}");
+        assert_eq!(object_name(&level, c.object), "wall");
+        assert!((c.radii + 0.5).abs() < 1e-9, "{mode}: {c:?}");
+        assert!((c.metres + 0.2).abs() < 1e-9, "{mode}: {c:?}");
+    }
+}
+
+#[test]
+fn an_end_moved_inside_geometry_far_from_the_hit_is_reported_embedded() {
+    let level = walled();
+    for mode in SlideMode::ALL {
+        let mut solver = after_one_iteration(
+            &level,
+            mode,
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(5.0, 0.0, 0.0),
+        );
+        // Measured once where it ended, so that the next search starts
+        // from the wall (the hit and the last clearance's triangle).
+        assert_eq!(
+            object_name(&level, solver.record.clearance.unwrap().object),
+            "wall"
+        );
+        // The fault: the iteration ends 0.2 m into the pillar's side,
+        // 10 m away.
+        solver.record.end = DVec3::new(-4.8, 1.5, 6.5);
+        solver.check_iteration();
+        let c = solver
+            .record
+            .clearance
+            .expect("a clearance inside the pillar");
+        assert!(c.embedded, "{mode}: {c:?}");
+        assert_eq!(object_name(&level, c.object), "pillar");
+        assert!((c.metres + 0.2).abs() < 1e-9, "{mode}: {c:?}");
+        // And put back where it was, the wall again, clear.
+        solver.record.end = DVec3::new(2.59, 1.0, 0.0);
+        solver.check_iteration();
+        let c = solver.record.clearance.expect("the wall within reach");
+        assert!(!c.embedded && c.radii > 0.0, "{mode}: {c:?}");
+        assert_eq!(object_name(&level, c.object), "wall");
+    }
+}
+
+#[test]
+fn an_end_moved_just_inside_the_floor_under_it_is_reported_embedded() {
+    // The floor is the last clearance's triangle; the fault is a hair
+    // deeper than the tolerance.
+    let level = walled();
+    let mut solver = after_one_iteration(
+        &level,
+        SlideMode::Robust,
+        DVec3::new(0.0, 0.905, 0.0),
+        DVec3::new(0.0, 0.0, 1.0),
+    );
+    let c = solver.record.clearance.expect("the floor a skin below");
+    assert!(!c.embedded);
+    assert_eq!(object_name(&level, c.object), "floor");
+    solver.record.end = DVec3::new(0.0, 0.9 - 1e-5, 1.0);
+    solver.check_iteration();
+    let c = solver.record.clearance.expect("the floor");
+    assert!(c.embedded, "{c:?}");
+    assert_eq!(object_name(&level, c.object), "floor");
+}
+
+#[test]
+fn a_path_moved_through_a_slab_is_reported_as_a_tunnel() {
+    let level = slab();
+    for mode in SlideMode::ALL {
+        let mut solver = after_one_iteration(
+            &level,
+            mode,
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(5.0, 0.0, 0.0),
+        );
+        assert!(solver.record.tunnel.is_none(), "{mode}");
+        assert!(!solver.tris.is_empty(), "{mode}: the slab is a candidate");
+        // The fault: the iteration ends clear, on the slab's far side.
+        solver.record.end = DVec3::new(4.0, 1.0, 0.0);
+        solver.check_iteration();
+        let t = solver.record.tunnel.expect("a tunnel through the slab");
+        assert!(t.crossed, "{mode}: {t:?}");
+        assert_eq!(object_name(&level, t.object), "slab");
+        // 0.95 m from the slab is beyond the clearance's reach: only the
+        // path check can see this fault.
+        assert_eq!(solver.record.clearance, None, "{mode}");
+    }
+}
+
+#[test]
+fn a_path_moved_past_a_wall_end_within_the_radius_is_reported_as_a_tunnel() {
+    // Both ends of the path are 2 m clear of the wall's ends and on the
+    // same side of each of its planes; on the way, alongside the wall, the
+    // probe's surface is 0.1 m into its face (x = 3): the plane is within
+    // the radius, so its bound must not skip it.
+    let level = walled();
+    let mut solver = after_one_iteration(
+        &level,
+        SlideMode::Robust,
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(5.0, 0.0, 0.0),
+    );
+    // The fault, with every triangle of the level a candidate.
+    solver.tris = (0..level.mesh.triangle_count() as u32).collect();
+    solver.record.start = DVec3::new(2.7, 1.0, -7.0);
+    solver.record.recovery = None;
+    solver.record.end = DVec3::new(2.7, 1.0, 7.0);
+    solver.check_iteration();
+    let t = solver.record.tunnel.expect("a tunnel along the wall's end");
+    assert!(!t.crossed, "{t:?}");
+    assert_eq!(object_name(&level, t.object), "wall");
+    assert!((t.depth_radii - 0.25).abs() < 1e-9, "{t:?}");
+    assert!((t.depth_metres - 0.1).abs() < 1e-9, "{t:?}");
+}
+
+/// A triangle of random corners within `[-3, 3]` on each axis.
+fn triangle() -> impl Strategy<Value = [DVec3; 3]> {
+    let p = || (-3.0..3.0f64, -3.0..3.0f64, -3.0..3.0f64).prop_map(|(x, y, z)| DVec3::new(x, y, z));
+    (p(), p(), p()).prop_map(|(a, b, c)| [a, b, c])
+}
+
+fn point() -> impl Strategy<Value = DVec3> {
+    (-4.0..4.0f64, -4.0..4.0f64, -4.0..4.0f64).prop_map(|(x, y, z)| DVec3::new(x, y, z))
+}
+
+proptest! {
+    /// The path check skips a triangle by its plane only where the exact
+    /// least distance is at least the bound.
+    #[test]
+    fn the_plane_bound_never_skips_a_nearer_triangle(
+        tri in triangle(),
+        p0 in point(),
+        p1 in point(),
+        along in -1.5..1.5f64,
+        bound in 0.0..2.0f64,
+    ) {
+        // Half the cases with the segment's ends near the plane.
+        let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
+        let unit = n.normalize_or_zero();
+        let p1 = if along.abs() < 0.75 {
+            p1 - unit * (unit.dot(p1 - tri[0]) - along)
+        } else {
+            p1
+        };
+        let (h0, h1) = (n.dot(p0 - tri[0]), n.dot(p1 - tri[0]));
+        let reach = (p0 - tri[0]).abs().max(p1 - tri[0]).max_element();
+        if path_stays_beyond(tri, n, (h0, h1), bound, reach) {
+            let (_, dist, _) = segment_triangle_closest(p0, p1, tri);
+            prop_assert!(dist >= bound, "skipped at {dist} < {bound}");
+        }
+    }
+
+    /// The path check's test of the ends lets through every path the
+    /// exact measure flags: one whose least distance to the triangle is
+    /// deeper than at both ends by the tolerance.
+    #[test]
+    fn the_test_of_the_ends_lets_every_tunnel_through(
+        tri in triangle(),
+        p0 in point(),
+        p1 in point(),
+        through in any::<bool>(),
+    ) {
+        // Half the cases pass the segment through the triangle's centroid
+        // or near it, where most tunnels are.
+        let p1 = if through {
+            let c = (tri[0] + tri[1] + tri[2]) / 3.0;
+            c + (c - p0) * 0.7 + (p1 - c) * 0.05
+        } else {
+            p1
+        };
+        let (q0, q1) = (closest_point_on_triangle(tri, p0), closest_point_on_triangle(tri, p1));
+        let (at_start, at_end) = ((q0 - p0).length(), (q1 - p1).length());
+        let (_, dist, _) = segment_triangle_closest(p0, p1, tri);
+        if dist < at_start - TUNNEL_TOLERANCE_RADII && dist < at_end - TUNNEL_TOLERANCE_RADII {
+            prop_assert!(dips_between_ends(p1 - p0, (p0 - q0, at_start), (p1 - q1, at_end)));
+        }
+    }
+
+    /// The clearance is the same whatever triangles its search starts
+    /// from: none, the nearest, the farthest, any.
+    #[test]
+    fn the_clearance_is_the_same_from_any_seeds(
+        tris in proptest::collection::vec(triangle(), 1..12),
+        centre in (-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64),
+        seeds in proptest::collection::vec(0..12u32, 0..4),
+        robust in any::<bool>(),
+        two_sided in any::<bool>(),
+    ) {
+        let mut b = MeshBuilder::new();
+        b.object("soup");
+        for t in &tris {
+            b.triangle(t[0].as_vec3(), t[1].as_vec3(), t[2].as_vec3());
+        }
+        let level = Level::from_mesh("soup", b.build());
+        let s = SlideSettings {
+            mode: if robust { SlideMode::Robust } else { SlideMode::Fauerby2003 },
+            two_sided,
+            radii: [0.5, 1.0, 0.7],
+            ..SlideSettings::default()
+        };
+        let es = crate::geometry::espace::EllipsoidSpace::new(s.half_extents()).unwrap();
+        let world = level.world();
+        let n = level.mesh.triangle_count() as u32;
+        let seeds: Vec<u32> = seeds.into_iter().filter(|&t| t < n).collect();
+        let centre = DVec3::new(centre.0, centre.1, centre.2);
+        let measure = |seeds: &[u32]| {
+            let (mut scratch, mut found) = (Default::default(), Vec::new());
+            ClearanceQuery {
+                world: &world,
+                settings: &s,
+                es,
+                scratch: &mut scratch,
+                tris: &mut found,
+            }
+            .measure(centre, seeds)
+        };
+        let plain = measure(&[]);
+        prop_assert_eq!(measure(&seeds), plain);
+        // Started from every triangle (the nearest among them).
+        let all: Vec<u32> = (0..n).collect();
+        prop_assert_eq!(measure(&all), plain);
+    }
+}
