@@ -38,6 +38,10 @@ pub struct GhostHit {
     pub deflection_deg: f64,
 }
 
+/// A contact bent less than this from the hit face's normal, degrees, is
+/// the face's own contact (rounding of an exact tie), not a corner's.
+pub const MIN_DEFLECTION_DEG: f64 = 1e-3;
+
 /// Checks the nearest hit for a ghost corner; a fold of at most
 /// `flat_limit_deg` counts as flat. Reuses `scratch` and `tris`.
 pub(super) fn detect(
@@ -47,6 +51,19 @@ pub(super) fn detect(
     scratch: &mut BvhScratch,
     tris: &mut Vec<u32>,
 ) -> Option<GhostHit> {
+    let face_normal = hit.triangle_plane_normal;
+    let facing = if face_normal.dot(hit.contact_normal) < 0.0 {
+        -face_normal
+    } else {
+        face_normal
+    };
+    let deflection_deg = angle_deg(hit.contact_normal, facing);
+    if deflection_deg < MIN_DEFLECTION_DEG {
+        // Met along the face's own normal: the edge or vertex was met
+        // where the face is met too (a capsule's round end set down on a
+        // tile's edge), so nothing is bent. Not a ghost corner.
+        return None;
+    }
     let mesh = world.mesh;
     let corners = mesh.triangle(hit.triangle);
     let (a, b) = match hit.feature {
@@ -69,12 +86,6 @@ pub(super) fn detect(
     if neighbours.is_empty() || max_fold_deg > flat_limit_deg {
         return None;
     }
-    let face_normal = hit.triangle_plane_normal;
-    let facing = if face_normal.dot(hit.contact_normal) < 0.0 {
-        -face_normal
-    } else {
-        face_normal
-    };
     Some(GhostHit {
         feature: hit.feature,
         neighbour_objects: neighbours
@@ -83,7 +94,7 @@ pub(super) fn detect(
             .collect(),
         neighbours,
         max_fold_deg,
-        deflection_deg: angle_deg(hit.contact_normal, facing),
+        deflection_deg,
     })
 }
 

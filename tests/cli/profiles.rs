@@ -157,7 +157,7 @@ fn a_map_under_an_engine_replays_its_spots_with_the_same_engine_and_shape() {
         "--shape",
         "capsule:0.35,1.7",
         "--spacing",
-        "2",
+        "1.5",
     ]);
     assert!(r.code == 0 || r.code == 3, "{}", r.stderr);
     assert!(

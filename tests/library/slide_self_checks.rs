@@ -267,6 +267,45 @@ fn a_walk_over_a_nearly_flat_crest_counts_its_ghost_corner_hits() {
     assert!(w.summary.ghost_hits < ghost_hits, "{:?}", w.summary);
 }
 
+/// A capsule set down on a tile's edge meets it along the face's own
+/// normal: nothing is bent, so it is no ghost corner (it once counted
+/// hundreds on the built-in level's floors under an engine profile). On
+/// the crest's 0.5° fold the edge does bend its contact, and counts.
+#[test]
+fn a_capsule_on_flat_tiles_meets_no_ghost_corner_and_on_a_crest_does() {
+    use collidoscope::character::{EngineProfile, WalkSpec, WalkTrace, walk};
+    let mut s = settings(RADII);
+    s.character.engine = EngineProfile::Jolt;
+    let run = |tilt: f32, from: DVec3, direction: DVec3| {
+        let spec = WalkSpec {
+            from,
+            direction,
+            seconds: 0.8,
+            jump: false,
+        };
+        walk(tiled_floor(tilt).world(), &s, &spec, WalkTrace::FramesOnly).unwrap()
+    };
+    // Diagonally across the flat tiles' edges and along them.
+    for (from, direction) in [
+        (
+            DVec3::new(-2.5, 0.91, -2.5),
+            DVec3::new(1.0, 0.0, 1.0).normalize(),
+        ),
+        (DVec3::new(-2.5, 0.91, 0.0), DVec3::X),
+        (DVec3::new(0.0, 0.91, -2.5), DVec3::Z),
+    ] {
+        let w = run(0.0, from, direction);
+        assert!(
+            w.summary.final_position.distance(from) > 2.0,
+            "{:?}",
+            w.summary
+        );
+        assert_eq!(w.summary.ghost_hits, 0, "{direction}: {:?}", w.summary);
+    }
+    let w = run(0.5, DVec3::new(-2.0, 0.91, 0.5), DVec3::X);
+    assert!(w.summary.ghost_hits > 0, "{:?}", w.summary);
+}
+
 #[test]
 fn a_paper_mode_passing_through_a_back_face_is_flagged_as_a_tunnel_and_robust_is_not() {
     let level = one_sided_wall();
