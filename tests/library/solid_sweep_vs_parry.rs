@@ -21,7 +21,9 @@
 //! report `t = 0`), and moves whose closest approach or either end is
 //! within `GRAZE` of touching (there a tolerance decides hit or miss).
 
-use crate::common::{Rng, f32_exact, parry_vec, solid_separation as separation};
+use crate::common::{
+    Rng, cylinder_distance_by_search, f32_exact, parry_vec, solid_separation as separation,
+};
 use collidoscope::geometry::shape::Solid;
 use collidoscope::geometry::solid_sweep::{SolidHit, sweep_solid_triangle};
 use glam::DVec3;
@@ -82,37 +84,6 @@ fn parry_shape(solid: &Solid) -> Box<dyn Shape> {
             half_height,
         } => Box::new(Cylinder::new(half_height as f32, radius as f32)),
     }
-}
-
-/// Distance from the upright cylinder at `c` to `tri` (0 when they
-/// overlap): the least over the triangle of the convex distance of a point
-/// to the cylinder, by nested golden-section searches over barycentric
-/// coordinates, good to about 1e-9 m.
-fn cylinder_distance(r: f64, hh: f64, c: DVec3, tri: [DVec3; 3]) -> f64 {
-    let point_dist = |q: DVec3| {
-        let q = q - c;
-        let dx = (glam::DVec2::new(q.x, q.z).length() - r).max(0.0);
-        let dy = (q.y.abs() - hh).max(0.0);
-        (dx * dx + dy * dy).sqrt()
-    };
-    let golden = |f: &dyn Fn(f64) -> f64, hi: f64| {
-        let g = 0.618_033_988_749_895;
-        let (mut lo, mut hi) = (0.0, hi);
-        for _ in 0..48 {
-            let (m1, m2) = (hi - g * (hi - lo), lo + g * (hi - lo));
-            if f(m1) < f(m2) {
-                hi = m2;
-            } else {
-                lo = m1;
-            }
-        }
-        f(0.5 * (lo + hi)).min(f(0.0)).min(f(hi))
-    };
-    let (a, e1, e2) = (tri[0], tri[1] - tri[0], tri[2] - tri[0]);
-    golden(
-        &|u: f64| golden(&|v: f64| point_dist(a + e1 * u + e2 * v), 1.0 - u),
-        1.0,
-    )
 }
 
 /// Least separation along the move (convex in `t`: golden-section search).
@@ -188,7 +159,7 @@ fn compare(
         Solid::Cylinder {
             radius,
             half_height,
-        } => cylinder_distance(radius, half_height, c + vel * t, tri),
+        } => cylinder_distance_by_search(radius, half_height, c + vel * t, tri),
         _ => separation(solid, c + vel * t, tri),
     };
     let (ours, theirs) = (at(hit.t), at(t_parry));
