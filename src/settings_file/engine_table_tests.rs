@@ -253,7 +253,10 @@ fn mistakes_in_the_table_are_named_at_their_lines() {
         "{m}"
     );
     let (_, m) = error(&format!("{HEAD}[physx]\nslopeLimit = 1.5\n"));
-    assert!(m.contains("slopeLimit"), "{m}");
+    assert!(m.contains("slopeLimit") && !m.contains("NaN"), "{m}");
+    // A huge number is quoted short.
+    let (_, m) = error(&format!("{HEAD}[unreal]\nMaxStepHeight = 1e308\n"));
+    assert!(m.len() < 200 && m.contains("MaxStepHeight"), "{m}");
     // Half a capsule.
     let (line, m) = error("format_version = 1\n[godot]\nradius = 0.4\n");
     assert_eq!(line, 3);

@@ -475,13 +475,26 @@ pub fn apply(
             )),
         };
         let checked = |v: f64, range: Range, shown: f64| {
+            let short = crate::math::short_number;
             if range.holds(v) {
                 Ok(v)
+            } else if v.is_finite() {
+                Err(NameError::at(
+                    key,
+                    format!(
+                        "{title}'s `{key}` = {} gives {} = {}, which must be {}",
+                        short(shown),
+                        name.setting,
+                        short(v),
+                        range.text()
+                    ),
+                ))
             } else {
                 Err(NameError::at(
                     key,
                     format!(
-                        "{title}'s `{key}` = {shown} gives {} = {v}, which must be {}",
+                        "{title}'s `{key}` = {} is outside what it can be: it gives no {} {}",
+                        short(shown),
                         name.setting,
                         range.text()
                     ),
