@@ -20,6 +20,7 @@ mod import_fixtures;
 mod import_levels;
 mod level_features;
 mod settings_formats;
+mod slide_paths_vs_parry;
 mod slide_props;
 mod slide_real_levels;
 mod slide_rounded;

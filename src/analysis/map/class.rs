@@ -138,15 +138,35 @@ pub(super) struct WalkContext {
 /// A class and the frame where it showed (`None` for free).
 pub(super) type Verdict = (MapClass, Option<u32>);
 
+/// What lies under the end of a walk, read by rays against the level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Under {
+    /// A colliding surface somewhere below.
+    Ground,
+    /// Nothing below, but the level goes on around it, within
+    /// [`ENCLOSED_REACH_M`] every way: a hole in a floor, a missing
+    /// triangle.
+    Hole,
+    /// Nothing below, and no level at all within [`ENCLOSED_REACH_M`] one
+    /// way at least: past an open edge of the level (a cliff at the edge of
+    /// a terrain, a floor without walls), however the level's box is shaped.
+    OpenSide,
+}
+
+/// How far around the end of a walk with nothing under it the level must
+/// go on, every way, for the void to be a hole rather than the outside of
+/// the level, metres.
+pub const ENCLOSED_REACH_M: f64 = 8.0;
+
 /// Every class but `cant_get_back` (which needs a walk back) and
 /// `fell_through`'s ray test (which needs the level), most severe first.
-pub(super) fn classify(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Vec<Verdict> {
+pub(super) fn classify(walk: &MapWalk, cx: &WalkContext, under: Under) -> Vec<Verdict> {
     let mut found = Vec::new();
     let frames = &walk.frames;
     if let Some(f) = embedded_frame(frames) {
         found.push((MapClass::Embedded, Some(f)));
     }
-    if let Some(verdict) = fell_verdict(walk, cx, nothing_below) {
+    if let Some(verdict) = fell_verdict(walk, cx, under) {
         found.push(verdict);
     }
     // Going back and forth also leaves frames without progress: jitter first.
@@ -265,8 +285,10 @@ pub(super) fn embedded_frame(frames: &[FrameRecord]) -> Option<u32> {
 
 /// Fell through or walked off the edge: nothing under the end, or out of
 /// the level's box; off the edge when the walk left the box through a side
-/// before it went below its bottom.
-fn fell_verdict(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Option<Verdict> {
+/// before it went below its bottom, or when the void it ended over opens
+/// onto the outside of the level ([`Under::OpenSide`]: an irregular level's
+/// edge lies inside its box).
+fn fell_verdict(walk: &MapWalk, cx: &WalkContext, under: Under) -> Option<Verdict> {
     let m = OUTSIDE_MARGIN_M;
     let beside = |p: DVec3| {
         p.x < cx.bounds_min.x - m
@@ -276,7 +298,7 @@ fn fell_verdict(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Option
     };
     let below = |p: DVec3| p.y < cx.bounds_min.y - m;
     let end = walk.end().position;
-    if walk.frames.is_empty() || !(nothing_below || below(end) || beside(end)) {
+    if walk.frames.is_empty() || !(under != Under::Ground || below(end) || beside(end)) {
         return None;
     }
     // Where it went wrong: the frame after it last stood on ground.
@@ -297,7 +319,8 @@ fn fell_verdict(walk: &MapWalk, cx: &WalkContext, nothing_below: bool) -> Option
         .iter()
         .map(|f| f.after.position)
         .find(|&p| past_side(p) || below(p))
-        .is_some_and(|p| !below(p));
+        .is_some_and(|p| !below(p))
+        || under == Under::OpenSide;
     let class = if off_edge {
         MapClass::WalkedOffEdge
     } else {

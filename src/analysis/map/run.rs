@@ -320,8 +320,8 @@ fn walk_from(
         frames += w.frames.len() as u64;
         passed(&w);
         let end = w.end().position;
-        let below = nothing_below(world, end, cx, &mut rays);
-        let found = class::classify(&w, cx, below);
+        let under = under_end(world, &w, cx, &mut rays);
+        let found = class::classify(&w, cx, under);
         let mut verdict = found.into_iter().max_by_key(|v| v.0);
         if verdict.is_none_or(|v| v.0 < MapClass::CantGetBack) && class::dropped(&w, cx) {
             // As long back as out (twice, at most the longest walk), stopping once up.
@@ -408,6 +408,46 @@ fn ground_within(
             .ray_cast_colliding(p, DVec3::NEG_Y, reach, scratch)
             .is_some()
 }
+
+/// What lies under the end of `walk`: ground, or nothing and then whether
+/// the level goes on around it ([`class::Under`]). Around: from the end,
+/// eight ways along the ground at the walk's height, a downward ray every
+/// [`ENCLOSED_STEP_M`] out to [`class::ENCLOSED_REACH_M`]; the void is a
+/// hole when every way meets some colliding surface below (the level goes
+/// on past it), open when one way meets none.
+fn under_end(
+    world: CollisionWorld<'_>,
+    walk: &MapWalk,
+    cx: &WalkContext,
+    scratch: &mut BvhScratch,
+) -> class::Under {
+    let end = walk.end().position;
+    if !nothing_below(world, end, cx, scratch) {
+        return class::Under::Ground;
+    }
+    // From above the floor the walk stood on, so a ray meets that floor.
+    let top = DVec3::new(end.x, end.y.max(walk.from.y), end.z);
+    let steps = (class::ENCLOSED_REACH_M / ENCLOSED_STEP_M).ceil() as u32;
+    let open_way = (0..ENCLOSED_WAYS).any(|k| {
+        let a = std::f64::consts::TAU * f64::from(k) / f64::from(ENCLOSED_WAYS);
+        let way = DVec3::new(a.cos(), 0.0, a.sin());
+        (1..=steps).all(|i| {
+            let p = top + way * (f64::from(i) * ENCLOSED_STEP_M);
+            nothing_below(world, p, cx, scratch)
+        })
+    });
+    if open_way {
+        class::Under::OpenSide
+    } else {
+        class::Under::Hole
+    }
+}
+
+/// Ways looked along from a void for the level going on ([`under_end`]).
+const ENCLOSED_WAYS: u32 = 8;
+/// Spacing of the downward rays along each way, metres: narrower than a
+/// character, so a floor it could stand on is not stepped over.
+const ENCLOSED_STEP_M: f64 = 0.25;
 
 /// Whether no colliding surface lies under `p` (down to below the level).
 fn nothing_below(

@@ -167,6 +167,34 @@ fn a_hole_through_the_floor_is_fallen_through() {
 }
 
 #[test]
+fn a_diagonal_edge_inside_the_levels_box_is_walked_off_not_fallen_through() {
+    // A right-triangle floor 12 m a side: its long edge runs diagonally
+    // across the level's box, so a walk off it ends over the void inside
+    // the box (as off a terrain's cliff or a Quake sky strip). Nothing is
+    // under it and nothing of the level lies beyond it: an open edge.
+    let positions = vec![
+        glam::Vec3::new(0.0, 0.0, 0.0),
+        glam::Vec3::new(0.0, 0.0, 12.0),
+        glam::Vec3::new(12.0, 0.0, 0.0),
+    ];
+    let mesh = crate::mesh::TriMesh::new(positions, vec![[0, 1, 2]], vec![("floor".into(), 1)]);
+    let level = Level::from_mesh("wedge", mesh);
+    let r = map(&level, &opts(1.0, 8, 1.0));
+    assert_eq!(r.counts.fell_through, 0, "{:?}", r.counts);
+    let over_diagonal = r
+        .spots
+        .iter()
+        .filter(|s| s.class == MapClass::WalkedOffEdge)
+        .filter(|s| s.end.x + s.end.z > 12.0 && s.end.x < 12.0 && s.end.z < 12.0)
+        .count();
+    assert!(
+        over_diagonal > 0,
+        "no walk ended past the diagonal edge: {:?}",
+        r.counts
+    );
+}
+
+#[test]
 fn walks_off_a_floor_without_walls_walk_off_the_edge_and_are_no_finding() {
     // A 6 m floor with nothing around it and no hole.
     let mut b = LevelBuilder::new();
@@ -380,7 +408,7 @@ fn going_back_and_forth_is_jitter_and_walking_on_is_not() {
         let last = *xs.last().unwrap();
         xs.push(last + if i % 2 == 0 { 0.083 } else { -0.08 });
     }
-    let found = class::classify(&frames_at(&xs), &cx, false);
+    let found = class::classify(&frames_at(&xs), &cx, class::Under::Ground);
     assert_eq!(
         found.iter().map(|v| v.0).max(),
         Some(MapClass::Jitter),
@@ -388,7 +416,7 @@ fn going_back_and_forth_is_jitter_and_walking_on_is_not() {
     );
     assert_eq!(found[0].1, Some(30));
     let straight: Vec<f64> = (0..=60).map(|i| f64::from(i) * 0.083).collect();
-    assert!(class::classify(&frames_at(&straight), &cx, false).is_empty());
+    assert!(class::classify(&frames_at(&straight), &cx, class::Under::Ground).is_empty());
 }
 
 #[test]
