@@ -57,7 +57,7 @@ fn level() -> (String, Level) {
 /// The walks of the level's checks (both angles of each finding), up to
 /// [`WALKS`], spread over the findings.
 fn check_walks(level: &Level, settings: &SlideSettings) -> Vec<WalkSpec> {
-    let report = check_level(
+    check_level(
         level,
         level.world(),
         settings,
@@ -65,14 +65,8 @@ fn check_walks(level: &Level, settings: &SlideSettings) -> Vec<WalkSpec> {
         &AtomicBool::new(false),
     )
     .expect("the level has floor")
-    .expect("not cancelled");
-    let all: Vec<WalkSpec> = report
-        .findings
-        .iter()
-        .flat_map(|f| f.walks.iter().map(|w| w.spec))
-        .collect();
-    let stride = (all.len() / WALKS).max(1);
-    all.into_iter().step_by(stride).take(WALKS).collect()
+    .expect("not cancelled")
+    .sample_walks(WALKS)
 }
 
 /// Every phase slide the walks' frames ran, with its iteration count.

@@ -75,7 +75,7 @@ fn levels() -> Vec<(String, Level)> {
 /// The walks of the level's checks, up to [`WALKS`], spread over them
 /// (only walks that ran: a start with no floor walks nothing).
 fn check_walks(level: &Level, settings: &SlideSettings) -> Vec<WalkSpec> {
-    let report = check_level(
+    check_level(
         level,
         level.world(),
         settings,
@@ -83,15 +83,8 @@ fn check_walks(level: &Level, settings: &SlideSettings) -> Vec<WalkSpec> {
         &AtomicBool::new(false),
     )
     .expect("the level has floor")
-    .expect("not cancelled");
-    let all: Vec<WalkSpec> = report
-        .findings
-        .iter()
-        .flat_map(|f| f.walks.iter().filter(|w| w.summary.frames > 0))
-        .map(|w| w.spec)
-        .collect();
-    let stride = (all.len() / WALKS).max(1);
-    all.into_iter().step_by(stride).take(WALKS).collect()
+    .expect("not cancelled")
+    .sample_walks(WALKS)
 }
 
 fn frames_vs_rapier(c: &mut Criterion) {

@@ -130,6 +130,20 @@ impl CheckReport {
     pub fn all_pass(&self) -> bool {
         self.counts.blocked == 0 && self.counts.stalls == 0
     }
+
+    /// Up to `count` of the walks the checks ran (a start with no floor
+    /// runs none), spread evenly over the findings in their order: the
+    /// walks a benchmark or a peer engine replays as a sample of the level.
+    pub fn sample_walks(&self, count: usize) -> Vec<crate::character::WalkSpec> {
+        let ran: Vec<_> = self
+            .findings
+            .iter()
+            .flat_map(|f| f.walks.iter().filter(|w| w.summary.frames > 0))
+            .map(|w| w.spec)
+            .collect();
+        let stride = (ran.len() / count.max(1)).max(1);
+        ran.into_iter().step_by(stride).take(count).collect()
+    }
 }
 
 /// Why the checks could not run.

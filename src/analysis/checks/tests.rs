@@ -151,3 +151,34 @@ fn cancelled_checks_return_nothing() {
     );
     assert_eq!(out, Ok(None));
 }
+
+#[test]
+fn a_sample_of_the_walks_is_spread_over_the_findings_and_only_walks_that_ran() {
+    let level = Level::from_mesh("default", default_level());
+    let report = run(&level, &SlideSettings::default());
+    let ran: Vec<_> = report
+        .findings
+        .iter()
+        .flat_map(|f| &f.walks)
+        .filter(|w| w.summary.frames > 0)
+        .map(|w| w.spec)
+        .collect();
+    assert!(ran.len() > 20, "{} walks ran", ran.len());
+    let sample = report.sample_walks(10);
+    assert_eq!(sample.len(), 10);
+    assert_eq!(sample[0], ran[0], "the sample starts at the first walk");
+    let last = ran
+        .iter()
+        .position(|w| *w == sample[9])
+        .expect("a walk that ran");
+    assert!(
+        last >= ran.len() / 2,
+        "the sample reaches the later findings"
+    );
+    assert_eq!(
+        report.sample_walks(ran.len() + 5),
+        ran,
+        "all of them when asked for more"
+    );
+    assert!(report.sample_walks(0).is_empty());
+}
