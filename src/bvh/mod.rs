@@ -461,7 +461,25 @@ impl Bvh {
         scratch: &mut BvhScratch,
         stats: &mut QueryStats,
     ) -> Option<RayHit> {
-        query::ray_cast(self, mesh, origin, dir, max_t, scratch, stats)
+        query::ray_cast(self, mesh, origin, dir, max_t, |_| true, scratch, stats)
+    }
+
+    /// Closest hit of the ray on a triangle `accept` takes, as
+    /// [`Bvh::ray_cast`]; the others are not there for it, so a triangle
+    /// taken that lies at the same distance as one left out (a floor under
+    /// a closed door's bottom face, a liquid's two sheets) is still met.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ray_cast_where(
+        &self,
+        mesh: &TriMesh,
+        origin: Vec3,
+        dir: Vec3,
+        max_t: f32,
+        accept: impl Fn(u32) -> bool,
+        scratch: &mut BvhScratch,
+        stats: &mut QueryStats,
+    ) -> Option<RayHit> {
+        query::ray_cast(self, mesh, origin, dir, max_t, accept, scratch, stats)
     }
 
     /// Whole-tree statistics.

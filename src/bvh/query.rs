@@ -256,13 +256,15 @@ pub fn ray_triangle(
     Some((t as f32, (e_b / det) as f32, (e_c / det) as f32))
 }
 
-/// See [`Bvh::ray_cast`].
+/// See [`Bvh::ray_cast`] and [`Bvh::ray_cast_where`]: the closest hit on a
+/// triangle `accept` takes; the others are not there for the ray.
 pub(super) fn ray_cast(
     bvh: &Bvh,
     mesh: &TriMesh,
     origin: Vec3,
     dir: Vec3,
     max_t: f32,
+    accept: impl Fn(u32) -> bool,
     scratch: &mut BvhScratch,
     stats: &mut QueryStats,
 ) -> Option<RayHit> {
@@ -295,6 +297,9 @@ pub(super) fn ray_cast(
             Slot::Leaf { first, count } => {
                 let start = first as usize;
                 for &tri in &bvh.tri_indices[start..start + count as usize] {
+                    if !accept(tri) {
+                        continue;
+                    }
                     stats.triangles_tested += 1;
                     let hit = ray_triangle(origin, dir, mesh.triangle(tri), reach(best_t, max_t));
                     let Some((t, u, v)) = hit else { continue };

@@ -4,10 +4,6 @@ use crate::bvh::{Bvh, BvhScratch, QueryStats};
 use crate::mesh::TriMesh;
 use glam::DVec3;
 
-/// How many non-colliding surfaces one ray passes before it gives up (a
-/// stack of decals or liquid sheets deeper than this reads as nothing).
-const MAX_PASSED: usize = 32;
-
 /// Borrowed view of a level for the solver.
 #[derive(Clone, Copy, Debug)]
 pub struct CollisionWorld<'a> {
@@ -32,7 +28,9 @@ impl<'a> CollisionWorld<'a> {
 
     /// Distance and triangle of the first colliding surface the ray from
     /// `origin` along the unit `dir` meets within `max_t`, world space:
-    /// non-colliding ones (liquids, triggers) are passed through.
+    /// non-colliding ones (liquids, triggers) are not there for it, so a
+    /// colliding one at the same distance (a floor under a closed door's
+    /// bottom face, left open by the settings) is met.
     pub fn ray_cast_colliding(
         &self,
         origin: DVec3,
@@ -40,27 +38,17 @@ impl<'a> CollisionWorld<'a> {
         max_t: f64,
         scratch: &mut BvhScratch,
     ) -> Option<(f64, u32)> {
-        let mut stats = QueryStats::default();
-        let mut start = 0.0;
-        for _ in 0..MAX_PASSED {
-            let hit = self.bvh.ray_cast(
+        self.bvh
+            .ray_cast_where(
                 self.mesh,
-                (origin + dir * start).as_vec3(),
+                origin.as_vec3(),
                 dir.as_vec3(),
-                (max_t - start) as f32,
+                max_t as f32,
+                |tri| self.triangle_collides(tri),
                 scratch,
-                &mut stats,
-            )?;
-            let t = start + f64::from(hit.t);
-            if self.triangle_collides(hit.triangle) {
-                return Some((t, hit.triangle));
-            }
-            start = t + 1e-4;
-            if start >= max_t {
-                return None;
-            }
-        }
-        None
+                &mut QueryStats::default(),
+            )
+            .map(|hit| (f64::from(hit.t), hit.triangle))
     }
 
     /// `true` when triangle `tri` takes part in collisions.
@@ -164,5 +152,72 @@ mod pattern_tests {
         let t = std::time::Instant::now();
         assert!(!glob_matches(&pattern, &text));
         assert!(t.elapsed().as_secs_f64() < 5.0);
+    }
+}
+
+#[cfg(test)]
+mod ray_tests {
+    use super::*;
+    use glam::Vec3;
+
+    /// A floor (object 0) and, 0.05 mm above it, the bottom face of a
+    /// closed door (object 1, facing down), as Quake's BSP writes a door
+    /// standing on the floor (the two meet to within the rounding of their
+    /// coordinates, about that much 40 m from the origin); the door is
+    /// left out by the settings.
+    fn floor_under_a_door() -> TriMesh {
+        let positions = vec![
+            Vec3::new(-2.0, 0.0, -2.0),
+            Vec3::new(-2.0, 0.0, 2.0),
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(-1.0, 5e-5, -1.0),
+            Vec3::new(1.0, 5e-5, 0.0),
+            Vec3::new(-1.0, 5e-5, 1.0),
+        ];
+        TriMesh::new(
+            positions,
+            vec![[0, 1, 2], [3, 4, 5]],
+            vec![("floor".into(), 1), ("func_door_1".into(), 1)],
+        )
+    }
+
+    #[test]
+    fn a_surface_left_out_does_not_hide_a_colliding_one_at_the_same_distance() {
+        let mesh = floor_under_a_door();
+        let bvh = Bvh::build_for_mesh(&mesh);
+        let colliding = [true, false];
+        let world = CollisionWorld {
+            mesh: &mesh,
+            bvh: &bvh,
+            object_colliding: Some(&colliding),
+        };
+        let mut scratch = BvhScratch::default();
+        let from = DVec3::new(-0.5, 1.0, 0.0);
+        let hit = world.ray_cast_colliding(from, DVec3::NEG_Y, 5.0, &mut scratch);
+        let (t, tri) = hit.expect("the floor under the door");
+        assert_eq!(tri, 0);
+        assert!((t - 1.0).abs() < 1e-6, "{t}");
+        // With the door colliding, the door's face is met first.
+        let all = CollisionWorld::new(&mesh, &bvh);
+        let (_, tri) = all
+            .ray_cast_colliding(from, DVec3::NEG_Y, 5.0, &mut scratch)
+            .expect("the door");
+        assert_eq!(tri, 1);
+        // Off the door, the floor.
+        let beside = DVec3::new(-1.8, 1.0, 0.0);
+        let (_, tri) = world
+            .ray_cast_colliding(beside, DVec3::NEG_Y, 5.0, &mut scratch)
+            .expect("the floor beside the door");
+        assert_eq!(tri, 0);
+        // Nothing colliding under the ray: nothing.
+        let door_only = [false, false];
+        let none = CollisionWorld {
+            object_colliding: Some(&door_only),
+            ..world
+        };
+        assert!(
+            none.ray_cast_colliding(from, DVec3::NEG_Y, 5.0, &mut scratch)
+                .is_none()
+        );
     }
 }

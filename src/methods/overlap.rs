@@ -163,16 +163,17 @@ impl OverlapQuery {
         if dir == glam::Vec3::ZERO {
             return None;
         }
-        let hit = world.bvh.ray_cast(
+        // The first colliding triangle crossed: one that does not collide
+        // (a trigger, a liquid) in front of it does not hide it.
+        let hit = world.bvh.ray_cast_where(
             world.mesh,
             from.as_vec3(),
             dir,
             1.0,
+            |tri| world.triangle_collides(tri),
             &mut self.scratch,
             &mut self.stats,
         )?;
-        world
-            .triangle_collides(hit.triangle)
-            .then_some(hit.triangle)
+        Some(hit.triangle)
     }
 }

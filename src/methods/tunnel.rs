@@ -114,11 +114,14 @@ fn wall_behind(
     // Start a hair inside, so the ray does not meet its own triangle.
     let lift = 1e-4;
     let origin = centre - normal * lift;
-    let Some(hit) = world.bvh.ray_cast(
+    // The nearest colliding triangle behind (one that does not collide, a
+    // decal or a trigger's face, does not hide the wall's back).
+    let Some(hit) = world.bvh.ray_cast_where(
         world.mesh,
         origin.as_vec3(),
         (-normal).as_vec3(),
         f32::MAX,
+        |t| t != tri && world.triangle_collides(t),
         scratch,
         stats,
     ) else {
@@ -126,9 +129,5 @@ fn wall_behind(
     };
     let facing_back = world.mesh.triangle_normal(hit.triangle).dot(normal) < -0.5;
     let thickness = f64::from(hit.t) + lift;
-    (hit.triangle != tri
-        && facing_back
-        && world.triangle_collides(hit.triangle)
-        && thickness <= MAX_WALL_M)
-        .then_some(thickness)
+    (facing_back && thickness <= MAX_WALL_M).then_some(thickness)
 }
