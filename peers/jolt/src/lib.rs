@@ -86,6 +86,17 @@ impl JoltMesh {
     }
 }
 
+impl JoltMesh {
+    /// The same triangles in the reverse order: Jolt builds its tree from
+    /// the order given, and where a contact lies on an edge between two
+    /// triangles the one it reports can change with it (a diagnostic of
+    /// the verdicts that hang on which side of an edge Jolt names).
+    pub fn reversed(mut self) -> Self {
+        self.triangles.reverse();
+        self
+    }
+}
+
 /// The character's constants: what the export writes and the game loop's
 /// numbers.
 #[derive(Clone, Debug)]
