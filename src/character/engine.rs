@@ -126,8 +126,10 @@ pub enum StepForward {
     /// Collidoscope's: the frame's walk, and over the riser's edge far
     /// enough for the body to stand on it within the walkable slope.
     ReachOverEdge,
-    /// The frame's walk, and at least `min_tread_depth_m` past where the
-    /// plain walk stopped (Jolt's `mWalkStairsMinStepForward`).
+    /// Jolt's: from where the plain walk stopped, what is left of the
+    /// frame's walk, at least `min_tread_depth_m`
+    /// (`mWalkStairsMinStepForward`), square to the riser when the walk
+    /// meets it within [`JOLT_STAIRS_MAX_ANGLE_DEG`] of straight on.
     Walk,
     /// Exactly `min_tread_depth_m` and the skin, and nothing may be in the
     /// way (Rapier's `min_width` cast, "not enough room on the stair").
@@ -195,13 +197,19 @@ impl ControllerRules {
     ///   rolls over, reaches over the riser's edge to perch, lands walkable,
     ///   snaps by `snap_distance_m` (this crate's [`super::FrameSolver`]).
     /// - **Jolt** (`Jolt/Physics/Character/CharacterVirtual.cpp`,
-    ///   `ExtendedUpdate`, `WalkStairs`, `StickToFloor`): `WalkStairs` sweeps
-    ///   up by the whole `mWalkStairsStepUp`, as far as there is room, moves
-    ///   forward by at least `mWalkStairsMinStepForward`, sweeps down by what
-    ///   it rose and takes the first contact; when that contact is too
-    ///   steep it moves `mWalkStairsStepForwardTest` (0.15 m by default)
-    ///   forward from the raised position and sweeps down again, and
-    ///   accepts the first contact if that second one is walkable.
+    ///   `ExtendedUpdate`, `WalkStairs`, `StickToFloor`): after the plain
+    ///   move (`Update`), from where it stopped, `WalkStairs` sweeps up by
+    ///   the whole `mWalkStairsStepUp`, as far as there is room, moves
+    ///   forward by what is left of the frame's walk, at least
+    ///   `mWalkStairsMinStepForward`, sweeps down by what it rose and
+    ///   takes the first contact; when that contact is too steep it moves
+    ///   `mWalkStairsStepForwardTest` (0.15 m by default) forward from the
+    ///   raised position and sweeps down again, and accepts the first
+    ///   contact if that second one is walkable. `ExtendedUpdate` turns
+    ///   both moves square to the steep contact that stopped the walk when
+    ///   it is within `mWalkStairsCosAngleForwardContact` (75°) of the
+    ///   walk's direction. Checked against Jolt 5.6.0 itself
+    ///   (`peers/jolt`).
     ///   `StickToFloor` sweeps down by `mStickToFloorStepDown` when a
     ///   supported character became unsupported without moving up.
     ///   Steep contacts become vertical walls in `DetermineConstraints`,
@@ -266,6 +274,7 @@ impl ControllerRules {
         match engine {
             EngineProfile::Collidoscope => collidoscope,
             EngineProfile::Jolt => ControllerRules {
+                rise_from_stop: true,
                 forward: StepForward::Walk,
                 landing: StepLanding::FirstContactOrFloorAhead {
                     test_m: JOLT_STEP_FORWARD_TEST_M,
@@ -310,6 +319,13 @@ impl ControllerRules {
 /// Jolt's `ExtendedUpdateSettings::mWalkStairsStepForwardTest` default,
 /// metres (`CharacterVirtual.h`).
 pub const JOLT_STEP_FORWARD_TEST_M: f64 = 0.15;
+
+/// Jolt's `ExtendedUpdateSettings::mWalkStairsCosAngleForwardContact`
+/// default as an angle, degrees (`CharacterVirtual.h`): `ExtendedUpdate`
+/// steps up square to a riser met within this angle of the walk's
+/// direction, so a character walking at an angle into a staircase climbs
+/// it as if straight on.
+pub const JOLT_STAIRS_MAX_ANGLE_DEG: f64 = 75.0;
 
 /// The shape the character's body has under `settings`: the settings'
 /// shape when they name one; otherwise, for an engine profile, the capsule

@@ -293,6 +293,29 @@ fn every_profile_walks_the_envelope_courses_as_its_rules_say() {
 }
 
 #[test]
+fn jolt_steps_up_square_to_a_riser_met_at_an_angle() {
+    // CharacterVirtual::ExtendedUpdate (Jolt 5.6.0) turns WalkStairs'
+    // step forward and its 0.15 m test square into the steep contact
+    // that stopped the walk when it lies within 75° of the walk, and
+    // starts them where the walk stopped. Walking at 45° into a 0.30 m
+    // riser with a 0.30 m step, Jolt's own character climbs it
+    // (peers/jolt); stepping along the walk instead leaves the capsule's
+    // round end on the riser's edge, too steep, and the step is refused.
+    let level = one_step(0.3);
+    let spec = WalkSpec {
+        from: DVec3::new(0.5, 0.91, -1.5),
+        direction: DVec3::new(1.0, 0.0, 1.0),
+        seconds: 0.7,
+        jump: false,
+    };
+    let s = profile(EngineProfile::Jolt, 0.3);
+    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).unwrap();
+    let end = w.summary.final_position;
+    assert!(end.x > 2.3 && end.y > 1.1, "Jolt climbs at 45°: ends {end}");
+    assert!(w.summary.steps_taken >= 1);
+}
+
+#[test]
 fn rapier_keeps_a_step_only_when_min_width_carries_the_capsule_onto_it() {
     // rapier3d's handle_stairs moves the capsule min_width (plus the
     // offset) over the riser's edge; resting there steeper than the slope

@@ -32,7 +32,9 @@
 //! moving down: the iterations after it (a slide along the floor) are the
 //! solver's, but the frame does not take them.
 
-use super::engine::{ControllerRules, StepForward, StepLanding, StepRise, frame_settings};
+use super::engine::{
+    ControllerRules, JOLT_STAIRS_MAX_ANGLE_DEG, StepForward, StepLanding, StepRise, frame_settings,
+};
 use super::record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
     WallContact, progress,
@@ -63,6 +65,8 @@ struct StepTry {
     rest: Option<DVec3>,
     /// How far the first step-forward moved, horizontally, metres.
     forward_m: f64,
+    /// The step-forward's direction (unit, horizontal).
+    forward_dir: DVec3,
 }
 
 /// What the phase now running has seen.
@@ -359,6 +363,7 @@ impl<'w> FrameSolver<'w> {
                         rise_m: rise,
                         rest: None,
                         forward_m: 0.0,
+                        forward_dir: dir,
                     });
                     let from = if self.rules.rise_from_stop {
                         end
@@ -453,13 +458,18 @@ impl<'w> FrameSolver<'w> {
         match self.rules.forward {
             StepForward::ReachOverEdge => {}
             StepForward::Walk => {
-                // Jolt steps forward by the frame's walk, and at least
-                // the least tread past where the plain walk stopped.
+                // Jolt (`ExtendedUpdate`): from where the plain walk
+                // stopped, what is left of the walk, at least the least
+                // tread, square to the riser met within 75° of the walk.
                 let plain = self.step_try.map_or(0.0, |t| {
                     progress(self.before.position, t.plain_end, self.walk)
                 });
-                let reach = walk.max(plain + self.ch.min_tread_depth_m);
-                self.start_phase(Phase::StepForward, end, dir * reach);
+                let reach = (walk - plain.max(0.0)).max(self.ch.min_tread_depth_m);
+                let toward = self.jolt_stairs_direction(dir);
+                if let Some(t) = self.step_try.as_mut() {
+                    t.forward_dir = toward;
+                }
+                self.start_phase(Phase::StepForward, end, toward * reach);
                 return;
             }
             StepForward::MinWidth => {
@@ -525,7 +535,7 @@ impl<'w> FrameSolver<'w> {
                         rest: Some(end),
                         ..t
                     });
-                    let ahead = self.walk.normalize_or_zero() * test_m;
+                    let ahead = t.forward_dir * test_m;
                     self.start_phase(Phase::StepForward, t.up_end, ahead);
                 }
                 Some(_) => self.reject_step(StepRejection::NoWalkableLanding),
@@ -576,6 +586,22 @@ impl<'w> FrameSolver<'w> {
         }
         // On the step: gravity starts afresh, as for anyone standing.
         self.start_gravity();
+    }
+
+    /// Jolt's stair direction (`ExtendedUpdate`): square into the wall
+    /// the plain walk met, horizontally, when that is within
+    /// [`JOLT_STAIRS_MAX_ANGLE_DEG`] of the walk's direction `dir`;
+    /// otherwise `dir`.
+    fn jolt_stairs_direction(&self, dir: DVec3) -> DVec3 {
+        let Some(wall) = self.wall else {
+            return dir;
+        };
+        let into = (-wall.normal).with_y(0.0).normalize_or_zero();
+        if into.dot(dir) > JOLT_STAIRS_MAX_ANGLE_DEG.to_radians().cos() {
+            into
+        } else {
+            dir
+        }
     }
 
     fn reject_step(&mut self, reason: StepRejection) {
