@@ -397,7 +397,10 @@ fn prevent_climbing_still_refuses_to_walk_up_a_steep_slope() {
     };
     let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
     let end = w.summary.final_position;
-    assert!(end.y < 0.91 + 0.3 + 0.2 && end.x < 0.5, "walked up to {end}");
+    assert!(
+        end.y < 0.91 + 0.3 + 0.2 && end.x < 0.5,
+        "walked up to {end}"
+    );
 }
 
 #[test]
@@ -421,5 +424,8 @@ fn constrained_climbing_climbs_no_edge_above_the_step_offset() {
     assert!(climbs_with(ClimbingMode::Easy, 0.36));
     assert!(!climbs_with(ClimbingMode::Constrained, 0.36));
     assert!(climbs_with(ClimbingMode::Constrained, 0.28));
-    assert_eq!(ControllerRules::of(EngineProfile::Physx).climbing, ClimbingMode::Easy);
+    assert_eq!(
+        ControllerRules::of(EngineProfile::Physx).climbing,
+        ClimbingMode::Easy
+    );
 }

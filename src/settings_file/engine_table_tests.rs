@@ -386,7 +386,10 @@ fn physx_modes_are_read_under_their_own_names_and_ours() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("nonWalkableMode") && e.contains("non_walkable"), "{e}");
+    assert!(
+        e.contains("nonWalkableMode") && e.contains("non_walkable"),
+        "{e}"
+    );
     let e = toml("format_version = 1\n[character]\nnon_walkable = \"slide\"\n")
         .unwrap_err()
         .to_string();

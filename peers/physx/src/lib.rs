@@ -54,6 +54,7 @@ use collidoscope::level::Level;
 use glam::DVec3;
 use physx_sys::*;
 use std::ptr::{null, null_mut};
+use std::sync::OnceLock;
 
 /// PhysX's default `contactOffset`, written by the export when the skin
 /// is 0.
@@ -101,9 +102,7 @@ impl ControllerShape {
                 radius_m,
                 height_m: (height_m - 2.0 * radius_m).max(0.001),
             }),
-            CharacterShape::Box { half_extents_m } => {
-                Some(ControllerShape::Box { half_extents_m })
-            }
+            CharacterShape::Box { half_extents_m } => Some(ControllerShape::Box { half_extents_m }),
             _ => None,
         }
     }
@@ -117,10 +116,26 @@ fn vec3(v: DVec3) -> PxVec3 {
     }
 }
 
-/// PhysX's SDK, a scene with the level in it and a controller manager.
+/// PhysX's foundation and physics, made once per process (PhysX allows
+/// one foundation) and kept to its end.
+fn sdk() -> *mut PxPhysics {
+    static SDK: OnceLock<usize> = OnceLock::new();
+    let physics = *SDK.get_or_init(|| {
+        // SAFETY: made once; PhysX's default allocator and error callback.
+        unsafe {
+            let foundation = physx_create_foundation();
+            assert!(!foundation.is_null(), "PhysX foundation");
+            let physics = physx_create_physics(foundation);
+            assert!(!physics.is_null(), "PhysX physics");
+            physics as usize
+        }
+    });
+    physics as *mut PxPhysics
+}
+
+/// A scene of PhysX's SDK with the level in it and a controller manager.
 /// Not `Send`: one per thread.
 pub struct PhysxLevel {
-    foundation: *mut PxFoundation,
     physics: *mut PxPhysics,
     dispatcher: *mut PxDefaultCpuDispatcher,
     scene: *mut PxScene,
@@ -133,7 +148,15 @@ impl PhysxLevel {
     /// static triangle mesh.
     pub fn new(level: &Level, world: CollisionWorld<'_>) -> Self {
         let mesh = level.mesh();
-        let points: Vec<PxVec3> = mesh.positions().iter().map(|p| vec3(*p)).collect();
+        let points: Vec<PxVec3> = mesh
+            .positions()
+            .iter()
+            .map(|p| PxVec3 {
+                x: p.x,
+                y: p.y,
+                z: p.z,
+            })
+            .collect();
         let mut indices: Vec<u32> = Vec::new();
         for (i, t) in mesh.triangles().iter().enumerate() {
             if world.triangle_collides(i as u32) {
@@ -144,10 +167,7 @@ impl PhysxLevel {
         // `Drop`; the descriptors point into `points` and `indices`,
         // which outlive the cooking call.
         unsafe {
-            let foundation = physx_create_foundation();
-            assert!(!foundation.is_null(), "PhysX foundation");
-            let physics = physx_create_physics(foundation);
-            assert!(!physics.is_null(), "PhysX physics");
+            let physics = sdk();
             let scale = PxPhysics_getTolerancesScale(physics);
             let mut scene_desc = PxSceneDesc_new(scale);
             scene_desc.gravity = PxVec3 {
@@ -201,7 +221,6 @@ impl PhysxLevel {
             let manager = phys_PxCreateControllerManager(scene, false);
             assert!(!manager.is_null(), "PhysX controller manager");
             let level = PhysxLevel {
-                foundation,
                 physics,
                 dispatcher,
                 scene,
@@ -231,8 +250,6 @@ impl Drop for PhysxLevel {
             PxControllerManager_release_mut(self.manager);
             PxScene_release_mut(self.scene);
             PxDefaultCpuDispatcher_release_mut(self.dispatcher);
-            PxPhysics_release_mut(self.physics);
-            PxFoundation_release_mut(self.foundation);
         }
     }
 }
@@ -391,7 +408,12 @@ impl<'l> PhysxCharacter<'l> {
 
     /// The first contact steeper than the walkable slope met sweeping
     /// the shape from `at` along `walk` by the contact offset and 1 cm.
-    fn wall_ahead(&self, solver: &mut Option<SlideSolver<'_>>, at: DVec3, walk: DVec3) -> Option<WallContact> {
+    fn wall_ahead(
+        &self,
+        solver: &mut Option<SlideSolver<'_>>,
+        at: DVec3,
+        walk: DVec3,
+    ) -> Option<WallContact> {
         let dir = walk.normalize_or_zero();
         if dir == DVec3::ZERO {
             return None;

@@ -9,8 +9,8 @@
 //! Controllers guide.
 
 use super::import::{Field, ImportError, Range, Reader, id};
-use super::snippet::{Snippet, short};
 use super::names::{PHYSX_CLIMBING, PHYSX_NON_WALKABLE};
+use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
 use crate::character::ControllerRules;
 use crate::collide::SlideSettings;
@@ -282,7 +282,10 @@ fn read_mode<T: Copy>(
         Some((line, w)) => match table.iter().find(|(n, _)| *n == w) {
             Some(&(_, v)) => Ok(Some(v)),
             None => {
-                let names: Vec<String> = table.iter().map(|(n, _)| format!("{enum_name}::{n}")).collect();
+                let names: Vec<String> = table
+                    .iter()
+                    .map(|(n, _)| format!("{enum_name}::{n}"))
+                    .collect();
                 Err(r.bad(line, format!("{name}: expected {}", names.join(" or "))))
             }
         },
