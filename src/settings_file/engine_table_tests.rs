@@ -373,7 +373,7 @@ fn physx_modes_are_read_under_their_own_names_and_ours() {
     );
     assert_eq!(s.character.climbing_mode, Some(ClimbingMode::Constrained));
     let s = toml(
-        "format_version = 1\n[character]\nengine = \"physx\"\n\
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nengine = \"physx\"\n\
          non_walkable = \"prevent_climbing\"\nclimbing_mode = \"easy\"\n",
     )
     .expect("reads");
@@ -381,7 +381,7 @@ fn physx_modes_are_read_under_their_own_names_and_ours() {
     assert_eq!(s.character.climbing_mode, Some(ClimbingMode::Easy));
     // Given twice, once in each name: refused.
     let e = toml(
-        "format_version = 1\n[character]\nnon_walkable = \"prevent_climbing\"\n\
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nnon_walkable = \"prevent_climbing\"\n\
          [physx]\nnonWalkableMode = \"ePREVENT_CLIMBING\"\n",
     )
     .unwrap_err()
@@ -390,8 +390,10 @@ fn physx_modes_are_read_under_their_own_names_and_ours() {
         e.contains("nonWalkableMode") && e.contains("non_walkable"),
         "{e}"
     );
-    let e = toml("format_version = 1\n[character]\nnon_walkable = \"slide\"\n")
-        .unwrap_err()
-        .to_string();
+    let e = toml(
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nnon_walkable = \"slide\"\n",
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("prevent_climbing"), "{e}");
 }
