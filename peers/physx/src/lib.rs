@@ -136,7 +136,6 @@ fn sdk() -> *mut PxPhysics {
 /// A scene of PhysX's SDK with the level in it and a controller manager.
 /// Not `Send`: one per thread.
 pub struct PhysxLevel {
-    physics: *mut PxPhysics,
     dispatcher: *mut PxDefaultCpuDispatcher,
     scene: *mut PxScene,
     material: *mut PxMaterial,
@@ -221,7 +220,6 @@ impl PhysxLevel {
             let manager = phys_PxCreateControllerManager(scene, false);
             assert!(!manager.is_null(), "PhysX controller manager");
             let level = PhysxLevel {
-                physics,
                 dispatcher,
                 scene,
                 material,
