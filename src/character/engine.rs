@@ -164,6 +164,56 @@ pub enum GroundSnap {
     Off,
 }
 
+/// What a character does on ground steeper than the walkable slope
+/// (`[character] non_walkable`; PhysX's `PxControllerNonWalkableMode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NonWalkable {
+    /// It cannot walk up it, and stands where it came down on it (PhysX's
+    /// `ePREVENT_CLIMBING`, its default).
+    PreventClimbing,
+    /// It cannot walk up it, and slides down it: standing on it is falling
+    /// (PhysX's `ePREVENT_CLIMBING_AND_FORCE_SLIDING`; Collidoscope's own).
+    #[default]
+    PreventClimbingAndForceSliding,
+}
+
+impl NonWalkable {
+    /// The name in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            NonWalkable::PreventClimbing => "prevent_climbing",
+            NonWalkable::PreventClimbingAndForceSliding => "prevent_climbing_and_force_sliding",
+        }
+    }
+}
+
+/// How far a step-up may climb past the step height
+/// (`[character] climbing_mode`; PhysX's `PxCapsuleClimbingMode`). Only
+/// profiles that rise by the whole step height ([`StepRise::Full`]) have a
+/// choice: the others already climb no higher than the step height.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClimbingMode {
+    /// The body's curve rides over an edge on top of the step height (PhysX's
+    /// `eEASY`, its default).
+    #[default]
+    Easy,
+    /// No step-up lands higher than the step height above the feet (PhysX's
+    /// `eCONSTRAINED`).
+    Constrained,
+}
+
+impl ClimbingMode {
+    /// The name in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClimbingMode::Easy => "easy",
+            ClimbingMode::Constrained => "constrained",
+        }
+    }
+}
+
 /// The rules of one profile, as the character frame applies them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ControllerRules {
@@ -188,6 +238,10 @@ pub struct ControllerRules {
     pub limit_overreach: bool,
     /// How the ground holds a character walking down.
     pub snap: GroundSnap,
+    /// What a character does on ground too steep to walk.
+    pub non_walkable: NonWalkable,
+    /// How far a step-up may climb past the step height.
+    pub climbing: ClimbingMode,
 }
 
 impl ControllerRules {
@@ -232,17 +286,31 @@ impl ControllerRules {
     ///   `mWalkStairsMinStepForward`; PhysX, Unity and Unreal reach over
     ///   the riser's edge until the body stands on it, as their
     ///   controllers do over a few frames of perching on the edge.
-    /// - **PhysX** (Character Controllers guide, "Auto Stepping",
-    ///   `PxControllerDesc::stepOffset`, `climbingMode` eEASY by default):
-    ///   each move is an up pass by `stepOffset`, a side pass and a down
-    ///   pass that comes back down by the same offset, so it climbs a
-    ///   riser up to `stepOffset` and, in easy mode, lets the capsule's
-    ///   round end ride over an edge by its contact normal; the down pass
-    ///   also keeps a walking character on a floor within `stepOffset`.
+    /// - **PhysX** (`physx/source/physxcharacterkinematic/src/
+    ///   CctCharacterController.cpp`, PhysX 5: `SweepTest::moveCharacter`,
+    ///   `Controller::move`; checked against PhysX itself,
+    ///   `peers/physx`): each move is an up pass by `stepOffset` (none when
+    ///   the move rises), a side pass that slides along every contact, and
+    ///   a down pass by the fall and the same `stepOffset` ("Undo our
+    ///   artificial up motion"), so it climbs a riser up to `stepOffset`
+    ///   and, in `eEASY` climbing mode (the default), the capsule's round
+    ///   end rides over an edge above that by its contact normal; in
+    ///   `eCONSTRAINED` mode a steep contact higher than `stepOffset` above
+    ///   the feet cancels the climb ([`ClimbingMode`]). The down pass
+    ///   only takes back the up pass: nothing pulls a character down onto
+    ///   a floor below (no ground snap). When the down pass stands on a
+    ///   triangle steeper than `slopeLimit`, the move is redone without
+    ///   the up pass and with steep contacts made vertical; under the
+    ///   default `ePREVENT_CLIMBING` the down pass stops at its first
+    ///   contact, so the character stands on the steep slope, under
+    ///   `ePREVENT_CLIMBING_AND_FORCE_SLIDING` it slides down it
+    ///   ([`NonWalkable`]).
     /// - **Unity** (`CharacterController`, built on PhysX's controller;
     ///   manual "Character Controller component", `stepOffset`,
-    ///   `slopeLimit`): PhysX's rules; no ground snap setting, so a
-    ///   character that walks off an edge falls.
+    ///   `slopeLimit`, `skinWidth` = `contactOffset`): PhysX's rules with
+    ///   PhysX's default modes (Unity exposes neither mode, and its
+    ///   controller is known not to slide down slopes steeper than
+    ///   `slopeLimit`, as `ePREVENT_CLIMBING`); no ground snap.
     /// - **Unreal** (`CharacterMovementComponent.cpp`, `StepUp`,
     ///   `FindFloor`, `MaxStepHeight`): `StepUp` refuses a step whose
     ///   impact is higher than `MaxStepHeight` above the capsule's base, so
@@ -265,10 +333,13 @@ impl ControllerRules {
             landing: StepLanding::Walkable,
             limit_overreach: true,
             snap: GroundSnap::SnapDistance,
+            non_walkable: NonWalkable::PreventClimbingAndForceSliding,
+            climbing: ClimbingMode::Constrained,
         };
         let engine_step = ControllerRules {
             rise: StepRise::Full,
             limit_overreach: false,
+            climbing: ClimbingMode::Easy,
             ..collidoscope
         };
         match engine {
@@ -287,12 +358,9 @@ impl ControllerRules {
                 forward: StepForward::MinWidth,
                 ..engine_step
             },
-            EngineProfile::Physx => ControllerRules {
-                snap: GroundSnap::StepHeight,
-                ..engine_step
-            },
-            EngineProfile::Unity => ControllerRules {
+            EngineProfile::Physx | EngineProfile::Unity => ControllerRules {
                 snap: GroundSnap::Off,
+                non_walkable: NonWalkable::PreventClimbing,
                 ..engine_step
             },
             EngineProfile::Unreal => ControllerRules {
@@ -303,6 +371,23 @@ impl ControllerRules {
                 step_up: false,
                 ..collidoscope
             },
+        }
+    }
+
+    /// The rules of `settings`' profile, with the settings'
+    /// `non_walkable` and `climbing_mode` in place of the profile's own
+    /// when they give them.
+    pub fn for_settings(settings: &SlideSettings) -> ControllerRules {
+        Self::for_character(&settings.character)
+    }
+
+    /// [`ControllerRules::for_settings`] from the `[character]` section.
+    pub fn for_character(ch: &CharacterSettings) -> ControllerRules {
+        let rules = Self::of(ch.engine);
+        ControllerRules {
+            non_walkable: ch.non_walkable.unwrap_or(rules.non_walkable),
+            climbing: ch.climbing_mode.unwrap_or(rules.climbing),
+            ..rules
         }
     }
 

@@ -213,15 +213,14 @@ fn rapier_needs_the_whole_step_height_of_headroom() {
 #[test]
 fn ground_snap_follows_each_engine() {
     // A 0.2 m ledge walked off: Godot's floor_snap_length (0.1 m here)
-    // does not reach it, PhysX's down pass and Unreal's floor search by the
-    // step height do; Unity has no snap.
+    // does not reach it, Unreal's floor search by the step height does;
+    // PhysX and Unity (on PhysX) have no snap.
     let rules = |e| ControllerRules::of(e);
     let ch = CharacterSettings::default();
     assert_eq!(rules(EngineProfile::Godot).snap_m(&ch), ch.snap_distance_m);
-    assert_eq!(
-        rules(EngineProfile::Physx).snap_m(&ch),
-        ch.max_step_height_m
-    );
+    // PhysX's down pass only takes back its up pass ("Undo our artificial
+    // up motion", `SweepTest::moveCharacter`): no snap.
+    assert_eq!(rules(EngineProfile::Physx).snap_m(&ch), 0.0);
     assert_eq!(
         rules(EngineProfile::Unreal).snap_m(&ch),
         ch.max_step_height_m
@@ -345,4 +344,111 @@ fn rapier_keeps_a_step_only_when_min_width_carries_the_capsule_onto_it() {
     s.character.min_tread_depth_m = 0.3;
     let w = walk(tall.world(), &s, &spec, WalkTrace::FramesOnly).unwrap();
     assert!(w.summary.final_position.y < 1.0);
+}
+
+/// A floor and a 60° ramp rising 3 m towards +x from x = 0, 4 m wide.
+fn steep_ramp() -> Level {
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::new(-5.0, -5.0), DVec2::new(8.0, 5.0), 0.0, 0.5, 2.0),
+    );
+    b.add(
+        "ramp",
+        &crate::analysis::generate::parts::ramp(DVec3::new(0.0, 0.0, -2.0), 60.0, 3.0, 4.0, 1.0),
+    );
+    Level::from_mesh("steep ramp", b.build())
+}
+
+/// Where a character set down on the 60° ramp's face (0.9 m up it) and
+/// left standing for 1.5 s ends, with `non_walkable`.
+fn left_on_steep_ramp(engine: EngineProfile, non_walkable: Option<NonWalkable>) -> DVec3 {
+    let level = steep_ramp();
+    let mut s = profile(engine, 0.3);
+    s.character.non_walkable = non_walkable;
+    // 0.9 m along x is 1.56 m up the face; start a little above it.
+    let surface_y = 0.9 * 60f64.to_radians().tan();
+    let spec = WalkSpec {
+        from: DVec3::new(0.9, surface_y + 1.0, 0.0),
+        direction: DVec3::ZERO,
+        seconds: 1.5,
+        jump: false,
+    };
+    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
+    w.summary.final_position
+}
+
+#[test]
+fn force_sliding_slides_down_a_steep_slope_and_prevent_climbing_stands_on_it() {
+    // PhysX `Controller::move`: on a triangle steeper than slopeLimit the
+    // move is redone; with ePREVENT_CLIMBING_AND_FORCE_SLIDING only its
+    // fall, sliding (the down pass runs MAX_ITER iterations), with
+    // ePREVENT_CLIMBING the down pass stops at its first contact.
+    let slid = left_on_steep_ramp(
+        EngineProfile::Physx,
+        Some(NonWalkable::PreventClimbingAndForceSliding),
+    );
+    assert!(slid.x < 0.5 && slid.y < 1.0, "force sliding ends at {slid}");
+    let stood = left_on_steep_ramp(EngineProfile::Physx, Some(NonWalkable::PreventClimbing));
+    assert!(
+        (stood.x - 0.9).abs() < 0.5 && stood.y > 1.5,
+        "prevent climbing ends at {stood}"
+    );
+    // The profiles' own: PhysX's and Unity's default stands; Collidoscope's
+    // own slides.
+    for engine in [EngineProfile::Physx, EngineProfile::Unity] {
+        assert_eq!(
+            ControllerRules::of(engine).non_walkable,
+            NonWalkable::PreventClimbing
+        );
+        assert!(left_on_steep_ramp(engine, None).y > 1.5, "{engine}");
+    }
+    assert!(left_on_steep_ramp(EngineProfile::Collidoscope, None).y < 1.0);
+}
+
+#[test]
+fn prevent_climbing_still_refuses_to_walk_up_a_steep_slope() {
+    // Standing on the steep face does not let the character walk up it.
+    let level = steep_ramp();
+    let mut s = profile(EngineProfile::Physx, 0.3);
+    s.character.non_walkable = Some(NonWalkable::PreventClimbing);
+    let spec = WalkSpec {
+        from: DVec3::new(-1.0, 0.91, 0.0),
+        direction: DVec3::X,
+        seconds: 2.0,
+        jump: false,
+    };
+    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
+    let end = w.summary.final_position;
+    assert!(
+        end.y < 0.91 + 0.3 + 0.2 && end.x < 0.5,
+        "walked up to {end}"
+    );
+}
+
+#[test]
+fn constrained_climbing_climbs_no_edge_above_the_step_offset() {
+    // PhysX `SweepTest::moveCharacter`: in eCONSTRAINED mode a steep
+    // contact higher than stepOffset above the feet cancels the climb; in
+    // eEASY the capsule's round end rides over it.
+    let climbs_with = |mode: ClimbingMode, riser: f64| {
+        let level = one_step(riser);
+        let mut s = profile(EngineProfile::Physx, 0.3);
+        s.character.climbing_mode = Some(mode);
+        let spec = WalkSpec {
+            from: DVec3::new(0.0, 0.91, 0.0),
+            direction: DVec3::X,
+            seconds: 0.7,
+            jump: false,
+        };
+        let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
+        w.summary.final_position.y > riser + 0.8
+    };
+    assert!(climbs_with(ClimbingMode::Easy, 0.36));
+    assert!(!climbs_with(ClimbingMode::Constrained, 0.36));
+    assert!(climbs_with(ClimbingMode::Constrained, 0.28));
+    assert_eq!(
+        ControllerRules::of(EngineProfile::Physx).climbing,
+        ClimbingMode::Easy
+    );
 }

@@ -33,7 +33,8 @@
 //! solver's, but the frame does not take them.
 
 use super::engine::{
-    ControllerRules, JOLT_STAIRS_MAX_ANGLE_DEG, StepForward, StepLanding, StepRise, frame_settings,
+    ClimbingMode, ControllerRules, JOLT_STAIRS_MAX_ANGLE_DEG, NonWalkable, StepForward,
+    StepLanding, StepRise, frame_settings,
 };
 use super::record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
@@ -50,6 +51,10 @@ use glam::DVec3;
 /// walk and step-up may carry the character along the ground, metres: a
 /// rounding allowance, so that the rule holds to the millimetre.
 pub const MAX_OVERREACH_M: f64 = 1e-3;
+
+/// How far above the step height a constrained climb's landing may be,
+/// metres: a rounding allowance (a riser exactly the step height climbs).
+const CLIMB_TOLERANCE_M: f64 = 1e-4;
 
 /// Where the frame is between phases.
 #[derive(Clone, Copy, Debug)]
@@ -163,7 +168,7 @@ impl<'w> FrameSolver<'w> {
             });
         let mut frame = FrameSolver {
             body: Body::of(settings),
-            rules: ControllerRules::of(ch.engine),
+            rules: ControllerRules::for_character(&ch),
             slide,
             index,
             before: *state,
@@ -315,7 +320,15 @@ impl<'w> FrameSolver<'w> {
         self.seen.contact = true;
         let normal = hit.contact_normal;
         let walkable = normal.y >= self.ch.floor_min_up();
-        if rec.velocity.y < 0.0 && walkable && self.seen.landing.is_none() {
+        // PhysX's `ePREVENT_CLIMBING`: the fall stops at its first contact
+        // facing up, however steep (`SweepTest::moveCharacter`'s down pass
+        // runs one iteration unless it force-slides), and the character
+        // stands there.
+        let stands = walkable
+            || (self.phase == Phase::Gravity
+                && self.rules.non_walkable == NonWalkable::PreventClimbing
+                && normal.y > 0.0);
+        if rec.velocity.y < 0.0 && stands && self.seen.landing.is_none() {
             self.seen.landing = Some((normal, hit.triangle));
             self.seen.landing_point = Some(hit.contact_point);
         }
@@ -482,11 +495,11 @@ impl<'w> FrameSolver<'w> {
         }
         // Rising by the whole step, the body's curve rides over what it
         // rolls over on top of that.
-        let climbable = match self.rules.rise {
-            StepRise::LessRolling => self.ch.max_step_height_m,
-            StepRise::Full => {
+        let climbable = match (self.rules.rise, self.rules.climbing) {
+            (StepRise::Full, ClimbingMode::Easy) => {
                 self.ch.max_step_height_m + self.body.rolling_height(dir, self.ch.max_slope_deg)
             }
+            _ => self.ch.max_step_height_m,
         };
         let riser = match (self.step_try, self.wall) {
             (Some(t), Some(wall)) => {
@@ -561,6 +574,17 @@ impl<'w> FrameSolver<'w> {
         // wall at the raised height, not from climbing.
         let feet = self.before.position.y - self.body.half_height();
         let riser = self.seen.landing_point.map_or(0.0, |p| p.y - feet);
+        // PhysX's `eCONSTRAINED` climbing: a riser's edge higher than the
+        // step height above the feet cancels the climb, however far the
+        // round body rode over it (`SweepTest::moveCharacter`, the
+        // "constrainedClimbingMode" test after the down pass).
+        if self.rules.climbing == ClimbingMode::Constrained
+            && self.rules.rise == StepRise::Full
+            && riser > self.ch.max_step_height_m + CLIMB_TOLERANCE_M
+        {
+            self.reject_step(StepRejection::NoWalkableLanding);
+            return;
+        }
         let moved = (end - self.before.position).with_y(0.0).length();
         let limit = self.walk.length() + riser.max(0.0) + MAX_OVERREACH_M;
         if self.rules.limit_overreach && moved > limit {

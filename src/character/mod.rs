@@ -22,8 +22,9 @@ mod engine_tests;
 mod tests;
 
 pub use engine::{
-    ControllerRules, EngineProfile, GroundSnap, JOLT_STAIRS_MAX_ANGLE_DEG,
-    JOLT_STEP_FORWARD_TEST_M, StepForward, StepLanding, StepRise, body_shape, frame_settings,
+    ClimbingMode, ControllerRules, EngineProfile, GroundSnap, JOLT_STAIRS_MAX_ANGLE_DEG,
+    JOLT_STEP_FORWARD_TEST_M, NonWalkable, StepForward, StepLanding, StepRise, body_shape,
+    frame_settings,
 };
 pub use frame::{FrameSolver, MAX_OVERREACH_M};
 pub use record::{

@@ -10,7 +10,7 @@
 //! a 0.02 m least step forward (Jolt's `mWalkStairsMinStepForward`) and a
 //! 40 m/s fastest fall (Unreal's default terminal velocity, 4000 cm/s).
 
-use super::EngineProfile;
+use super::{ClimbingMode, EngineProfile, NonWalkable};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// How a character walks, on top of its slide settings. Units in the names.
@@ -58,6 +58,18 @@ pub struct CharacterSettings {
     /// Collidoscope's own model when absent.
     #[serde(skip_serializing_if = "EngineProfile::is_collidoscope")]
     pub engine: EngineProfile,
+    /// On ground steeper than `max_slope_deg`: `"prevent_climbing"` stands
+    /// on it, `"prevent_climbing_and_force_sliding"` slides down it (both
+    /// refuse to walk up it). The profile's own rule when absent (see
+    /// [`crate::character::ControllerRules`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub non_walkable: Option<NonWalkable>,
+    /// `"easy"`: a step-up's round body rides over an edge above the step
+    /// height; `"constrained"`: no step-up lands higher than the step
+    /// height. Matters only for profiles that rise by the whole step height
+    /// (physx, unity, jolt, rapier); the profile's own rule when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub climbing_mode: Option<ClimbingMode>,
 }
 
 impl Default for CharacterSettings {
@@ -73,6 +85,8 @@ impl Default for CharacterSettings {
             snap_distance_m: 0.1,
             max_fall_speed_m_s: 40.0,
             engine: EngineProfile::Collidoscope,
+            non_walkable: None,
+            climbing_mode: None,
         }
     }
 }

@@ -239,12 +239,21 @@ fn mistakes_in_the_table_are_named_at_their_lines() {
         error("format_version = 1\n[unity]\nradius = 0.4\nheight = 1.8\nstepofset = 0.3\n");
     assert!(m.contains("did you mean `stepOffset`"), "{m}");
     // Not modelled: refused, not dropped.
+    let (line, m) = error(&format!("{HEAD}[physx]\ninvisibleWallHeight = 1\n"));
+    assert_eq!(line, 4);
+    assert!(
+        m.contains("invisibleWallHeight") && m.contains("stepOffset"),
+        "{m}"
+    );
+    // PhysX's modes are their enumerators' names.
     let (line, m) = error(&format!("{HEAD}[physx]\nnonWalkableMode = 1\n"));
     assert_eq!(line, 4);
     assert!(
-        m.contains("nonWalkableMode") && m.contains("stepOffset"),
+        m.contains("nonWalkableMode") && m.contains("ePREVENT_CLIMBING_AND_FORCE_SLIDING"),
         "{m}"
     );
+    let (_, m) = error(&format!("{HEAD}[physx]\nclimbingMode = \"eHARD\"\n"));
+    assert!(m.contains("eEASY") && m.contains("eCONSTRAINED"), "{m}");
     // Out of range after conversion, quoting the engine's number.
     let (line, m) = error(&format!("{HEAD}[unreal]\n\nMaxStepHeight = -30\n"));
     assert_eq!(line, 5);
@@ -347,4 +356,44 @@ fn the_settings_page_lists_every_name_read_and_its_example_reads() {
     let s = toml(example).unwrap();
     assert_eq!(s.character.engine, EngineProfile::Unreal);
     assert_eq!(s.radii, [0.34, 0.88, 0.34]);
+}
+
+#[test]
+fn physx_modes_are_read_under_their_own_names_and_ours() {
+    use crate::character::{ClimbingMode, NonWalkable};
+    let s = toml(
+        "format_version = 1\n[physx]\nradius = 0.4\nheight = 1.0\n\
+         nonWalkableMode = \"ePREVENT_CLIMBING_AND_FORCE_SLIDING\"\n\
+         climbingMode = \"physx::PxCapsuleClimbingMode::eCONSTRAINED\"\n",
+    )
+    .expect("reads");
+    assert_eq!(
+        s.character.non_walkable,
+        Some(NonWalkable::PreventClimbingAndForceSliding)
+    );
+    assert_eq!(s.character.climbing_mode, Some(ClimbingMode::Constrained));
+    let s = toml(
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nengine = \"physx\"\n\
+         non_walkable = \"prevent_climbing\"\nclimbing_mode = \"easy\"\n",
+    )
+    .expect("reads");
+    assert_eq!(s.character.non_walkable, Some(NonWalkable::PreventClimbing));
+    assert_eq!(s.character.climbing_mode, Some(ClimbingMode::Easy));
+    // Given twice, once in each name: refused.
+    let e = toml(
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nnon_walkable = \"prevent_climbing\"\n\
+         [physx]\nnonWalkableMode = \"ePREVENT_CLIMBING\"\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("nonWalkableMode") && e.contains("non_walkable"),
+        "{e}"
+    );
+    let e = toml(
+        "format_version = 1\nradii = [0.4, 0.9, 0.4]\n[character]\nnon_walkable = \"slide\"\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("prevent_climbing"), "{e}");
 }

@@ -640,3 +640,59 @@ fn bad_files_get_one_line_errors_naming_the_line() {
     assert!(e.len() < 300 && e.contains("(100022 characters)"), "{e}");
     assert_eq!(e.lines().count(), 1);
 }
+
+#[test]
+fn physx_modes_round_trip_and_a_bad_one_names_the_choices() {
+    use crate::character::{ClimbingMode, ControllerRules, EngineProfile, NonWalkable};
+    // Every pair of modes, written by the export and read back, gives the
+    // same rules; with no mode given, the export writes the profile's own.
+    for non_walkable in [
+        NonWalkable::PreventClimbing,
+        NonWalkable::PreventClimbingAndForceSliding,
+    ] {
+        for climbing in [ClimbingMode::Easy, ClimbingMode::Constrained] {
+            let mut s = SlideSettings::default();
+            s.character.engine = EngineProfile::Physx;
+            s.character.non_walkable = Some(non_walkable);
+            s.character.climbing_mode = Some(climbing);
+            let i = back(Engine::Physx, &s);
+            assert_eq!(i.settings.character.non_walkable, Some(non_walkable));
+            assert_eq!(i.settings.character.climbing_mode, Some(climbing));
+            assert_eq!(
+                ControllerRules::for_settings(&i.settings),
+                ControllerRules::for_settings(&s)
+            );
+        }
+    }
+    let mut s = SlideSettings::default();
+    s.character.engine = EngineProfile::Physx;
+    let t = text(Engine::Physx, &s);
+    assert!(
+        t.contains("PxControllerNonWalkableMode::ePREVENT_CLIMBING;")
+            && t.contains("PxCapsuleClimbingMode::eEASY;"),
+        "{t}"
+    );
+    // Collidoscope's own rules, written for PhysX: slide, constrained.
+    let t = text(Engine::Physx, &SlideSettings::default());
+    assert!(
+        t.contains("ePREVENT_CLIMBING_AND_FORCE_SLIDING;") && t.contains("eCONSTRAINED;"),
+        "{t}"
+    );
+    let e = err(
+        Engine::Physx,
+        &t.replace("ePREVENT_CLIMBING_AND_FORCE_SLIDING;", "eSLIDE;"),
+    );
+    assert!(
+        e.contains("nonWalkableMode") && e.contains("ePREVENT_CLIMBING"),
+        "{e}"
+    );
+    // A hand-written file without the lines keeps the profile's own.
+    let kept: String = t
+        .lines()
+        .filter(|l| !l.contains("nonWalkableMode") && !l.contains("climbingMode"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let i = import(Engine::Physx, &kept).expect("reads");
+    assert_eq!(i.settings.character.non_walkable, None);
+    assert_eq!(i.settings.character.climbing_mode, None);
+}

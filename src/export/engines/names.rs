@@ -13,7 +13,7 @@
 
 use super::Engine;
 use super::import::Range;
-use crate::character::CharacterSettings;
+use crate::character::{CharacterSettings, ClimbingMode, NonWalkable};
 use crate::collide::SlideSettings;
 use crate::geometry::shape::CharacterShape;
 use std::collections::BTreeMap;
@@ -85,6 +85,10 @@ enum Meaning {
     },
     /// Jolt's back-face mode, by its enum name.
     BackFaceMode,
+    /// PhysX's `PxControllerNonWalkableMode`, by its enumerator's name.
+    NonWalkableMode,
+    /// PhysX's `PxCapsuleClimbingMode`, by its enumerator's name.
+    ClimbingMode,
 }
 
 /// One of an engine's settings.
@@ -385,6 +389,16 @@ fn names(engine: Engine) -> &'static [Name] {
                 number("slopeLimit", SLOPE, cosine, Range::SLOPE, set_slope),
                 number("stepOffset", STEP, id, Range::CHARACTER, set_step),
                 number("contactOffset", SKIN, id, Range::SOLVER_LENGTH, set_skin),
+                Name {
+                    name: "nonWalkableMode",
+                    setting: "character.non_walkable",
+                    meaning: Meaning::NonWalkableMode,
+                },
+                Name {
+                    name: "climbingMode",
+                    setting: "character.climbing_mode",
+                    meaning: Meaning::ClimbingMode,
+                },
                 // The box controller's local frame has x up, rotated onto
                 // the up direction (PhysX `CctCharacterController`): with y
                 // up, the side extent lies along x and the forward along z.
@@ -568,6 +582,26 @@ pub fn apply(
                     ));
                 }
             },
+            Meaning::NonWalkableMode => {
+                let mode = enumerator(value, "PxControllerNonWalkableMode", &PHYSX_NON_WALKABLE);
+                s.character.non_walkable = Some(mode.ok_or_else(|| {
+                    NameError::at(
+                        key,
+                        format!(
+                            "{title}'s `{key}` is \"ePREVENT_CLIMBING\" or \"ePREVENT_CLIMBING_AND_FORCE_SLIDING\""
+                        ),
+                    )
+                })?);
+            }
+            Meaning::ClimbingMode => {
+                let mode = enumerator(value, "PxCapsuleClimbingMode", &PHYSX_CLIMBING);
+                s.character.climbing_mode = Some(mode.ok_or_else(|| {
+                    NameError::at(
+                        key,
+                        format!("{title}'s `{key}` is \"eEASY\" or \"eCONSTRAINED\""),
+                    )
+                })?);
+            }
             Meaning::BackFaceMode => match value {
                 NamedValue::Text(t) if t == "CollideWithBackFaces" => s.two_sided = true,
                 NamedValue::Text(t) if t == "IgnoreBackFaces" => s.two_sided = false,
@@ -642,6 +676,36 @@ pub fn apply(
     }
     s.character.engine = engine.profile();
     Ok(())
+}
+
+/// PhysX's `PxControllerNonWalkableMode` enumerators and what they are.
+pub const PHYSX_NON_WALKABLE: [(&str, NonWalkable); 2] = [
+    ("ePREVENT_CLIMBING", NonWalkable::PreventClimbing),
+    (
+        "ePREVENT_CLIMBING_AND_FORCE_SLIDING",
+        NonWalkable::PreventClimbingAndForceSliding,
+    ),
+];
+
+/// PhysX's `PxCapsuleClimbingMode` enumerators and what they are.
+pub const PHYSX_CLIMBING: [(&str, ClimbingMode); 2] = [
+    ("eEASY", ClimbingMode::Easy),
+    ("eCONSTRAINED", ClimbingMode::Constrained),
+];
+
+/// The value of an enumerator named by `value`, alone or qualified by
+/// its enum (`PxCapsuleClimbingMode::eEASY`, with or without `physx::`).
+fn enumerator<T: Copy>(value: &NamedValue, enum_name: &str, table: &[(&str, T)]) -> Option<T> {
+    let NamedValue::Text(t) = value else {
+        return None;
+    };
+    let t = t.trim();
+    let t = t.strip_prefix("physx::").unwrap_or(t);
+    let t = t
+        .strip_prefix(enum_name)
+        .and_then(|r| r.strip_prefix("::"))
+        .unwrap_or(t);
+    table.iter().find(|(n, _)| *n == t).map(|&(_, v)| v)
 }
 
 /// The engine's name in messages.

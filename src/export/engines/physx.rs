@@ -9,8 +9,10 @@
 //! Controllers guide.
 
 use super::import::{Field, ImportError, Range, Reader, id};
+use super::names::{PHYSX_CLIMBING, PHYSX_NON_WALKABLE};
 use super::snippet::{Snippet, short};
 use super::{Capsule, ExportError};
+use crate::character::ControllerRules;
 use crate::collide::SlideSettings;
 
 /// PhysX's default `contactOffset`, written when the tuned skin is 0.
@@ -54,10 +56,12 @@ pub(super) fn write(
         "    desc.slopeLimit = {cos}; // cos(max_slope_deg = {} degrees)",
         short(c.max_slope_deg)
     ));
-    out.line(
-        "    // Steeper contacts are walls and standing on them is falling, as in Collidoscope.",
-    );
-    out.line("    desc.nonWalkableMode = physx::PxControllerNonWalkableMode::ePREVENT_CLIMBING_AND_FORCE_SLIDING;");
+    let rules = ControllerRules::for_settings(s);
+    let non_walkable = enumerator_of(&PHYSX_NON_WALKABLE, rules.non_walkable);
+    out.line(&format!(
+        "    desc.nonWalkableMode = physx::PxControllerNonWalkableMode::{non_walkable}; // non_walkable = \"{}\"",
+        rules.non_walkable.name()
+    ));
     let step_m = out.within(
         "stepOffset",
         c.max_step_height_m,
@@ -69,8 +73,11 @@ pub(super) fn write(
     out.line(&format!(
         "    desc.stepOffset = {step}; // max_step_height_m"
     ));
-    out.line("    // Climb no higher than stepOffset: Collidoscope's step height is the tallest climbed.");
-    out.line("    desc.climbingMode = physx::PxCapsuleClimbingMode::eCONSTRAINED;");
+    let climbing = enumerator_of(&PHYSX_CLIMBING, rules.climbing);
+    out.line(&format!(
+        "    desc.climbingMode = physx::PxCapsuleClimbingMode::{climbing}; // climbing_mode = \"{}\"",
+        rules.climbing.name()
+    ));
     let offset_m = if s.skin > 0.0 {
         s.skin
     } else {
@@ -97,10 +104,18 @@ pub(super) fn write(
         short(c.min_tread_depth_m)
     ));
     out.not_mapped(&format!(
-        "snap_distance_m = {} m: PhysX has no ground snap; it walks down steps within stepOffset",
+        "snap_distance_m = {} m: PhysX has no ground snap (its down pass only takes back the up pass by stepOffset)",
         short(c.snap_distance_m)
     ));
     Ok(())
+}
+
+/// The enumerator's name of `value` in `table`.
+fn enumerator_of<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("", |(n, _)| n)
 }
 
 /// What `PxController::move` takes or the game applies.
@@ -176,6 +191,14 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
         |deg| deg.to_radians().cos(),
         Range::SLOPE,
     )?;
+    s.character.non_walkable = read_mode(
+        r,
+        "nonWalkableMode",
+        "PxControllerNonWalkableMode",
+        &PHYSX_NON_WALKABLE,
+    )?;
+    s.character.climbing_mode =
+        read_mode(r, "climbingMode", "PxCapsuleClimbingMode", &PHYSX_CLIMBING)?;
     let c = &mut s.character;
     r.same_unit(
         &Field::code(
@@ -240,4 +263,35 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
     r.not_read(format!("min_tread_depth_m = {}", c.min_tread_depth_m));
     r.not_read(format!("snap_distance_m = {}", c.snap_distance_m));
     Ok(())
+}
+
+/// `desc.NAME = physx::ENUM::VALUE;` read back through `table`; `None`
+/// (the profile's own) when the line is absent.
+fn read_mode<T: Copy>(
+    r: &mut Reader,
+    name: &str,
+    enum_name: &str,
+    table: &[(&'static str, T)],
+) -> Result<Option<T>, ImportError> {
+    let keys = [
+        format!("desc.{name}=physx::{enum_name}::"),
+        format!("desc.{name}={enum_name}::"),
+    ];
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    match r.word(&keys) {
+        Some((line, w)) => match table.iter().find(|(n, _)| *n == w) {
+            Some(&(_, v)) => Ok(Some(v)),
+            None => {
+                let names: Vec<String> = table
+                    .iter()
+                    .map(|(n, _)| format!("{enum_name}::{n}"))
+                    .collect();
+                Err(r.bad(line, format!("{name}: expected {}", names.join(" or "))))
+            }
+        },
+        None => {
+            r.not_read(format!("{name} (the profile's own)"));
+            Ok(None)
+        }
+    }
 }

@@ -89,6 +89,20 @@ pub(super) fn write(
         "snap_distance_m = {} m: CharacterController has no ground snap (push it down in your code)",
         short(c.snap_distance_m)
     ));
+    // Unity sets PhysX's modes itself: standing on steep ground, easy
+    // climbing (the `unity` profile's own rules).
+    if let Some(mode) = c.non_walkable {
+        out.not_mapped(&format!(
+            "non_walkable = \"{}\": CharacterController does not slide down steep ground (slide it in your code)",
+            mode.name()
+        ));
+    }
+    if let Some(mode) = c.climbing_mode {
+        out.not_mapped(&format!(
+            "climbing_mode = \"{}\": CharacterController has no climbing mode",
+            mode.name()
+        ));
+    }
     Ok(())
 }
 
