@@ -392,6 +392,16 @@ fn the_ghost_check_on_the_clearance_list_equals_its_own_search() {
                 );
                 assert_eq!(rec.ghost_hit, own, "{mode}: {rec:?}");
                 compared += usize::from(own.is_some());
+                if own.is_some() {
+                    // The end moved 5 cm over the floor half a metre off:
+                    // the clearance's ball shrinks to the tile under it,
+                    // and only its growth to the hit edge lists the
+                    // triangles around the edge.
+                    let floor_y = f64::from(level.mesh.triangle(hit.triangle)[0].y);
+                    solver.record.end = DVec3::new(rec.end.x + 0.5, floor_y + 0.05, rec.end.z);
+                    solver.check_iteration();
+                    assert_eq!(solver.record.ghost_hit, own, "{mode}: moved end");
+                }
                 let plain = ClearanceQuery {
                     world: &solver.world,
                     settings: &s,
