@@ -38,6 +38,14 @@ pub const CLEARANCE_REACH_RADII: f64 = 0.05;
 /// robust mode to `1e-6`.
 pub const EMBEDDED_TOLERANCE_RADII: f64 = 1e-6;
 
+/// How far from the probe's centre (radii, ellipsoid space) the
+/// clearance's search reaches out to list the triangles of the hit's edge
+/// or vertex for the ghost-corner check
+/// ([`ClearanceQuery::measure_covering`]). An iteration ends about one
+/// radius plus the skin from its hit; a feature farther than this (an
+/// end moved elsewhere) gets the ghost check's own search instead.
+pub(super) const COVER_REACH_RADII: f64 = 2.0;
+
 /// The most seed triangles a clearance search starts from (more are left
 /// out).
 pub(super) const MAX_SEEDS: usize = 2;
@@ -78,8 +86,15 @@ pub(super) struct ClearanceQuery<'a, 'w> {
 }
 
 impl ClearanceQuery<'_, '_> {
-    /// The clearance of the probe centred at `center_w`, or `None` when no
-    /// colliding triangle comes within [`CLEARANCE_REACH_RADII`].
+    /// [`ClearanceQuery::measure_covering`] with no segment to cover.
+    #[cfg(test)]
+    pub fn measure(&mut self, center_w: DVec3, seeds: &[u32]) -> Option<Clearance> {
+        self.measure_covering(center_w, seeds, None).0
+    }
+
+    /// The clearance of the probe centred at `center_w` (the first value),
+    /// or `None` when no colliding triangle comes within
+    /// [`CLEARANCE_REACH_RADII`].
     ///
     /// Which triangles are solid from both sides follows the settings: in
     /// robust mode with `two_sided` off, a triangle whose plane has the
@@ -99,7 +114,22 @@ impl ClearanceQuery<'_, '_> {
     /// lowest index is the nearest, whatever order they are met in, and
     /// the cheap bounds that skip a triangle leave a margin far above
     /// their rounding, so none at the nearest distance is ever skipped.
-    pub fn measure(&mut self, center_w: DVec3, seeds: &[u32]) -> Option<Clearance> {
+    ///
+    /// Its search of the tree also lists (in `tris`, left there) every
+    /// triangle whose box touches the segment `cover_w` (world; a point
+    /// when both ends are equal) when that segment comes within
+    /// [`COVER_REACH_RADII`] of the centre: the second value says whether
+    /// it did. The ghost-corner check of the same iteration then finds the
+    /// triangles sharing the hit's edge or vertex there instead of
+    /// searching the tree again (see `ghost::detect`). The clearance is the
+    /// same either way: the loop below skips the farther triangles by their
+    /// boxes, in any order.
+    pub fn measure_covering(
+        &mut self,
+        center_w: DVec3,
+        seeds: &[u32],
+        cover_w: Option<[DVec3; 2]>,
+    ) -> (Option<Clearance>, bool) {
         let es = self.es;
         // Every triangle within `reach_radii` of the surface (in ellipsoid
         // space) touches the box of the ball of radius `1 + reach_radii`.
@@ -129,7 +159,27 @@ impl ClearanceQuery<'_, '_> {
         // far (of the ellipsoid metric) can be as near: the loop below
         // skips the others by the same measure, so the search leaves them
         // out.
-        let reach = es.radii() * best_distance_e;
+        let mut search_e = best_distance_e;
+        // The segment's point nearest the centre (ellipsoid metric): every
+        // box that touches the segment is no farther than it. Its rounding
+        // is far inside the margin added.
+        let cover_e = cover_w.map(|[a, b]| {
+            let (a_e, b_e) = (es.espace_from_world(a), es.espace_from_world(b));
+            let ab = b_e - a_e;
+            let len2 = ab.length_squared();
+            let t = if len2 > 0.0 {
+                ((center_e - a_e).dot(ab) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let d = (center_e - (a_e + ab * t)).length();
+            d + 1e-9 * (1.0 + d)
+        });
+        let covered = cover_e.is_some_and(|d| d <= COVER_REACH_RADII);
+        if let Some(d) = cover_e.filter(|_| covered) {
+            search_e = search_e.max(d);
+        }
+        let reach = es.radii() * search_e;
         let pad = center_w.abs().max_element() * 1e-12 + 1e-9;
         self.tris.clear();
         let mut stats = QueryStats::default();
@@ -167,7 +217,9 @@ impl ClearanceQuery<'_, '_> {
                 best = Some((tri, point_e, feature));
             }
         }
-        let (tri, point_e, feature) = best?;
+        let Some((tri, point_e, feature)) = best else {
+            return (None, covered);
+        };
         let gap_radii = best_distance_e - 1.0;
         // The probe's surface point facing the triangle. A centre exactly on
         // the triangle has no direction: take the triangle's normal.
@@ -179,7 +231,7 @@ impl ClearanceQuery<'_, '_> {
         let closest_point = es.world_from_espace(point_e);
         let surface_point = es.world_from_espace(surface_e);
         let length_w = (surface_point - closest_point).length();
-        Some(Clearance {
+        let clearance = Clearance {
             metres: length_w.copysign(gap_radii),
             radii: gap_radii,
             triangle: tri,
@@ -188,7 +240,8 @@ impl ClearanceQuery<'_, '_> {
             closest_point,
             surface_point,
             embedded: gap_radii < -EMBEDDED_TOLERANCE_RADII,
-        })
+        };
+        (Some(clearance), covered)
     }
 
     /// The distance from `center_e` to triangle `tri` (ellipsoid space),

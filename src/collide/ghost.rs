@@ -42,14 +42,43 @@ pub struct GhostHit {
 /// the face's own contact (rounding of an exact tie), not a corner's.
 pub const MIN_DEFLECTION_DEG: f64 = 1e-3;
 
+/// The hit's edge (its two ends) or vertex (twice) when the hit may be a
+/// ghost corner: met on an edge or a vertex, bent off the face's normal.
+/// `None` for a face hit or one met along the face's own normal, which
+/// [`detect`] never flags.
+pub(super) fn suspect_feature(world: &CollisionWorld<'_>, hit: &NearestHit) -> Option<[Vec3; 2]> {
+    let face_normal = hit.triangle_plane_normal;
+    let facing = if face_normal.dot(hit.contact_normal) < 0.0 {
+        -face_normal
+    } else {
+        face_normal
+    };
+    if angle_deg(hit.contact_normal, facing) < MIN_DEFLECTION_DEG {
+        return None;
+    }
+    let corners = world.mesh.triangle(hit.triangle);
+    match hit.feature {
+        Feature::Face => None,
+        Feature::Edge(i) => Some([corners[i as usize], corners[(i as usize + 1) % 3]]),
+        Feature::Vertex(i) => Some([corners[i as usize]; 2]),
+    }
+}
+
 /// Checks the nearest hit for a ghost corner; a fold of at most
 /// `flat_limit_deg` counts as flat. Reuses `scratch` and `tris`.
+///
+/// With `listed`, `tris` already holds every triangle whose box touches
+/// the hit's [`suspect_feature`] (the clearance's search grown to reach
+/// it, see `ClearanceQuery::measure_covering`), in the tree's order, and
+/// the tree is not searched again: the triangles that share the feature
+/// are found among them, in the same order as the search would list them.
 pub(super) fn detect(
     world: &CollisionWorld<'_>,
     hit: &NearestHit,
     flat_limit_deg: f64,
     scratch: &mut BvhScratch,
     tris: &mut Vec<u32>,
+    listed: bool,
 ) -> Option<GhostHit> {
     let face_normal = hit.triangle_plane_normal;
     let facing = if face_normal.dot(hit.contact_normal) < 0.0 {
@@ -72,12 +101,14 @@ pub(super) fn detect(
         Feature::Vertex(i) => (corners[i as usize], corners[i as usize]),
     };
     // Every triangle touching the feature has its box touching the feature's.
-    tris.clear();
-    let mut stats = QueryStats::default();
-    let query = Aabb::from_corners(a, b);
-    world
-        .bvh
-        .query_aabb(&mesh.tri_aabbs, &query, scratch, tris, None, &mut stats);
+    if !listed {
+        tris.clear();
+        let mut stats = QueryStats::default();
+        let query = Aabb::from_corners(a, b);
+        world
+            .bvh
+            .query_aabb(&mesh.tri_aabbs, &query, scratch, tris, None, &mut stats);
+    }
     let (neighbours, max_fold_deg) = if a == b {
         flat_fan(world, hit.triangle, a, tris)?
     } else {

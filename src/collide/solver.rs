@@ -508,19 +508,12 @@ impl<'w> SlideSolver<'w> {
         }
         .check(&self.record);
         let rec = &mut self.record;
-        if let Some(hit) = &rec.nearest {
-            rec.ghost_hit = super::ghost::detect(
-                &self.world,
-                hit,
-                self.settings.ghost_edge_angle_deg,
-                &mut self.scratch,
-                &mut self.tris,
-            );
-        }
         // The search starts from the triangles likely nearest: the one the
         // iteration stopped a skin from, and the last clearance's (the
         // floor under a walking character); any start gives the same
-        // answer (see `ClearanceQuery::measure`).
+        // answer (see `ClearanceQuery::measure_covering`). It also lists the
+        // triangles around the hit's edge or vertex for the ghost-corner
+        // check below, which then needs no search of its own.
         let hit = rec.nearest.as_ref().map(|h| h.triangle);
         let mut seeds = [0u32; super::clearance::MAX_SEEDS];
         let mut n = 0;
@@ -530,14 +523,34 @@ impl<'w> SlideSolver<'w> {
                 n += 1;
             }
         }
-        rec.clearance = super::clearance::ClearanceQuery {
+        let suspect = rec
+            .nearest
+            .as_ref()
+            .and_then(|h| super::ghost::suspect_feature(&self.world, h));
+        let (clearance, listed) = super::clearance::ClearanceQuery {
             world: &self.world,
             settings: &self.settings,
             es: self.es,
             scratch: &mut self.scratch,
             tris: &mut self.tris,
         }
-        .measure(rec.end, &seeds[..n]);
+        .measure_covering(
+            rec.end,
+            &seeds[..n],
+            suspect.map(|f| f.map(|p| p.as_dvec3())),
+        );
+        rec.clearance = clearance;
+        rec.ghost_hit = match (&rec.nearest, suspect) {
+            (Some(hit), Some(_)) => super::ghost::detect(
+                &self.world,
+                hit,
+                self.settings.ghost_edge_angle_deg,
+                &mut self.scratch,
+                &mut self.tris,
+                listed,
+            ),
+            _ => None,
+        };
         self.last_clearance = rec.clearance.map(|c| c.triangle);
     }
 

@@ -317,3 +317,103 @@ proptest! {
         prop_assert_eq!(measure(&all), plain);
     }
 }
+
+/// A floor of 0.5 m tiles, two triangles each, its corners raised by a
+/// few millimetres in a pattern, so that neighbouring tiles fold by a
+/// fraction of a degree (ghost corners under the 1° default), and a few
+/// real folds where it rises by 5 cm.
+fn bumpy_tiles() -> Level {
+    let n = 16u32;
+    let mut positions = Vec::new();
+    for i in 0..=n {
+        for k in 0..=n {
+            let bump = 0.003 * ((i * 7 + k * 3) % 5) as f32;
+            let step = if i > 11 { 0.05 } else { 0.0 };
+            positions.push(Vec3::new(
+                0.5 * i as f32 - 4.0,
+                bump + step,
+                0.5 * k as f32 - 4.0,
+            ));
+        }
+    }
+    let at = |i: u32, k: u32| i * (n + 1) + k;
+    let mut triangles = Vec::new();
+    for i in 0..n {
+        for k in 0..n {
+            triangles.push([at(i, k), at(i, k + 1), at(i + 1, k + 1)]);
+            triangles.push([at(i, k), at(i + 1, k + 1), at(i + 1, k)]);
+        }
+    }
+    let count = triangles.len() as u32;
+    Level::from_mesh(
+        "bumpy",
+        crate::mesh::TriMesh::new(positions, triangles, vec![("tiles".into(), count)]),
+    )
+}
+
+/// The ghost-corner check finds the triangles around the hit's edge or
+/// vertex among those the clearance's search listed; what it reports must
+/// be exactly what its own search of the tree finds, and the clearance
+/// what a search without seeds or the grown reach finds, in every mode, on
+/// moves that walk, fall and land on tiles whose internal edges are
+/// ghost corners.
+#[test]
+fn the_ghost_check_on_the_clearance_list_equals_its_own_search() {
+    let level = bumpy_tiles();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut unit = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut compared = 0;
+    for mode in SlideMode::ALL {
+        let s = SlideSettings {
+            gravity: [0.0, -1.0, 0.0],
+            ..settings(mode)
+        };
+        let mut solver = SlideSolver::reusable(level.world(), &s, TraceDetail::Summary).unwrap();
+        for _ in 0..200 {
+            let start = DVec3::new(6.0 * unit() - 3.0, 0.95 + 0.3 * unit(), 6.0 * unit() - 3.0);
+            let velocity = DVec3::new(2.0 * unit() - 1.0, -0.2 * unit(), 2.0 * unit() - 1.0);
+            assert!(solver.start_move(start, velocity));
+            while let Some(rec) = solver.step() {
+                let rec = rec.clone();
+                let Some(hit) = &rec.nearest else { continue };
+                let (mut scratch, mut tris) = (Default::default(), Vec::new());
+                let own = super::super::ghost::detect(
+                    &solver.world,
+                    hit,
+                    s.ghost_edge_angle_deg,
+                    &mut scratch,
+                    &mut tris,
+                    false,
+                );
+                assert_eq!(rec.ghost_hit, own, "{mode}: {rec:?}");
+                compared += usize::from(own.is_some());
+                if own.is_some() {
+                    // The end moved 5 cm over the floor half a metre off:
+                    // the clearance's ball shrinks to the tile under it,
+                    // and only its growth to the hit edge lists the
+                    // triangles around the edge.
+                    let floor_y = f64::from(level.mesh.triangle(hit.triangle)[0].y);
+                    solver.record.end = DVec3::new(rec.end.x + 0.5, floor_y + 0.05, rec.end.z);
+                    solver.check_iteration();
+                    assert_eq!(solver.record.ghost_hit, own, "{mode}: moved end");
+                }
+                let plain = ClearanceQuery {
+                    world: &solver.world,
+                    settings: &s,
+                    es: solver.es,
+                    scratch: &mut scratch,
+                    tris: &mut tris,
+                }
+                .measure(rec.end, &[]);
+                assert_eq!(rec.clearance, plain, "{mode}: {rec:?}");
+            }
+        }
+    }
+    // Not a test of nothing: ghost corners were met and compared.
+    assert!(compared >= 20, "only {compared} ghost corners met");
+}
