@@ -258,6 +258,7 @@ pub fn ray_triangle(
 
 /// See [`Bvh::ray_cast`] and [`Bvh::ray_cast_where`]: the closest hit on a
 /// triangle `accept` takes; the others are not there for the ray.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn ray_cast(
     bvh: &Bvh,
     mesh: &TriMesh,
