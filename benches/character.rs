@@ -19,9 +19,10 @@
 use collidoscope::analysis::checks::check_level;
 use collidoscope::analysis::envelope::envelope;
 use collidoscope::analysis::generate::default_level;
+use collidoscope::analysis::public_levels::pick;
 use collidoscope::character::{Phase, WalkSpec, WalkTrace, walk};
-use collidoscope::collide::{SlideSettings, SlideSolver, TraceDetail, WallRule, objects_named};
-use collidoscope::level::{ImportOptions, Level, ObjectsBy, UpAxis};
+use collidoscope::collide::{SlideSettings, SlideSolver, TraceDetail, WallRule};
+use collidoscope::level::{ImportOptions, Level};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
 use std::hint::black_box;
@@ -173,7 +174,9 @@ fn character_benches(c: &mut Criterion) {
     // in inches, materials as objects, liquids non-colliding.
     if let Some((map, colliding)) = game_map() {
         let mut quake = settings.clone();
-        quake.level.non_colliding = QUAKE_LIQUIDS.map(String::from).to_vec();
+        quake.level.non_colliding = collidoscope::collide::QUAKE_NON_COLLIDING
+            .map(String::from)
+            .to_vec();
         g.bench_function("check_librequake_e0m8", |b| {
             b.iter(|| {
                 black_box(
@@ -192,23 +195,13 @@ fn character_benches(c: &mut Criterion) {
     g.finish();
 }
 
-/// Quake's liquids and teleporters.
-const QUAKE_LIQUIDS: [&str; 5] = ["*water*", "*slime*", "*lava*", "*blood*", "*tele*"];
-
 /// LibreQuake's e0m8 (14.5k triangles) with its liquids switched off, when
 /// `../shared/levels` is present.
 fn game_map() -> Option<(Level, Vec<bool>)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels/librequake_e0m8.obj");
-    let options = ImportOptions {
-        up: UpAxis::Z,
-        scale: 0.0254,
-        objects_by: ObjectsBy::GroupAndMaterial,
-        ..ImportOptions::default()
-    };
-    let level = Level::load(&path, &options).ok()?;
-    let patterns = QUAKE_LIQUIDS.map(String::from);
-    let (named, _, _) = objects_named(level.mesh(), &patterns);
-    Some((level, named.iter().map(|n| !n).collect()))
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/levels");
+    let e0m8 = pick(Some("librequake_e0m8")).pop()?;
+    let loaded = e0m8.load(&dir).ok()?;
+    Some((loaded.level, loaded.colliding))
 }
 
 criterion_group!(benches, character_benches);

@@ -17,6 +17,7 @@ pub mod generate;
 pub mod hygiene;
 pub mod map;
 pub mod probe_pairs;
+pub mod public_levels;
 pub mod replay;
 pub mod section;
 pub mod whatif;

@@ -54,7 +54,7 @@ pub use clearance::{CLEARANCE_REACH_RADII, EMBEDDED_TOLERANCE_RADII, embedded_ve
 pub use crossing::{TUNNEL_TOLERANCE_RADII, tunnel_verdict};
 pub use settings::{
     InvalidSettings, LevelSettings, MAX_ITERATIONS, MAX_NON_COLLIDING_PATTERNS, MAX_PATTERN_CHARS,
-    MAX_RADIUS_M, MIN_RADIUS_M, SlideMode, SlideSettings,
+    MAX_RADIUS_M, MIN_RADIUS_M, QUAKE_NON_COLLIDING, SlideMode, SlideSettings,
 };
 pub use solver::{
     MAX_MAGNITUDE_M, MoveEnd, SlideResult, SlideSolver, TraceDetail, WallRule, slide,

@@ -172,6 +172,12 @@ pub struct LevelSettings {
     pub non_colliding: Vec<String>,
 }
 
+/// What a player passes through in a Quake-engine map imported by
+/// [`crate::level::ImportOptions::quake_map`], as `[level] non_colliding`
+/// patterns: the liquids (water, slime, lava), blood pools and teleporter
+/// triggers, which such maps mark only by their texture names.
+pub const QUAKE_NON_COLLIDING: [&str; 5] = ["*water*", "*slime*", "*lava*", "*blood*", "*tele*"];
+
 impl Default for LevelSettings {
     fn default() -> Self {
         LevelSettings {

@@ -19,84 +19,15 @@
 
 use collidoscope::analysis::checks::{CheckReport, Finding, Verdict, check_level};
 use collidoscope::analysis::features::FeatureKind;
+use collidoscope::analysis::public_levels::{PUBLIC_LEVELS, PublicLevel};
 use collidoscope::bvh::{BvhScratch, QueryStats};
 use collidoscope::character::{EngineProfile, WalkTrace, walk};
 use collidoscope::collide::{CollisionWorld, SlideSettings, objects_named};
+use collidoscope::level::Level;
 use collidoscope::level::import::import_obj_bytes;
-use collidoscope::level::{ImportOptions, Level, ObjectsBy, UpAxis};
 use glam::{DVec3, Vec3};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-
-/// Quake's liquids and teleporters, as docs/checks.md suggests.
-const QUAKE_NON_COLLIDING: [&str; 5] = ["*water*", "*slime*", "*lava*", "*blood*", "*tele*"];
-
-struct Shared {
-    file: &'static str,
-    quake: bool,
-    /// Metres per file unit for a level that is not in metres (the
-    /// conference room is in millimetres-ish units: 0.003, as docs/checks.md
-    /// says).
-    scale: f64,
-}
-
-const LEVELS: [Shared; 11] = [
-    Shared {
-        file: "galleria_map.obj",
-        quake: false,
-        scale: 1.0,
-    },
-    Shared {
-        file: "galleria_collision.obj",
-        quake: false,
-        scale: 1.0,
-    },
-    Shared {
-        file: "galleria_stairs.obj",
-        quake: false,
-        scale: 1.0,
-    },
-    Shared {
-        file: "threejs_collision_world.obj",
-        quake: false,
-        scale: 1.0,
-    },
-    Shared {
-        file: "machu_picchu_level.obj",
-        quake: false,
-        scale: 1.0,
-    },
-    Shared {
-        file: "parry_stairs.obj",
-        quake: false,
-        scale: 1.0,
-    },
-    Shared {
-        file: "librequake_e0m2.obj",
-        quake: true,
-        scale: 1.0,
-    },
-    Shared {
-        file: "librequake_e0m8.obj",
-        quake: true,
-        scale: 1.0,
-    },
-    Shared {
-        file: "librequake_based.obj",
-        quake: true,
-        scale: 1.0,
-    },
-    Shared {
-        file: "sibenik_dabrovic_75k.obj.gz",
-        quake: false,
-        scale: 1.0,
-    },
-    Shared {
-        file: "conference_ward_331k.obj.gz",
-        quake: false,
-        scale: 0.003,
-    },
-];
 
 fn path_of(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -104,32 +35,8 @@ fn path_of(file: &str) -> PathBuf {
         .join(file)
 }
 
-fn options(s: &Shared) -> ImportOptions {
-    if s.quake {
-        ImportOptions {
-            up: UpAxis::Z,
-            scale: 0.0254,
-            objects_by: ObjectsBy::GroupAndMaterial,
-            ..ImportOptions::default()
-        }
-    } else {
-        ImportOptions {
-            scale: s.scale,
-            ..ImportOptions::default()
-        }
-    }
-}
-
-fn settings(s: &Shared) -> SlideSettings {
-    let mut settings = SlideSettings::default();
-    if s.quake {
-        settings.level.non_colliding = QUAKE_NON_COLLIDING.map(String::from).to_vec();
-    }
-    settings
-}
-
 /// The level as the file has it, or with every face turned over.
-fn load(s: &Shared, flipped: bool) -> Level {
+fn load(s: &PublicLevel, flipped: bool) -> Level {
     let path = path_of(s.file);
     let raw = std::fs::read(&path).expect("the shared level reads");
     let text = if s.file.ends_with(".gz") {
@@ -157,7 +64,7 @@ fn load(s: &Shared, flipped: bool) -> Level {
     } else {
         text
     };
-    let (mesh, _) = import_obj_bytes(text.as_bytes(), &path, &options(s)).expect("imports");
+    let (mesh, _) = import_obj_bytes(text.as_bytes(), &path, &s.import_options()).expect("imports");
     Level::from_mesh(s.file, mesh)
 }
 
@@ -361,12 +268,12 @@ fn print_counts(name: &str, report: &CheckReport, backed: usize, backable: usize
 
 #[test]
 fn every_climb_and_pass_on_the_shared_levels_is_backed_by_its_walk_and_flipping_changes_nothing() {
-    if !path_of(LEVELS[0].file).is_file() {
+    if !path_of(PUBLIC_LEVELS[0].file).is_file() {
         println!("SKIPPED: ../shared/levels is absent");
         return;
     }
-    for s in &LEVELS {
-        let settings = settings(s);
+    for s in &PUBLIC_LEVELS {
+        let settings = s.settings();
         let level = load(s, false);
         let (named, _, _) = objects_named(level.mesh(), &settings.level.non_colliding);
         let colliding: Vec<bool> = named.iter().map(|n| !n).collect();
@@ -462,7 +369,7 @@ fn every_climb_and_pass_on_the_shared_levels_is_backed_by_its_walk_and_flipping_
 
 #[test]
 fn the_quake_patterns_name_the_liquids_and_nothing_else() {
-    let s = &LEVELS[6];
+    let s = &PUBLIC_LEVELS[6];
     if !path_of(s.file).is_file() {
         println!("SKIPPED: ../shared/levels is absent");
         return;
@@ -470,7 +377,7 @@ fn the_quake_patterns_name_the_liquids_and_nothing_else() {
     // e0m2: *water2 (839 triangles), *water1 (24), *blood1 (22) and its
     // two teleporters' surfaces.
     let level = load(s, false);
-    let patterns = settings(s).level.non_colliding;
+    let patterns = s.settings().level.non_colliding;
     let (named, objects, triangles) = objects_named(level.mesh(), &patterns);
     assert!(
         objects >= 5 && triangles >= 885,
@@ -482,7 +389,7 @@ fn the_quake_patterns_name_the_liquids_and_nothing_else() {
         assert_eq!(*n, liquid, "{}", o.name);
     }
     // The galleria has none.
-    let g = load(&LEVELS[0], false);
+    let g = load(&PUBLIC_LEVELS[0], false);
     assert_eq!(objects_named(g.mesh(), &patterns).1, 0);
 }
 
@@ -513,7 +420,7 @@ fn stood_on_top(
 
 #[test]
 fn a_step_that_another_frame_rate_flips_is_marginal_and_really_flips() {
-    let s = &LEVELS[9];
+    let s = &PUBLIC_LEVELS[9];
     if !path_of(s.file).is_file() {
         println!("SKIPPED: ../shared/levels is absent");
         return;
@@ -521,7 +428,7 @@ fn a_step_that_another_frame_rate_flips_is_marginal_and_really_flips() {
     // Sibenik's chancel stairs (0.2 m risers on 0.32 m treads) with the
     // default character: the check finds walks there that climb at 60 Hz
     // and are refused at 30 Hz; each is replayed here at both rates.
-    let settings = settings(s);
+    let settings = s.settings();
     let level = load(s, false);
     let colliding = vec![true; level.mesh().objects().len()];
     let report = check(&level, &settings, &colliding);
@@ -570,12 +477,12 @@ fn under_an_engine_profile_every_climb_and_pass_on_the_shared_levels_is_backed_b
     // Jolt's rules differ most from the own model (the whole step, the
     // capsule riding over edges, the second try ahead): its verdicts must
     // say what its own walks did on every real level too.
-    if !path_of(LEVELS[0].file).is_file() {
+    if !path_of(PUBLIC_LEVELS[0].file).is_file() {
         println!("SKIPPED: ../shared/levels is absent");
         return;
     }
-    for s in &LEVELS {
-        let mut settings = settings(s);
+    for s in &PUBLIC_LEVELS {
+        let mut settings = s.settings();
         settings.character.engine = EngineProfile::Jolt;
         let level = load(s, false);
         let (named, _, _) = objects_named(level.mesh(), &settings.level.non_colliding);

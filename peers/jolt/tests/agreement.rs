@@ -15,12 +15,13 @@
 //!
 //! `cargo test -p collidoscope-peer-jolt --release -- --nocapture`.
 
+use collidoscope::analysis::checks::agreement::{Agreement, describe, replayed_verdicts};
 use collidoscope::analysis::generate::default_level;
-use collidoscope::collide::{SlideSettings, objects_named};
+use collidoscope::analysis::public_levels::PUBLIC_LEVELS;
+use collidoscope::collide::SlideSettings;
 use collidoscope::level::Level;
 use collidoscope_peer_jolt::agreement::{
-    Agreement, JoltPool, SHARED, capsule_settings, check, jolt_profile, jolt_rows, load_shared,
-    print, self_agreement, shared_levels,
+    JoltPool, capsule_settings, check, jolt_profile, jolt_rows, shared_levels,
 };
 use collidoscope_peer_jolt::{JoltCharacter, JoltMesh};
 use std::time::Instant;
@@ -60,7 +61,7 @@ fn compare(
         let t = Instant::now();
         let report = check(level, world, settings);
         let n = report.findings.len();
-        let same = self_agreement(world, settings, &report);
+        let same = replayed_verdicts(world, settings, &report);
         println!("{name}, {what}: our own walks rejudged give {same} of our {n} verdicts");
         if strict {
             assert_eq!(
@@ -77,7 +78,8 @@ fn compare(
             &pool,
             &JoltCharacter::new(settings),
         );
-        let a = print(&format!("{name}, {what}"), &rows);
+        print!("{}", describe(&format!("{name}, {what}"), "jolt", &rows));
+        let a = Agreement::of(&rows);
         println!(
             "  check {check_s:.1} s, Jolt's walks {:.1} s",
             t.elapsed().as_secs_f64()
@@ -90,8 +92,7 @@ fn compare(
 #[test]
 fn jolt_agreement_built_in() {
     let level = Level::from_mesh("built-in", default_level());
-    let (named, _, _) = objects_named(level.mesh(), &[]);
-    let colliding = vec![true; named.len()];
+    let colliding = vec![true; level.mesh().objects().len()];
     let [profile, _own] = compare(
         "built-in",
         &level,
@@ -109,19 +110,21 @@ fn jolt_agreement_built_in() {
 
 #[test]
 fn jolt_agreement_shared_levels() {
-    if shared_levels().is_none() {
+    let Some(dir) = shared_levels() else {
         eprintln!("skipped: ../shared/levels is absent");
         return;
-    }
+    };
     let mut all = Vec::new();
-    for (file, quake, scale) in SHARED {
-        let Some((level, settings)) = load_shared(file, quake, scale) else {
-            eprintln!("skipped: {file} is absent");
-            continue;
-        };
-        let (named, _, _) = objects_named(level.mesh(), &settings.level.non_colliding);
-        let colliding: Vec<bool> = named.iter().map(|n| !n).collect();
-        let [p, o] = compare(file, &level, &colliding, settings, false);
+    for shared in &PUBLIC_LEVELS {
+        let file = shared.file;
+        let loaded = shared.load(&dir).expect("the public level imports");
+        let [p, o] = compare(
+            file,
+            &loaded.level,
+            &loaded.colliding,
+            loaded.settings,
+            false,
+        );
         all.push((file, p, o));
     }
     println!("summary (target {:.0} %):", 100.0 * TARGET);

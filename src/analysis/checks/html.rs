@@ -5,7 +5,6 @@
 //! height). Inline SVG and CSS only: it opens anywhere, offline.
 
 use super::{CheckReport, Finding, Verdict};
-use crate::analysis::features::FeatureKind;
 use crate::analysis::section::{Section, section_of_walk};
 use crate::character::{WalkTrace, walk};
 use crate::collide::{CollisionWorld, SlideSettings};
@@ -36,17 +35,6 @@ fn colour(v: Verdict) -> &'static str {
         Verdict::Blocked => "#c0392b",
         Verdict::Stalls => "#d68910",
         Verdict::Untested => "#7f8c8d",
-    }
-}
-
-/// The verdict's word.
-fn word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Climbs => "climbs",
-        Verdict::Passes => "passes",
-        Verdict::Blocked => "blocked",
-        Verdict::Stalls => "stalls",
-        Verdict::Untested => "untested",
     }
 }
 
@@ -156,9 +144,9 @@ pub fn html_report(
             p.x,
             p.y,
             p.z,
-            kind = kind_word(f.feature.kind),
+            kind = f.feature.kind.word(),
             col = colour(f.verdict),
-            verdict = word(f.verdict),
+            verdict = f.verdict.word(),
             object = esc(f.feature.object.as_deref().unwrap_or("")),
             meas = esc(&measurements(f)),
             reason = esc(&f.reason),
@@ -166,15 +154,6 @@ pub fn html_report(
     }
     h.push_str("</table></body></html>\n");
     h
-}
-
-fn kind_word(k: FeatureKind) -> &'static str {
-    match k {
-        FeatureKind::Step => "step",
-        FeatureKind::Opening => "opening",
-        FeatureKind::Slope => "slope",
-        FeatureKind::Ceiling => "ceiling",
-    }
 }
 
 /// The findings seen from above (x to the right, z down), over the
@@ -220,8 +199,8 @@ fn map_svg(level: &Level, report: &CheckReport) -> String {
             s,
             "<a href=\"#f{i}\"><circle cx=\"{x:.1}\" cy=\"{z:.1}\" r=\"3\" fill=\"{}\"><title>{i} {} {}</title></circle></a>",
             colour(f.verdict),
-            kind_word(f.feature.kind),
-            word(f.verdict)
+            f.feature.kind.word(),
+            f.verdict.word()
         );
     }
     s.push_str("</svg>");

@@ -33,6 +33,7 @@
 //! stalled), so each verdict can be replayed exactly. World space, Y up,
 //! metres.
 
+pub mod agreement;
 pub mod baseline;
 mod html;
 mod profiles;

@@ -33,6 +33,17 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict's word, as reports and the window print it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Climbs => "climbs",
+            Verdict::Passes => "passes",
+            Verdict::Blocked => "blocked",
+            Verdict::Stalls => "stalls",
+            Verdict::Untested => "untested",
+        }
+    }
+
     /// Whether it fails a level check (blocked or stalls).
     pub fn is_failure(self) -> bool {
         matches!(self, Verdict::Blocked | Verdict::Stalls)

@@ -152,6 +152,18 @@ pub enum FeatureKind {
     Ceiling,
 }
 
+impl FeatureKind {
+    /// The kind's word, as reports and the window print it.
+    pub fn word(self) -> &'static str {
+        match self {
+            FeatureKind::Step => "step",
+            FeatureKind::Opening => "opening",
+            FeatureKind::Slope => "slope",
+            FeatureKind::Ceiling => "ceiling",
+        }
+    }
+}
+
 /// One feature found in the level, world space (Y up, metres).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Feature {

@@ -1,6 +1,8 @@
 //! The map as a top-down picture, x to the right and z down: the level
 //! seen from above, grey by height (darker is lower, steep surfaces
-//! darker still), and on each grid column the class of its worst start
+//! darker still), as a character standing on the column's highest start
+//! floor sees it from the top of its head (so an indoor level's roofs and a
+//! Quake map's sky brushes do not hide its floors), and on each grid column the class of its worst start
 //! point: a square in the class colour for the findings and
 //! `cant_get_back`, a small blue dot for `blocked`, nothing for `free`
 //! or an unreachable start point.
@@ -9,6 +11,7 @@
 
 use super::{MapClass, MapReport};
 use crate::bvh::{BvhScratch, QueryStats};
+use crate::character::Body;
 use crate::collide::CollisionWorld;
 use glam::{DVec3, Vec3};
 
@@ -51,7 +54,7 @@ pub fn map_image(
     }
     let (w, h) = (nx * px, nz * px);
     let mut rgb = match world {
-        Some(world) => relief(report, world, w, h, px),
+        Some(world) => relief(report, world, &view_floors(report), w, h, px),
         None => columns_grey(report, &top, w, h, px),
     };
     let (big, dot) = (px / 4, px * 2 / 5);
@@ -85,8 +88,39 @@ fn grey(y: f64, lo: f64, hi: f64, shade: f64) -> [u8; 3] {
     [g, g, g]
 }
 
-/// The level from above: a ray down through every pixel's centre.
-fn relief(report: &MapReport, world: CollisionWorld<'_>, w: u32, h: u32, px: u32) -> Vec<u8> {
+/// Per column: the floor the picture shows, the highest start floor a
+/// player reaches there (the highest of any when none is reachable, as on
+/// a map's roofs).
+fn view_floors(report: &MapReport) -> Vec<Option<f64>> {
+    let nx = report.grid.nx.max(1) as usize;
+    let cells = nx * report.grid.nz.max(1) as usize;
+    let mut best: Vec<Option<(bool, f64)>> = vec![None; cells];
+    for s in &report.spots {
+        let i = s.cell[1] as usize * nx + s.cell[0] as usize;
+        let Some(cell) = best.get_mut(i) else {
+            continue;
+        };
+        let this = (s.reachable, s.floor_y);
+        // Reachable first, then higher.
+        if cell.is_none_or(|b| this.partial_cmp(&b).is_some_and(|o| o.is_gt())) {
+            *cell = Some(this);
+        }
+    }
+    best.into_iter().map(|b| b.map(|(_, y)| y)).collect()
+}
+
+/// The level from above: a ray down through every pixel's centre, from
+/// the top of a character standing on the column's reachable start floor
+/// (or a neighbouring column's, for a column without one; from above the
+/// whole level where none is near).
+fn relief(
+    report: &MapReport,
+    world: CollisionWorld<'_>,
+    view_floor: &[Option<f64>],
+    w: u32,
+    h: u32,
+    px: u32,
+) -> Vec<u8> {
     let b = world.mesh.bounds();
     let (lo, hi) = (f64::from(b.min.y), f64::from(b.max.y));
     let g = &report.grid;
@@ -96,23 +130,46 @@ fn relief(report: &MapReport, world: CollisionWorld<'_>, w: u32, h: u32, px: u32
         g.origin_z - 0.5 * g.spacing_m,
     );
     let min_up = report.settings.character.floor_min_up();
+    let body_height = 2.0 * Body::of(&report.settings).half_height();
+    let (nx, nz) = (g.nx.max(1) as i64, g.nz.max(1) as i64);
+    let floor_of = |ix: i64, iz: i64| {
+        (0..nx)
+            .contains(&ix)
+            .then_some(())
+            .filter(|_| (0..nz).contains(&iz))
+            .and_then(|_| view_floor[(iz * nx + ix) as usize])
+    };
+    // Per column: where its rays start.
+    let eye: Vec<f64> = (0..nz)
+        .flat_map(|iz| (0..nx).map(move |ix| (ix, iz)))
+        .map(|(ix, iz)| {
+            let near = floor_of(ix, iz).or_else(|| {
+                (-1..=1)
+                    .flat_map(|dz| (-1..=1).map(move |dx| (dx, dz)))
+                    .filter_map(|(dx, dz)| floor_of(ix + dx, iz + dz))
+                    .reduce(f64::max)
+            });
+            near.map_or(hi + 1.0, |y| (y + body_height).min(hi + 1.0))
+        })
+        .collect();
     let mut scratch = BvhScratch::default();
     let mut rgb = Vec::with_capacity(w as usize * h as usize * 3);
     for py in 0..h {
         for pxl in 0..w {
             let x = x0 + (f64::from(pxl) + 0.5) * step;
             let z = z0 + (f64::from(py) + 0.5) * step;
-            let from = DVec3::new(x, hi + 1.0, z).as_vec3();
+            let from_y = eye[(py / px) as usize * nx as usize + (pxl / px) as usize];
+            let from = DVec3::new(x, from_y, z).as_vec3();
             let hit = world.bvh.ray_cast(
                 world.mesh,
                 from,
                 Vec3::NEG_Y,
-                (hi - lo + 2.0) as f32,
+                (from_y - lo + 1.0) as f32,
                 &mut scratch,
                 &mut QueryStats::default(),
             );
             let colour = hit.map_or(EMPTY, |hit| {
-                let y = hi + 1.0 - f64::from(hit.t);
+                let y = from_y - f64::from(hit.t);
                 let steep = world.mesh.triangle_normal(hit.triangle).y.abs() < min_up;
                 grey(y, lo, hi, if steep { 0.6 } else { 1.0 })
             });

@@ -443,6 +443,44 @@ fn the_image_greys_floors_and_colours_findings() {
 }
 
 #[test]
+fn the_image_shows_the_floor_under_a_roof_not_the_roof() {
+    // A roof slab 3 m up over part of a room, as an indoor level or a
+    // Quake map's sky brushes have: a player reaches the room's floor under
+    // it, not its top.
+    let size = 10.0;
+    let level = room(
+        size,
+        &[(
+            "roof",
+            floor(DVec2::splat(1.0), DVec2::splat(5.0), 3.2, 0.2, 2.0),
+        )],
+    );
+    let r = map(&level, &opts(1.0, 4, 0.4));
+    let img = map_image(&r, Some(level.world()), 80);
+    let px = img.width / r.grid.nx;
+    let free = r
+        .spots
+        .iter()
+        .find(|s| {
+            let inside = |i: u32, n: u32| i >= 2 && i + 2 < n;
+            s.class == MapClass::Free
+                && inside(s.cell[0], r.grid.nx)
+                && inside(s.cell[1], r.grid.nz)
+        })
+        .expect("free floor away from the walls");
+    // Near a corner of the cell's square, clear of the marks drawn in its
+    // middle.
+    let at = ((free.cell[1] * px + 1) * img.width + free.cell[0] * px + 1) as usize * 3;
+    let p = [img.rgb[at], img.rgb[at + 1], img.rgb[at + 2]];
+    // The floor (y 0) is at the low end of the level's heights (-0.5 to
+    // 3.2): a dark grey; the roof would be the lightest.
+    let b = level.mesh().bounds();
+    let t = (0.0 - f64::from(b.min.y)) / f64::from(b.max.y - b.min.y);
+    let expected = (70.0 + 160.0 * t).round() as u8;
+    assert_eq!(p, [expected; 3], "the floor's grey, not the roof's");
+}
+
+#[test]
 fn the_map_is_the_same_with_and_without_trigger_events() {
     // A room with a solid block and a trigger zone (a non-colliding box)
     // that many walks cross.

@@ -5,7 +5,6 @@
 
 use super::{CollidoscopeApp, widgets};
 use crate::analysis::checks::{Finding, Verdict, measurements};
-use crate::analysis::features::FeatureKind;
 use crate::app::checks::{FindingGroup, KINDS, ListRow, VERDICTS};
 use crate::app::command::Command;
 use crate::character::EngineProfile;
@@ -22,27 +21,6 @@ pub fn verdict_color(v: Verdict) -> Color32 {
 
 /// The colour that marks a marginal finding.
 pub const MARGINAL_COLOR: Color32 = Color32::from_rgb(90, 170, 240);
-
-/// A verdict's word.
-pub fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Climbs => "climbs",
-        Verdict::Passes => "passes",
-        Verdict::Blocked => "blocked",
-        Verdict::Stalls => "stalls",
-        Verdict::Untested => "untested",
-    }
-}
-
-/// A kind's word.
-pub fn kind_word(k: FeatureKind) -> &'static str {
-    match k {
-        FeatureKind::Step => "step",
-        FeatureKind::Opening => "opening",
-        FeatureKind::Slope => "slope",
-        FeatureKind::Ceiling => "ceiling",
-    }
-}
 
 /// Shows the page (it fills the panel; the list scrolls on its own).
 pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
@@ -74,7 +52,7 @@ pub fn show(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             // the start of the next reads as two things.
             ui.add(
                 egui::Label::new(
-                    RichText::new(format!("{n} {}", verdict_word(v))).color(verdict_color(v)),
+                    RichText::new(format!("{n} {}", v.word())).color(verdict_color(v)),
                 )
                 .wrap_mode(egui::TextWrapMode::Extend),
             );
@@ -214,19 +192,16 @@ fn filters(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
     let mut f = before;
     ui.horizontal_wrapped(|ui| {
         for (k, on) in KINDS.iter().zip(f.kinds.iter_mut()) {
-            chip(ui, on, kind_word(*k), KIND_CHIP)
-                .on_hover_text("Show or hide findings of this kind");
+            chip(ui, on, k.word(), KIND_CHIP).on_hover_text("Show or hide findings of this kind");
         }
     });
     ui.horizontal_wrapped(|ui| {
         for (v, on) in VERDICTS.iter().zip(f.verdicts.iter_mut()) {
-            chip(ui, on, verdict_word(*v), verdict_color(*v)).on_hover_text(
-                if v == &Verdict::Untested {
-                    "Features no walk could reach or test (never a failure)"
-                } else {
-                    "Show or hide findings with this verdict"
-                },
-            );
+            chip(ui, on, v.word(), verdict_color(*v)).on_hover_text(if v == &Verdict::Untested {
+                "Features no walk could reach or test (never a failure)"
+            } else {
+                "Show or hide findings with this verdict"
+            });
         }
         chip(ui, &mut f.marginal_only, "marginal only", MARGINAL_COLOR).on_hover_text(
             "Only verdicts within a centimetre (half a degree) of the character's limit",
@@ -253,8 +228,8 @@ fn opened(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             RichText::new(format!(
                 "#{} {} {}",
                 open.index + 1,
-                kind_word(f.feature.kind),
-                verdict_word(f.verdict)
+                f.feature.kind.word(),
+                f.verdict.word()
             ))
             .strong()
             .color(verdict_color(f.verdict)),
@@ -279,7 +254,7 @@ fn opened(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
             format!(
                 "Under {}: {} — {}",
                 theirs.engine.title(),
-                verdict_word(theirs.verdict),
+                theirs.verdict.word(),
                 theirs.reason
             ),
         );
@@ -392,7 +367,7 @@ fn group_row(ui: &mut egui::Ui, app: &mut CollidoscopeApp, g: &FindingGroup) {
     } else {
         format!(" · {n} · ")
     };
-    let worst = verdict_word(g.worst);
+    let worst = g.worst.word();
     let marginal = if g.marginal > 0 {
         format!(" · {} marg.", g.marginal)
     } else {
@@ -487,7 +462,7 @@ fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, S
         ..Default::default()
     };
     let object = f.feature.object.as_deref().unwrap_or("?");
-    let head = format!("#{} {} ", i + 1, kind_word(f.feature.kind));
+    let head = format!("#{} {} ", i + 1, f.feature.kind.word());
     let marginal = if f.marginal.is_some() {
         " (marginal)"
     } else {
@@ -506,16 +481,16 @@ fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, S
     let rest = format!(" · {measured} · {object}");
     let full = format!(
         "{head}{}{marginal} · {} · {object}",
-        verdict_word(f.verdict),
+        f.verdict.word(),
         measurements(f)
     );
-    let fixed = format!("{head}{}{marginal}", verdict_word(f.verdict));
+    let fixed = format!("{head}{}{marginal}", f.verdict.word());
     let room =
         ui.available_width() - widths(ui, &fixed) - 2.0 * ui.spacing().button_padding.x - 4.0;
     let rest = widgets::elide_middle(&rest, room, |s| widths(ui, s));
     job.append(&head, 0.0, font.clone());
     job.append(
-        verdict_word(f.verdict),
+        f.verdict.word(),
         0.0,
         egui::TextFormat {
             color: verdict_color(f.verdict),

@@ -107,6 +107,23 @@ impl Default for ImportOptions {
     }
 }
 
+impl ImportOptions {
+    /// A Quake-engine map converted to OBJ (LibreQuake's maps, a BSP
+    /// compiler's output): Z up, one unit an inch (0.0254 m), and an object
+    /// per group and material, so that liquids and triggers, which such maps
+    /// mark only by their texture, can be named (see
+    /// [`crate::collide::QUAKE_NON_COLLIDING`]). The command line's
+    /// `--up z --scale 0.0254 --objects-by group-and-material`.
+    pub fn quake_map() -> Self {
+        ImportOptions {
+            up: UpAxis::Z,
+            scale: 0.0254,
+            objects_by: ObjectsBy::GroupAndMaterial,
+            ..ImportOptions::default()
+        }
+    }
+}
+
 /// A recoverable problem: the level imports, and the report lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImportWarning {
