@@ -33,9 +33,9 @@ use collidoscope::collide::SlideSettings;
 use collidoscope::level::{ImportOptions, Level};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
-use parry3d::math::{Pose, Vector};
-use parry3d::query::{ShapeCastOptions, cast_shapes};
-use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+#[path = "support/parry_slide.rs"]
+mod parry_slide;
+use parry_slide::{ParrySlide, from_parry, to_parry};
 use rapier_kcc::{RapierCharacter, RapierLevel};
 use std::hint::black_box;
 use std::path::Path;
@@ -45,16 +45,9 @@ use std::time::Instant;
 /// Every how many start points the per-core comparison walks.
 const SUBSET_STEP: usize = 64;
 
-fn to_parry(v: DVec3) -> Vector {
-    Vector::new(v.x as f32, v.y as f32, v.z as f32)
-}
-
 /// The peer: a character moved by parry shape casts, in ellipsoid space.
 struct ParryCharacter {
-    mesh_espace: ParryTriMesh,
-    radii: DVec3,
-    skin_espace: f32,
-    max_iterations: u32,
+    slide: ParrySlide,
     speed_m_s: f64,
     gravity_m_s2: f64,
     dt_s: f64,
@@ -62,83 +55,37 @@ struct ParryCharacter {
 
 impl ParryCharacter {
     fn new(level: &Level, s: &SlideSettings) -> Self {
-        let radii = s.radii_vec();
-        let vertices = level
-            .mesh()
-            .positions()
-            .iter()
-            .map(|p| to_parry(p.as_dvec3() / radii))
-            .collect();
+        let mut slide = ParrySlide::new(level.mesh(), s);
+        // A frame's slide goes on while anything is left of its motion.
+        slide.min_move_espace = 1e-6;
         ParryCharacter {
-            mesh_espace: ParryTriMesh::new(vertices, level.mesh().triangles().to_vec())
-                .expect("non-empty mesh"),
-            radii,
-            skin_espace: (s.skin / radii.min_element()) as f32,
-            max_iterations: s.max_iterations,
+            slide,
             speed_m_s: s.character.walk_speed_m_s,
             gravity_m_s2: s.character.gravity_m_s2,
             dt_s: s.character.frame_time_s(),
         }
     }
 
-    /// Cast-and-slide from `pos` by `vel` (ellipsoid space); the end and
-    /// whether anything was hit.
-    fn slide(&self, mut pos: Vector, mut vel: Vector) -> (Vector, bool) {
-        let ball = Ball::new(1.0);
-        let options = ShapeCastOptions {
-            max_time_of_impact: 1.0,
-            target_distance: 0.0,
-            stop_at_penetration: false,
-            compute_impact_geometry_on_penetration: true,
-        };
-        let mut hit_any = false;
-        for _ in 0..self.max_iterations {
-            let len = vel.length();
-            if len < 1e-6 {
-                break;
-            }
-            let hit = cast_shapes(
-                &Pose::from_translation(pos),
-                vel,
-                &ball,
-                &Pose::IDENTITY,
-                Vector::ZERO,
-                &self.mesh_espace,
-                options,
-            )
-            .ok()
-            .flatten();
-            let Some(hit) = hit else {
-                pos += vel;
-                break;
-            };
-            hit_any = true;
-            let dir = vel / len;
-            let travel = (hit.time_of_impact * len - self.skin_espace).max(0.0);
-            pos += dir * travel;
-            let n = -hit.normal1;
-            let remaining = vel - dir * travel;
-            vel = remaining - n * remaining.dot(n);
-        }
-        (pos, hit_any)
-    }
-
     /// Walks `frames` frames from `start` along `dir` (world); the end, world.
     fn walk(&self, start: DVec3, dir: DVec3, frames: u32) -> DVec3 {
-        let mut pos = to_parry(start / self.radii);
-        let step = to_parry(dir * self.speed_m_s * self.dt_s / self.radii);
+        let radii = self.slide.radii;
+        let mut pos = to_parry(start / radii);
+        let step = to_parry(dir * self.speed_m_s * self.dt_s / radii);
         let mut fall_m_s = 0.0;
         for _ in 0..frames {
-            pos = self.slide(pos, step).0;
+            pos = self
+                .slide
+                .slide_espace(pos, step, false, &mut |_| {})
+                .end_espace;
             fall_m_s += self.gravity_m_s2 * self.dt_s;
-            let down = to_parry(DVec3::new(0.0, -fall_m_s * self.dt_s, 0.0) / self.radii);
-            let (p, landed) = self.slide(pos, down);
-            pos = p;
-            if landed {
+            let down = to_parry(DVec3::new(0.0, -fall_m_s * self.dt_s, 0.0) / radii);
+            let end = self.slide.slide_espace(pos, down, false, &mut |_| {});
+            pos = end.end_espace;
+            if end.hit_any {
                 fall_m_s = 0.0;
             }
         }
-        DVec3::new(f64::from(pos.x), f64::from(pos.y), f64::from(pos.z)) * self.radii
+        from_parry(pos) * radii
     }
 }
 

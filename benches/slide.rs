@@ -50,12 +50,10 @@ use collidoscope::analysis::generate::move_sets::{
 use collidoscope::analysis::generate::{ProbeMove, city, city_moves, field};
 use collidoscope::collide::{MoveEnd, SlideSettings, SlideSolver, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
-use collidoscope::mesh::TriMesh;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-use glam::DVec3;
-use parry3d::math::{Pose, Vector};
-use parry3d::query::{ShapeCastOptions, cast_shapes};
-use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+#[path = "support/parry_slide.rs"]
+mod parry_slide;
+use parry_slide::ParrySlide;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -69,117 +67,6 @@ const FRAMES: usize = 10;
 const COLD: usize = 50_000;
 /// Moves in the diagnostic sets repeated from a small list.
 const SMALL: usize = 300;
-
-/// The peer: the level in the probe's ellipsoid space as a parry `TriMesh`.
-struct ParrySlide {
-    mesh_espace: ParryTriMesh,
-    radii: DVec3,
-    skin_espace: f32,
-    min_move_espace: f32,
-    max_iterations: u32,
-}
-
-fn to_parry(v: DVec3) -> Vector {
-    Vector::new(v.x as f32, v.y as f32, v.z as f32)
-}
-
-impl ParrySlide {
-    fn new(mesh: &TriMesh, settings: &SlideSettings) -> ParrySlide {
-        let radii = settings.radii_vec();
-        let vertices = mesh
-            .positions()
-            .iter()
-            .map(|p| to_parry(p.as_dvec3() / radii))
-            .collect();
-        let mesh_espace =
-            ParryTriMesh::new(vertices, mesh.triangles().to_vec()).expect("non-empty mesh");
-        // The same very-close distance as the solver: world skin over the smallest radius.
-        let min_radius = radii.min_element();
-        ParrySlide {
-            mesh_espace,
-            radii,
-            skin_espace: (settings.skin / min_radius) as f32,
-            min_move_espace: (settings.min_move / min_radius) as f32,
-            max_iterations: settings.max_iterations,
-        }
-    }
-
-    /// Collide and slide from `start` by `velocity` (world space); returns the
-    /// final probe centre, world space.
-    fn slide(&self, start_world: DVec3, velocity_world: DVec3) -> DVec3 {
-        self.slide_with(start_world, velocity_world, false).0
-    }
-
-    /// The same loop, the mesh given to `cast_shapes` as the first shape
-    /// when `mesh_first` (parry then does not swap the pair); also whether
-    /// the loop ran out of casts with motion left (not too short, not free).
-    fn slide_with(
-        &self,
-        start_world: DVec3,
-        velocity_world: DVec3,
-        mesh_first: bool,
-    ) -> (DVec3, bool) {
-        let mut out_of_casts = true;
-        let ball = Ball::new(1.0);
-        let options = ShapeCastOptions {
-            max_time_of_impact: 1.0,
-            target_distance: 0.0,
-            stop_at_penetration: false,
-            compute_impact_geometry_on_penetration: true,
-        };
-        let mut pos = to_parry(start_world / self.radii);
-        let mut vel = to_parry(velocity_world / self.radii);
-        for _ in 0..self.max_iterations {
-            let len = vel.length();
-            if len < self.min_move_espace {
-                out_of_casts = false;
-                break;
-            }
-            let at = Pose::from_translation(pos);
-            let hit = if mesh_first {
-                cast_shapes(
-                    &Pose::IDENTITY,
-                    Vector::ZERO,
-                    &self.mesh_espace,
-                    &at,
-                    vel,
-                    &ball,
-                    options,
-                )
-            } else {
-                cast_shapes(
-                    &at,
-                    vel,
-                    &ball,
-                    &Pose::IDENTITY,
-                    Vector::ZERO,
-                    &self.mesh_espace,
-                    options,
-                )
-            };
-            let Some(hit) = hit.ok().flatten() else {
-                pos += vel;
-                out_of_casts = false;
-                break;
-            };
-            let dir = vel / len;
-            let travel = (hit.time_of_impact * len - self.skin_espace).max(0.0);
-            pos += dir * travel;
-            // normal1 points out of the first shape towards the second:
-            // the contact normal, pointing at the ball, is the mesh's
-            // normal1 or the opposite of the ball's.
-            let n = if mesh_first {
-                hit.normal1
-            } else {
-                -hit.normal1
-            };
-            let remaining = vel - dir * travel;
-            vel = remaining - n * remaining.dot(n);
-        }
-        let end = DVec3::new(pos.x as f64, pos.y as f64, pos.z as f64) * self.radii;
-        (end, out_of_casts)
-    }
-}
 
 /// Runs every move with each side before anything is timed: our kept
 /// solver (self checks off) must end where `slide()` with the default

@@ -29,9 +29,9 @@ use collidoscope::level::{ImportOptions, Level};
 use collidoscope::math::Vec3;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
-use parry3d::math::{Pose, Vector};
-use parry3d::query::{ShapeCastOptions, cast_shapes, distance};
-use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+#[path = "support/parry_slide.rs"]
+mod parry_slide;
+use parry_slide::ParrySlide;
 use std::cell::Cell;
 use std::hint::black_box;
 use std::path::Path;
@@ -42,86 +42,6 @@ const POOL: usize = 24_000;
 const CHUNK: usize = 1_000;
 /// The seed of every scene's moves.
 const SEED: u64 = 0xC011_1D05_C0BE;
-
-/// The peer: the level in the probe's ellipsoid space as a parry `TriMesh`.
-struct Peer {
-    mesh: ParryTriMesh,
-    radii: DVec3,
-    skin: f32,
-    min_move: f32,
-    max_iterations: u32,
-}
-
-fn to_parry(v: DVec3) -> Vector {
-    Vector::new(v.x as f32, v.y as f32, v.z as f32)
-}
-
-impl Peer {
-    fn new(level: &Level, settings: &SlideSettings) -> Peer {
-        let radii = settings.radii_vec();
-        let mesh = level.mesh();
-        let vertices = mesh
-            .positions()
-            .iter()
-            .map(|p| to_parry(p.as_dvec3() / radii))
-            .collect();
-        let min_radius = radii.min_element();
-        Peer {
-            mesh: ParryTriMesh::new(vertices, mesh.triangles().to_vec()).expect("non-empty"),
-            radii,
-            skin: (settings.skin / min_radius) as f32,
-            min_move: (settings.min_move / min_radius) as f32,
-            max_iterations: settings.max_iterations,
-        }
-    }
-
-    /// The slide of `benches/slide.rs`: the final centre, world space.
-    fn slide(&self, m: &ProbeMove) -> DVec3 {
-        let ball = Ball::new(1.0);
-        let options = ShapeCastOptions {
-            max_time_of_impact: 1.0,
-            target_distance: 0.0,
-            stop_at_penetration: false,
-            compute_impact_geometry_on_penetration: true,
-        };
-        let mut pos = to_parry(m.start_world / self.radii);
-        let mut vel = to_parry(m.velocity_world / self.radii);
-        for _ in 0..self.max_iterations {
-            let len = vel.length();
-            if len < self.min_move {
-                break;
-            }
-            let hit = cast_shapes(
-                &Pose::from_translation(pos),
-                vel,
-                &ball,
-                &Pose::IDENTITY,
-                Vector::ZERO,
-                &self.mesh,
-                options,
-            )
-            .ok()
-            .flatten();
-            let Some(hit) = hit else {
-                pos += vel;
-                break;
-            };
-            let dir = vel / len;
-            let travel = (hit.time_of_impact * len - self.skin).max(0.0);
-            pos += dir * travel;
-            let n = -hit.normal1;
-            let remaining = vel - dir * travel;
-            vel = remaining - n * remaining.dot(n);
-        }
-        DVec3::new(pos.x as f64, pos.y as f64, pos.z as f64) * self.radii
-    }
-
-    /// Gap between the unit ball at `world` and the level, ellipsoid space.
-    fn clearance(&self, world: DVec3) -> f32 {
-        let pose = Pose::from_translation(to_parry(world / self.radii));
-        distance(&pose, &Ball::new(1.0), &Pose::IDENTITY, &self.mesh).map_or(0.0, |d| d.distance)
-    }
-}
 
 /// SplitMix64: the `i`-th number in [0, 1) of the stream `seed`.
 fn unit(seed: u64, i: u64) -> f64 {
@@ -136,7 +56,13 @@ fn unit(seed: u64, i: u64) -> f64 {
 /// 5 cm above it and at least 3 cm clear of everything (parry's
 /// distance), a random heading; `long` moves 0.5-5 m slightly down, or a
 /// 60 Hz frame of walking.
-fn random_moves(level: &Level, peer: &Peer, seed: u64, count: usize, long: bool) -> Vec<ProbeMove> {
+fn random_moves(
+    level: &Level,
+    peer: &ParrySlide,
+    seed: u64,
+    count: usize,
+    long: bool,
+) -> Vec<ProbeMove> {
     let b = level.mesh().bounds();
     let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
     let mut scratch = BvhScratch::default();
@@ -200,7 +126,7 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level) {
         self_checks: false,
         ..SlideSettings::default()
     };
-    let peer = Peer::new(level, &settings);
+    let peer = ParrySlide::new(level.mesh(), &settings);
     let tris = level.mesh().triangle_count() as f64;
     let mesh = level.mesh();
     let ours_mesh = std::mem::size_of_val(mesh.positions())
@@ -213,7 +139,7 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level) {
         (ours_mesh + ours_bvh) as f64 / tris,
         ours_mesh as f64 / tris,
         ours_bvh as f64 / tris,
-        peer.mesh.heap_memory_size() as f64 / tris,
+        peer.mesh_espace.heap_memory_size() as f64 / tris,
     );
     for (kind, long) in [("long", true), ("frame", false)] {
         let pool = random_moves(level, &peer, SEED ^ u64::from(long), POOL, long);
@@ -240,7 +166,7 @@ fn bench_scene(c: &mut Criterion, name: &str, level: &Level) {
                 || next_chunk(&pool, &cursor),
                 |chunk| {
                     for m in chunk {
-                        black_box(peer.slide(m));
+                        black_box(peer.slide(m.start_world, m.velocity_world));
                     }
                 },
                 BatchSize::PerIteration,

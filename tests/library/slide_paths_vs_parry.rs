@@ -12,18 +12,19 @@
 //! apart): the test runs the bench's parry loop on the same moves and, for
 //! each pair of ends 10 cm apart, finds the first iteration where the two
 //! paths part and what parted them. Both paths being clear, the split is a
-//! choice between valid slides, not a missed wall.
+//! choice between valid slides, not a missed wall. The parry loop is the
+//! benches' own (`benches/support/parry_slide.rs`).
 
-use crate::common::{parry_vec, shared_levels};
+use crate::common::shared_levels;
 use collidoscope::analysis::generate::ProbeMove;
 use collidoscope::analysis::generate::field;
 use collidoscope::analysis::generate::move_sets::{MoveKind, random_moves};
 use collidoscope::collide::{EndReason, SlideSettings, TraceDetail, slide};
 use collidoscope::level::{ImportOptions, Level};
 use glam::DVec3;
-use parry3d::math::{Pose, Vector};
-use parry3d::query::{ShapeCastOptions, cast_shapes};
-use parry3d::shape::{Ball, TriMesh as ParryTriMesh};
+#[path = "../../benches/support/parry_slide.rs"]
+mod parry_slide;
+use parry_slide::ParrySlide;
 use std::collections::BTreeMap;
 
 /// parry's `f32` GJK places a contact within about 4.7e-3 of the true one
@@ -39,102 +40,6 @@ const PARRY_TOL: f32 = 6e-3;
 const FACE_TOI_TOL: f64 = 2e-3;
 /// Ends this far apart (metres) count as paths that parted.
 const APART_M: f64 = 0.1;
-
-/// The level in the probe's ellipsoid space, as parry sees it.
-struct ParryLevel {
-    mesh_espace: ParryTriMesh,
-    radii: DVec3,
-}
-
-impl ParryLevel {
-    fn new(level: &Level, radii: DVec3) -> ParryLevel {
-        let mesh = level.mesh();
-        let vertices = mesh
-            .positions()
-            .iter()
-            .map(|p| parry_vec(p.as_dvec3() / radii))
-            .collect();
-        let mesh_espace =
-            ParryTriMesh::new(vertices, mesh.triangles().to_vec()).expect("a non-empty mesh");
-        ParryLevel { mesh_espace, radii }
-    }
-
-    /// parry's time of impact (0..=1) of a ball of `radius` (ellipsoid
-    /// units) swept from `from` to `to` (world space), if it meets the level.
-    fn cast(&self, radius: f32, from: DVec3, to: DVec3) -> Option<f32> {
-        let ball = Ball::new(radius);
-        let options = ShapeCastOptions {
-            max_time_of_impact: 1.0,
-            target_distance: 0.0,
-            stop_at_penetration: true,
-            compute_impact_geometry_on_penetration: true,
-        };
-        let at = Pose::from_translation(parry_vec(from / self.radii));
-        let motion = parry_vec((to - from) / self.radii);
-        cast_shapes(
-            &at,
-            motion,
-            &ball,
-            &Pose::IDENTITY,
-            Vector::ZERO,
-            &self.mesh_espace,
-            options,
-        )
-        .expect("parry casts a ball against a mesh")
-        .map(|hit| hit.time_of_impact)
-    }
-
-    /// The slide bench's peer loop (benches/slide.rs): cast, stop the skin
-    /// short along the motion, slide the rest along the contact normal, at
-    /// most `max_iterations` times. Returns each cast's start and the end.
-    fn slide(&self, settings: &SlideSettings, m: &ProbeMove) -> Vec<DVec3> {
-        let min_radius = self.radii.min_element();
-        let skin = (settings.skin / min_radius) as f32;
-        let min_move = (settings.min_move / min_radius) as f32;
-        let ball = Ball::new(1.0);
-        let options = ShapeCastOptions {
-            max_time_of_impact: 1.0,
-            target_distance: 0.0,
-            stop_at_penetration: false,
-            compute_impact_geometry_on_penetration: true,
-        };
-        let world = |p: Vector| DVec3::new(p.x.into(), p.y.into(), p.z.into()) * self.radii;
-        let mut pos = parry_vec(m.start_world / self.radii);
-        let mut vel = parry_vec(m.velocity_world / self.radii);
-        let mut points = vec![world(pos)];
-        for _ in 0..settings.max_iterations {
-            let len = vel.length();
-            if len < min_move {
-                break;
-            }
-            let at = Pose::from_translation(pos);
-            let hit = cast_shapes(
-                &at,
-                vel,
-                &ball,
-                &Pose::IDENTITY,
-                Vector::ZERO,
-                &self.mesh_espace,
-                options,
-            )
-            .ok()
-            .flatten();
-            let Some(hit) = hit else {
-                pos += vel;
-                points.push(world(pos));
-                break;
-            };
-            let dir = vel / len;
-            let travel = (hit.time_of_impact * len - skin).max(0.0);
-            pos += dir * travel;
-            points.push(world(pos));
-            let n = -hit.normal1;
-            let remaining = vel - dir * travel;
-            vel = remaining - n * remaining.dot(n);
-        }
-        points
-    }
-}
 
 /// What one set of moves showed.
 #[derive(Default)]
@@ -158,7 +63,7 @@ struct Tally {
 /// Runs `moves` on `level` through `slide()` and checks every iteration
 /// with parry; compares the ends with the parry loop's.
 fn check_moves(level: &Level, settings: &SlideSettings, moves: &[ProbeMove]) -> Tally {
-    let parry = ParryLevel::new(level, settings.radii_vec());
+    let parry = ParrySlide::new(level.mesh(), settings);
     let mut tally = Tally::default();
     for (i, m) in moves.iter().enumerate() {
         let Some(record) = slide(
@@ -180,7 +85,7 @@ fn check_moves(level: &Level, settings: &SlideSettings, moves: &[ProbeMove]) -> 
             }
             ours.push(it.end);
         }
-        let theirs = parry.slide(settings, m);
+        let theirs = parry.slide_points(m.start_world, m.velocity_world);
         if let Some(gap) = first_stop_gap(settings, m, &record.iterations, &theirs) {
             tally.first_face_hits += 1;
             if let Err(unexplained) = gap {
