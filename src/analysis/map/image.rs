@@ -1,7 +1,8 @@
 //! The map as a top-down picture, x to the right and z down: the level
 //! seen from above, grey by height (darker is lower, steep surfaces
-//! darker still), as a character standing on the column's highest start
-//! floor sees it from the top of its head (so an indoor level's roofs and a
+//! darker still), as a character standing on the column's reachable start
+//! floor sees it from the top of its head, with the walls and pillars
+//! taller than it drawn by their tops (so an indoor level's roofs and a
 //! Quake map's sky brushes do not hide its floors), and on each grid column the class of its worst start
 //! point: a square in the class colour for the findings and
 //! `cant_get_back`, a small blue dot for `blocked`, nothing for `free`
@@ -159,15 +160,24 @@ fn relief(
             let x = x0 + (f64::from(pxl) + 0.5) * step;
             let z = z0 + (f64::from(py) + 0.5) * step;
             let from_y = eye[(py / px) as usize * nx as usize + (pxl / px) as usize];
-            let from = DVec3::new(x, from_y, z).as_vec3();
-            let hit = world.bvh.ray_cast(
-                world.mesh,
-                from,
-                Vec3::NEG_Y,
-                (from_y - lo + 1.0) as f32,
-                &mut scratch,
-                &mut QueryStats::default(),
-            );
+            // Inside a wall or pillar taller than the character (the ray up
+            // meets the inside of its top), the picture shows its top as a
+            // view from above would; under a roof, the floor.
+            let mut ray = |from_y: f64, dir: Vec3, len: f64| {
+                world.bvh.ray_cast(
+                    world.mesh,
+                    DVec3::new(x, from_y, z).as_vec3(),
+                    dir,
+                    len as f32,
+                    &mut scratch,
+                    &mut QueryStats::default(),
+                )
+            };
+            let inside_solid = from_y < hi
+                && ray(from_y, Vec3::Y, hi + 1.0 - from_y)
+                    .is_some_and(|up| world.mesh.triangle_normal(up.triangle).y > 0.0);
+            let from_y = if inside_solid { hi + 1.0 } else { from_y };
+            let hit = ray(from_y, Vec3::NEG_Y, from_y - lo + 1.0);
             let colour = hit.map_or(EMPTY, |hit| {
                 let y = from_y - f64::from(hit.t);
                 let steep = world.mesh.triangle_normal(hit.triangle).y.abs() < min_up;

@@ -478,6 +478,18 @@ fn the_image_shows_the_floor_under_a_roof_not_the_roof() {
     let t = (0.0 - f64::from(b.min.y)) / f64::from(b.max.y - b.min.y);
     let expected = (70.0 + 160.0 * t).round() as u8;
     assert_eq!(p, [expected; 3], "the floor's grey, not the roof's");
+    // The room's walls (2.5 m, taller than the character) still show, by
+    // their tops: the pixel over the middle of the wall at x 0 to 0.2.
+    let step = r.grid.spacing_m / f64::from(px);
+    let pixel_at = |x: f64, z: f64| {
+        let col = ((x - (r.grid.origin_x - 0.5 * r.grid.spacing_m)) / step) as u32;
+        let row = ((z - (r.grid.origin_z - 0.5 * r.grid.spacing_m)) / step) as u32;
+        let at = (row * img.width + col) as usize * 3;
+        img.rgb[at]
+    };
+    let wall_t = (2.5 - f64::from(b.min.y)) / f64::from(b.max.y - b.min.y);
+    let wall_grey = (70.0 + 160.0 * wall_t).round() as u8;
+    assert_eq!(pixel_at(0.1, 7.5), wall_grey, "the wall's top");
 }
 
 #[test]
