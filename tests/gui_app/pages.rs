@@ -295,3 +295,59 @@ fn the_character_page_picks_an_engine_profile_undoably_and_the_envelope_follows(
     let engine = h.state().state().probes[i].settings.character.engine;
     assert!(engine.is_collidoscope(), "{engine}");
 }
+
+#[test]
+fn the_character_page_sets_an_engines_own_rules_undoably() {
+    use collidoscope::character::{ClimbingMode, EngineProfile, NonWalkable};
+    let mut h = harness();
+    h.run_steps(2);
+    h.state_mut().push(Command::PlaceProbe {
+        point: DVec3::new(-3.0, 0.0, -2.0),
+        normal: DVec3::Y,
+    });
+    h.run_steps(2);
+    h.get_by_label("Character").click();
+    h.run_steps(2);
+    // Collidoscope's own model slides down steep ground and steps by what
+    // its body does not roll over: no climbing choice.
+    h.get_by_value("profile's own: slides down");
+    assert!(
+        h.query_by_value("profile's own: easy (rides over)")
+            .is_none()
+    );
+    h.get_by_value("Collidoscope (its own model)").click();
+    h.run_steps(2);
+    h.get_by_label("PhysX character controller").click();
+    h.run_steps(2);
+    // PhysX's defaults are the profile's own; both can be changed.
+    h.get_by_value("profile's own: stands").click();
+    h.run_steps(2);
+    h.get_by_label("slides down").click();
+    h.run_steps(2);
+    h.get_by_value("profile's own: easy (rides over)").click();
+    h.run_steps(2);
+    h.get_by_label("constrained (step height)").click();
+    h.run_steps(2);
+    let i = h.state().state().selected.unwrap();
+    let c = h.state().state().probes[i].settings.character.clone();
+    assert_eq!(c.engine, EngineProfile::Physx);
+    assert_eq!(
+        c.non_walkable,
+        Some(NonWalkable::PreventClimbingAndForceSliding)
+    );
+    assert_eq!(c.climbing_mode, Some(ClimbingMode::Constrained));
+    // Each choice is one undo step.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    let c = h.state().state().probes[i].settings.character.clone();
+    assert_eq!(c.climbing_mode, None);
+    assert_eq!(
+        c.non_walkable,
+        Some(NonWalkable::PreventClimbingAndForceSliding)
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    let c = h.state().state().probes[i].settings.character.clone();
+    assert_eq!((c.non_walkable, c.climbing_mode), (None, None));
+    assert_eq!(c.engine, EngineProfile::Physx);
+}

@@ -11,7 +11,9 @@ use crate::app::envelope_job::EnvelopeStatus;
 use crate::app::fields::{Range, ranges};
 use crate::app::probes::params_of;
 use crate::app::walk::summary_words;
-use crate::character::EngineProfile;
+use crate::character::{
+    CharacterSettings, ClimbingMode, ControllerRules, EngineProfile, NonWalkable, StepRise,
+};
 use eframe::egui;
 
 /// One envelope row: the label, the limit, its unit, its decimals.
@@ -188,9 +190,93 @@ fn settings_grid(ui: &mut egui::Ui, app: &mut CollidoscopeApp, i: usize) {
                 widgets::refusal_row(ui, label, &[key]);
             }
         });
+    engine_rules(ui, &mut p.settings.character, i);
     if p != before {
         app.queue.push(Command::UpdateProbe(i, Box::new(p)));
     }
+}
+
+/// The choices an engine's own controller offers beyond the numbers: what
+/// it does on ground too steep to walk, and (for the profiles that step up
+/// by the whole step height) whether its round body may ride over an edge
+/// above the step. "The profile's own" leaves them out of the settings.
+fn engine_rules(ui: &mut egui::Ui, c: &mut CharacterSettings, i: usize) {
+    let rules = ControllerRules::of(c.engine);
+    egui::Grid::new(("character_engine_rules", i))
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("steep ground").on_hover_text(
+                "On ground steeper than the walkable slope, after a fall or a step: \
+                 stand where it came down, or slide down it (PhysX's nonWalkableMode). \
+                 It never walks up it",
+            );
+            let own = format!("profile's own: {}", steep_words(rules.non_walkable));
+            choice(
+                ui,
+                ("character_non_walkable", i),
+                &mut c.non_walkable,
+                &own,
+                &[
+                    NonWalkable::PreventClimbing,
+                    NonWalkable::PreventClimbingAndForceSliding,
+                ],
+                steep_words,
+            );
+            ui.end_row();
+            if rules.rise == StepRise::Full {
+                ui.label("step over edges").on_hover_text(
+                    "Whether a step-up's round body may ride over an edge above the \
+                     step height (easy) or lands no higher than it (constrained; \
+                     PhysX's climbingMode)",
+                );
+                let own = format!("profile's own: {}", climb_words(rules.climbing));
+                choice(
+                    ui,
+                    ("character_climbing", i),
+                    &mut c.climbing_mode,
+                    &own,
+                    &[ClimbingMode::Easy, ClimbingMode::Constrained],
+                    climb_words,
+                );
+                ui.end_row();
+            }
+        });
+}
+
+fn steep_words(n: NonWalkable) -> &'static str {
+    match n {
+        NonWalkable::PreventClimbing => "stands",
+        NonWalkable::PreventClimbingAndForceSliding => "slides down",
+    }
+}
+
+fn climb_words(m: ClimbingMode) -> &'static str {
+    match m {
+        ClimbingMode::Easy => "easy (rides over)",
+        ClimbingMode::Constrained => "constrained (step height)",
+    }
+}
+
+/// A menu of `options` and "the profile's own" (`None`, shown as `own`).
+fn choice<T: Copy + PartialEq>(
+    ui: &mut egui::Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    value: &mut Option<T>,
+    own: &str,
+    options: &[T],
+    words: fn(T) -> &'static str,
+) {
+    let shown = value.map_or(own.to_string(), |v| words(v).to_string());
+    egui::ComboBox::from_id_salt(id)
+        .width((ui.available_width() - 8.0).max(60.0))
+        .truncate()
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(value, None, own);
+            for &o in options {
+                ui.selectable_value(value, Some(o), words(o));
+            }
+        });
 }
 
 fn envelope_view(ui: &mut egui::Ui, app: &mut CollidoscopeApp) {
