@@ -138,7 +138,7 @@ fn unity_and_physx_easy_ride_over_edges_below_the_hemisphere_centre() {
     for engine in [EngineProfile::Unity, EngineProfile::Physx] {
         let t = tallest(engine, 0.3);
         assert!(
-            t >= 0.6 && t < 0.7,
+            (0.6..0.7).contains(&t),
             "{engine} climbed {t} with stepOffset 0.3, radius 0.4"
         );
         assert!(!climbs(engine, 0.3, 0.72), "{engine}");
@@ -273,7 +273,7 @@ fn every_profile_walks_the_envelope_courses_as_its_rules_say() {
             r if r.forward == StepForward::MinWidth => rapier,
             // PhysX's eEASY: up to the hemisphere's centre, less a little.
             r if r.climbs_as_physx_easy() => {
-                assert!(step > 0.6 && step < 0.7, "{engine}: tallest step {step}");
+                assert!((0.6..0.7).contains(&step), "{engine}: tallest step {step}");
                 step
             }
             r if r.rise == StepRise::Full => 0.3 + rolled,
