@@ -196,7 +196,8 @@ impl NonWalkable {
 #[serde(rename_all = "snake_case")]
 pub enum ClimbingMode {
     /// The body's curve rides over an edge on top of the step height (PhysX's
-    /// `eEASY`, its default).
+    /// `eEASY`, its default; under `physx` and `unity` as PhysX's passes do
+    /// it, `src/character/physx_easy.rs`).
     #[default]
     Easy,
     /// No step-up lands higher than the step height above the feet (PhysX's
@@ -293,8 +294,11 @@ impl ControllerRules {
     ///   the move rises), a side pass that slides along every contact, and
     ///   a down pass by the fall and the same `stepOffset` ("Undo our
     ///   artificial up motion"), so it climbs a riser up to `stepOffset`
-    ///   and, in `eEASY` climbing mode (the default), the capsule's round
-    ///   end rides over an edge above that by its contact normal; in
+    ///   and, in `eEASY` climbing mode (the default), the side pass slides
+    ///   along every contact as it is, so the capsule's round end rides
+    ///   over any edge below its centre, and the down pass stands on the
+    ///   triangle PhysX reports (the tread at an edge; a steep triangle
+    ///   whose top is within `stepOffset`): `src/character/physx_easy.rs`; in
     ///   `eCONSTRAINED` mode a steep contact higher than `stepOffset` above
     ///   the feet cancels the climb ([`ClimbingMode`]). The down pass
     ///   only takes back the up pass: nothing pulls a character down onto

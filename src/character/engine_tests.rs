@@ -128,18 +128,20 @@ fn godot_has_no_step_up_and_climbs_only_what_the_capsule_rolls_over() {
 }
 
 #[test]
-fn unity_and_physx_rise_by_step_offset_and_the_round_end_rides_over() {
-    // PhysX's up pass by stepOffset, then in easy climbing mode the
-    // capsule rides over an edge its contact normal lets it: stepOffset
-    // plus what the round end rolls over, and no more.
-    let rolled = 0.4 * (1.0 - 45f64.to_radians().cos());
+fn unity_and_physx_easy_ride_over_edges_below_the_hemisphere_centre() {
+    // PhysX's up pass by stepOffset, then in eEASY climbing mode the side
+    // pass slides along the riser's edge with the contact normal as it is
+    // (`SweepTest::doSweepTest`): the round end rides up an edge below
+    // the hemisphere's centre (stepOffset + radius = 0.70 m above the
+    // feet), whatever the slope limit, and the down pass stands on the
+    // tread behind it. The peer's PhysX climbs 0.45-0.59 m risers so.
     for engine in [EngineProfile::Unity, EngineProfile::Physx] {
         let t = tallest(engine, 0.3);
         assert!(
-            t >= 0.3 && t <= 0.3 + rolled + 0.02,
-            "{engine} climbed {t} with stepOffset 0.3"
+            (0.6..0.7).contains(&t),
+            "{engine} climbed {t} with stepOffset 0.3, radius 0.4"
         );
-        assert!(!climbs(engine, 0.3, 0.3 + rolled + 0.05), "{engine}");
+        assert!(!climbs(engine, 0.3, 0.72), "{engine}");
     }
 }
 
@@ -269,6 +271,11 @@ fn every_profile_walks_the_envelope_courses_as_its_rules_say() {
         let want = match ControllerRules::of(engine) {
             r if !r.step_up => rolled,
             r if r.forward == StepForward::MinWidth => rapier,
+            // PhysX's eEASY: up to the hemisphere's centre, less a little.
+            r if r.climbs_as_physx_easy() => {
+                assert!((0.6..0.7).contains(&step), "{engine}: tallest step {step}");
+                step
+            }
             r if r.rise == StepRise::Full => 0.3 + rolled,
             _ => 0.3,
         };
@@ -446,9 +453,61 @@ fn constrained_climbing_climbs_no_edge_above_the_step_offset() {
     };
     assert!(climbs_with(ClimbingMode::Easy, 0.36));
     assert!(!climbs_with(ClimbingMode::Constrained, 0.36));
+    // Radius 0.4: the 0.50 m edge is below the hemisphere's centre after
+    // the 0.30 m rise, so eEASY rides over it; the 0.75 m one is above it.
+    assert!(climbs_with(ClimbingMode::Easy, 0.5));
+    assert!(!climbs_with(ClimbingMode::Constrained, 0.5));
+    assert!(!climbs_with(ClimbingMode::Easy, 0.75));
+    assert!(!climbs_with(ClimbingMode::Constrained, 0.75));
     assert!(climbs_with(ClimbingMode::Constrained, 0.28));
     assert_eq!(
         ControllerRules::of(EngineProfile::Physx).climbing,
         ClimbingMode::Easy
+    );
+}
+
+/// Where a `physx` character with force sliding and `climbing`, set down
+/// above a 60° wedge 0.28 m tall (its steep face rising along +x from
+/// x = 0 to 0.162, a vertical back) and left standing for 1 s, ends.
+fn left_on_low_steep_wedge(climbing: ClimbingMode) -> DVec3 {
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::new(-5.0, -5.0), DVec2::new(8.0, 5.0), 0.0, 0.5, 2.0),
+    );
+    b.add(
+        "wedge",
+        &crate::analysis::generate::parts::ramp(DVec3::new(0.0, 0.0, -2.0), 60.0, 0.28, 4.0, 0.0),
+    );
+    let level = Level::from_mesh("low steep wedge", b.build());
+    let mut s = profile(EngineProfile::Physx, 0.3);
+    s.character.non_walkable = Some(NonWalkable::PreventClimbingAndForceSliding);
+    s.character.climbing_mode = Some(climbing);
+    let spec = WalkSpec {
+        // The sphere's centre 0.21 m before the face's foot: it comes
+        // down on the face (x 0.14, y 0.24, the feet 0.04 m up), before
+        // the floor and below the top edge.
+        from: DVec3::new(-0.21, 1.5, 0.0),
+        direction: DVec3::ZERO,
+        seconds: 1.0,
+        jump: false,
+    };
+    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
+    w.summary.final_position
+}
+
+#[test]
+fn easy_climbing_stands_on_a_steep_triangle_whose_top_is_within_the_step_offset() {
+    // PhysX `SweepTest::moveCharacter`'s down pass refuses a triangle
+    // steeper than slopeLimit only when its top is more than stepOffset
+    // above the feet: on a low 60° face the character stands even
+    // with force sliding (0.28 m tall here). (Only the eEASY profiles follow the down pass's
+    // triangle; the constrained one slides off as before.)
+    let stood = left_on_low_steep_wedge(ClimbingMode::Easy);
+    let slid = left_on_low_steep_wedge(ClimbingMode::Constrained);
+    assert!(slid.y < 0.9 + 0.01, "constrained ends at {slid}");
+    assert!(
+        stood.y > slid.y + 0.02,
+        "easy ends at {stood}, slid to {slid}"
     );
 }

@@ -36,6 +36,7 @@ use super::engine::{
     ClimbingMode, ControllerRules, JOLT_STAIRS_MAX_ANGLE_DEG, NonWalkable, StepForward,
     StepLanding, StepRise, frame_settings,
 };
+use super::physx_easy::PhysxDownPass;
 use super::record::{
     CharacterInput, CharacterState, FrameRecord, Phase, PhaseIteration, StepOutcome, StepRejection,
     WallContact, progress,
@@ -98,6 +99,11 @@ pub struct FrameSolver<'w> {
     body: Body,
     /// The profile's rules.
     rules: ControllerRules,
+    /// The level, for PhysX's down-pass triangle.
+    world: CollisionWorld<'w>,
+    /// PhysX's down pass under `eEASY` climbing
+    /// ([`ControllerRules::climbs_as_physx_easy`]); `None` otherwise.
+    physx_down: Option<PhysxDownPass>,
     index: u32,
     before: CharacterState,
     walk: DVec3,
@@ -166,9 +172,12 @@ impl<'w> FrameSolver<'w> {
                 }
                 s
             });
+        let rules = ControllerRules::for_character(&ch);
         let mut frame = FrameSolver {
             body: Body::of(settings),
-            rules: ControllerRules::for_character(&ch),
+            rules,
+            world,
+            physx_down: rules.climbs_as_physx_easy().then(PhysxDownPass::default),
             slide,
             index,
             before: *state,
@@ -284,9 +293,13 @@ impl<'w> FrameSolver<'w> {
     fn start_phase(&mut self, phase: Phase, from: DVec3, velocity: DVec3) {
         self.phase = phase;
         self.seen = PhaseSeen::default();
-        let walls = matches!(phase, Phase::Velocity | Phase::StepForward).then_some(WallRule {
-            floor_min_up: self.ch.floor_min_up(),
-        });
+        // PhysX's `eEASY` side pass slides along every contact as it is
+        // (`SweepTest::doSweepTest`): no walls in its step-forward.
+        let as_contacts = phase == Phase::StepForward && self.rules.climbs_as_physx_easy();
+        let walls = (matches!(phase, Phase::Velocity | Phase::StepForward) && !as_contacts)
+            .then_some(WallRule {
+                floor_min_up: self.ch.floor_min_up(),
+            });
         self.running = self.solver.as_mut().is_some_and(|s| {
             s.set_walls(walls);
             s.start_move(from, velocity)
@@ -328,9 +341,16 @@ impl<'w> FrameSolver<'w> {
             || (self.phase == Phase::Gravity
                 && self.rules.non_walkable == NonWalkable::PreventClimbing
                 && normal.y > 0.0);
-        if rec.velocity.y < 0.0 && stands && self.seen.landing.is_none() {
-            self.seen.landing = Some((normal, hit.triangle));
-            self.seen.landing_point = Some(hit.contact_point);
+        if rec.velocity.y < 0.0 && self.seen.landing.is_none() {
+            let landing = if stands {
+                Some((normal, hit.triangle))
+            } else {
+                self.physx_down_pass_stands(hit.contact_point, hit.contact_center)
+            };
+            if landing.is_some() {
+                self.seen.landing = landing;
+                self.seen.landing_point = Some(hit.contact_point);
+            }
         }
         if !walkable && self.seen.wall.is_none() {
             self.seen.wall = Some(WallContact {
@@ -349,6 +369,29 @@ impl<'w> FrameSolver<'w> {
             && rec.velocity.y < 0.0;
         (self.seen.landing.is_some() || first_contact)
             && matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap)
+    }
+
+    /// Under PhysX's `eEASY` climbing, in the step-down and the fall: the
+    /// triangle PhysX's down pass reports at `point` (the body centred at
+    /// `center`) and its normal, when the down pass stands on it though
+    /// the contact itself is too steep (a riser's edge over a walkable
+    /// tread, a steep triangle whose top is within the step offset; see
+    /// [`super::physx_easy`]).
+    fn physx_down_pass_stands(&mut self, point: DVec3, center: DVec3) -> Option<(DVec3, u32)> {
+        if !matches!(self.phase, Phase::StepDown | Phase::Gravity) {
+            return None;
+        }
+        let down = self.physx_down.as_mut()?;
+        let feet_y = self.before.position.y - self.body.half_height();
+        let found = down.judge(
+            self.world,
+            point,
+            center,
+            feet_y,
+            self.ch.floor_min_up(),
+            self.ch.max_step_height_m,
+        )?;
+        found.accepted.then_some((found.normal, found.triangle))
     }
 
     /// The running phase ended at `end`: decide what comes next.

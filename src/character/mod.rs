@@ -11,6 +11,7 @@
 
 mod engine;
 mod frame;
+mod physx_easy;
 mod record;
 mod settings;
 mod shape;

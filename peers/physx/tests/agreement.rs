@@ -349,12 +349,10 @@ fn physx_agreement_built_in() {
         );
     }
     // Measured 2026-11-29 (BENCHMARKS.md, "PhysX's controller on the same
-    // walks"); each held within two findings of 52. Only the exported
-    // configuration reaches the target: in eEASY mode PhysX's capsule
-    // climbs risers well above stepOffset + what the round end rolls over
-    // (0.45 and 0.50 m with a 0.3 m stepOffset), which the profile does
-    // not model.
-    let measured = [51.0 / 52.0, 45.0 / 52.0, 49.0 / 52.0, 48.0 / 52.0];
+    // walks"); each held within two findings of 52. The easy-mode
+    // configurations reach the target since the profiles ride over edges
+    // as PhysX's side pass does (they were 45 and 48 before).
+    let measured = [51.0 / 52.0, 51.0 / 52.0, 49.0 / 52.0, 51.0 / 52.0];
     for ((name, a), m) in results.iter().zip(measured) {
         assert!(a.total > 10, "{name}: the built-in level has findings");
         assert!(
@@ -363,10 +361,9 @@ fn physx_agreement_built_in() {
             a.share()
         );
     }
-    assert!(
-        results[0].1.share() >= TARGET,
-        "the exported configuration meets the target"
-    );
+    for (name, a) in [&results[0], &results[1], &results[3]] {
+        assert!(a.share() >= TARGET, "{name} meets the target");
+    }
 }
 
 /// Quake's liquids and teleporters (as the level checks skip them).
