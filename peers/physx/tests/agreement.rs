@@ -12,19 +12,19 @@
 //! `/work/shared/levels` (`../shared/levels` beside the repository) is
 //! present.
 
-use collidoscope::analysis::checks::{CheckReport, Finding, Verdict, check_level, rejudge};
-use collidoscope::analysis::features::FeatureKind;
-use collidoscope::analysis::generate::default_level;
-use collidoscope::character::{
-    ClimbingMode as OurClimbing, EngineProfile, NonWalkable, Walk, WalkTrace, walk,
+use collidoscope::analysis::checks::agreement::{
+    Agreement, PeerRow, describe, replayed_verdicts, rows_from_walks, walk_specs,
 };
-use collidoscope::collide::{CollisionWorld, SlideSettings, objects_named};
+use collidoscope::analysis::checks::{CheckReport, check_level};
+use collidoscope::analysis::generate::default_level;
+use collidoscope::analysis::public_levels::pick;
+use collidoscope::character::{
+    ClimbingMode as OurClimbing, EngineProfile, NonWalkable, body_shape,
+};
+use collidoscope::collide::{CollisionWorld, SlideSettings};
 use collidoscope::geometry::shape::CharacterShape;
-use collidoscope::level::import::import_obj_bytes;
-use collidoscope::level::{ImportOptions, Level, ObjectsBy, UpAxis};
+use collidoscope::level::Level;
 use collidoscope_peer_physx::{ClimbingMode, NonWalkableMode, PhysxCharacter, PhysxLevel};
-use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -41,13 +41,8 @@ fn capsule(
     non_walkable: NonWalkable,
     climbing: OurClimbing,
 ) -> SlideSettings {
-    let [rx, ry, rz] = settings.radii;
-    let radius_m = rx.max(rz);
-    settings.shape = CharacterShape::Capsule {
-        radius_m,
-        height_m: (2.0 * ry).max(2.0 * radius_m),
-    };
     settings.character.engine = engine;
+    settings.shape = body_shape(&settings);
     settings.character.non_walkable = Some(non_walkable);
     settings.character.climbing_mode = Some(climbing);
     settings
@@ -104,172 +99,26 @@ fn check(level: &Level, world: CollisionWorld<'_>, settings: &SlideSettings) -> 
         .expect("not cancelled")
 }
 
-struct Row {
-    ours: Finding,
-    theirs: Finding,
-}
-
-/// The findings of `report` rejudged with PhysX's walks.
+/// The findings of `report` rejudged with PhysX's walks (one controller,
+/// walked one walk after another: the process has one PhysX SDK).
 fn physx_rows(
     world: CollisionWorld<'_>,
     settings: &SlideSettings,
     report: &CheckReport,
     peer: &PhysxLevel,
-) -> Vec<Row> {
+) -> Vec<PeerRow> {
     let (nw, cm) = modes(settings);
     let mut character = PhysxCharacter::new(peer, settings, nw, cm);
-    report
-        .findings
-        .iter()
-        .map(|f| {
-            let walks: Vec<Option<Walk>> = f
-                .walks
-                .iter()
-                .map(|w| (w.summary.frames > 0).then(|| character.walk(world, &w.spec)))
-                .collect();
-            Row {
-                ours: f.clone(),
-                theirs: rejudge(world, settings, f, &walks),
-            }
+    let walks = walk_specs(report)
+        .into_iter()
+        .map(|specs| {
+            specs
+                .into_iter()
+                .map(|spec| spec.map(|spec| character.walk(world, spec)))
+                .collect()
         })
-        .collect()
-}
-
-#[derive(Clone, Copy)]
-struct Agreement {
-    agree: usize,
-    total: usize,
-    both_tested_agree: usize,
-    both_tested: usize,
-}
-
-impl Agreement {
-    fn of(rows: &[Row]) -> Self {
-        let same = |r: &Row| r.ours.verdict == r.theirs.verdict;
-        let tested: Vec<&Row> = rows
-            .iter()
-            .filter(|r| {
-                r.ours.verdict != Verdict::Untested && r.theirs.verdict != Verdict::Untested
-            })
-            .collect();
-        Agreement {
-            agree: rows.iter().filter(|r| same(r)).count(),
-            total: rows.len(),
-            both_tested_agree: tested.iter().filter(|r| same(r)).count(),
-            both_tested: tested.len(),
-        }
-    }
-
-    fn share(&self) -> f64 {
-        self.agree as f64 / self.total.max(1) as f64
-    }
-}
-
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Climbs => "climbs",
-        Verdict::Passes => "passes",
-        Verdict::Blocked => "blocked",
-        Verdict::Stalls => "stalls",
-        Verdict::Untested => "untested",
-    }
-}
-
-fn measured(f: &Finding) -> String {
-    let x = &f.feature;
-    let m = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
-    match x.kind {
-        FeatureKind::Step => format!(
-            "step riser {} tread {} over {:.2}",
-            m(x.riser_height_m),
-            m(x.tread_depth_m),
-            x.extent_m
-        ),
-        FeatureKind::Slope => format!("slope {}° over {:.2}", m(x.slope_deg), x.extent_m),
-        FeatureKind::Opening => format!("opening {} x {}", m(x.width_m), m(x.height_m)),
-        FeatureKind::Ceiling => format!("ceiling {}", m(x.height_m)),
-    }
-}
-
-/// Prints the agreement of `rows` on `name`: the matrix of verdicts and
-/// every disagreement with where each walk ended.
-fn print(name: &str, rows: &[Row]) -> Agreement {
-    let a = Agreement::of(rows);
-    println!(
-        "{name}: {}/{} verdicts agree ({:.1} %); both tested: {}/{}",
-        a.agree,
-        a.total,
-        100.0 * a.share(),
-        a.both_tested_agree,
-        a.both_tested,
-    );
-    let mut matrix: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-    for r in rows {
-        *matrix
-            .entry((verdict_name(r.ours.verdict), verdict_name(r.theirs.verdict)))
-            .or_default() += 1;
-    }
-    for ((o, t), n) in &matrix {
-        println!("  ours {o:9} physx {t:9} {n:5}");
-    }
-    for r in rows.iter().filter(|r| r.ours.verdict != r.theirs.verdict) {
-        let f = &r.ours.feature;
-        println!(
-            "  DIFF {} at ({:.2}, {:.2}, {:.2}): ours {}, physx {}",
-            measured(&r.ours),
-            f.position.x,
-            f.position.y,
-            f.position.z,
-            verdict_name(r.ours.verdict),
-            verdict_name(r.theirs.verdict)
-        );
-        println!("    ours:  {}", r.ours.reason);
-        println!("    physx: {}", r.theirs.reason);
-        for (o, t) in r.ours.walks.iter().zip(&r.theirs.walks) {
-            let (po, pt) = (o.summary.final_position, t.summary.final_position);
-            println!(
-                "    walk {:.0}° from ({:.2}, {:.2}, {:.2}): ours ends ({:.2}, {:.2}, {:.2}) passed {}; physx ends ({:.2}, {:.2}, {:.2}) passed {}",
-                o.angle_deg,
-                o.spec.from.x,
-                o.spec.from.y,
-                o.spec.from.z,
-                po.x,
-                po.y,
-                po.z,
-                o.passed,
-                pt.x,
-                pt.y,
-                pt.z,
-                t.passed,
-            );
-        }
-    }
-    a
-}
-
-/// How many of `report`'s verdicts come back when its own walks are
-/// replayed and rejudged (the harness's own check).
-fn self_agreement(
-    world: CollisionWorld<'_>,
-    settings: &SlideSettings,
-    report: &CheckReport,
-) -> usize {
-    report
-        .findings
-        .par_iter()
-        .filter(|f| {
-            let walks: Vec<Option<Walk>> = f
-                .walks
-                .iter()
-                .map(|w| {
-                    (w.summary.frames > 0).then(|| {
-                        walk(world, settings, &w.spec, WalkTrace::FramesOnly).expect("walks")
-                    })
-                })
-                .collect();
-            rejudge(world, settings, f, &walks).verdict == f.verdict
-        })
-        .count()
+        .collect();
+    rows_from_walks(world, settings, report, walks)
 }
 
 /// The profiles compared on a level: (name, settings).
@@ -321,14 +170,18 @@ fn compare(
     for (name, settings) in profiles(base) {
         let report = check(level, world, &settings);
         let n = report.findings.len();
-        let same = self_agreement(world, &settings, &report);
+        let same = replayed_verdicts(world, &settings, &report);
         assert_eq!(
             same, n,
             "{name}: our own walks rejudged give our own verdicts"
         );
         let t = Instant::now();
         let rows = physx_rows(world, &settings, &report, &peer);
-        let a = print(&format!("{}, {name}", level.name), &rows);
+        print!(
+            "{}",
+            describe(&format!("{}, {name}", level.name), "physx", &rows)
+        );
+        let a = Agreement::of(&rows);
         println!("  physx walks: {:.2} s", t.elapsed().as_secs_f64());
         out.push((name, a));
     }
@@ -366,59 +219,8 @@ fn physx_agreement_built_in() {
     }
 }
 
-/// Quake's liquids and teleporters (as the level checks skip them).
-const QUAKE_NON_COLLIDING: [&str; 5] = ["*water*", "*slime*", "*lava*", "*blood*", "*tele*"];
-
-/// The shared levels: (file, Quake map, scale).
-const SHARED: [(&str, bool, f64); 11] = [
-    ("galleria_map.obj", false, 1.0),
-    ("galleria_collision.obj", false, 1.0),
-    ("galleria_stairs.obj", false, 1.0),
-    ("threejs_collision_world.obj", false, 1.0),
-    ("machu_picchu_level.obj", false, 1.0),
-    ("parry_stairs.obj", false, 1.0),
-    ("librequake_e0m2.obj", true, 1.0),
-    ("librequake_e0m8.obj", true, 1.0),
-    ("librequake_based.obj", true, 1.0),
-    ("sibenik_dabrovic_75k.obj.gz", false, 1.0),
-    ("conference_ward_331k.obj.gz", false, 0.003),
-];
-
 fn shared_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/levels")
-}
-
-/// A shared level as the level checks load it, and its settings.
-fn load_shared(file: &str, quake: bool, scale: f64) -> Option<(Level, SlideSettings)> {
-    let path = shared_dir().join(file);
-    let raw = std::fs::read(&path).ok()?;
-    let text = if file.ends_with(".gz") {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&raw[..]), &mut text)
-            .expect("the shared level unpacks");
-        text
-    } else {
-        String::from_utf8(raw).expect("the shared level is text")
-    };
-    let options = if quake {
-        ImportOptions {
-            up: UpAxis::Z,
-            scale: 0.0254,
-            objects_by: ObjectsBy::GroupAndMaterial,
-            ..ImportOptions::default()
-        }
-    } else {
-        ImportOptions {
-            scale,
-            ..ImportOptions::default()
-        }
-    };
-    let (mesh, _) = import_obj_bytes(text.as_bytes(), &path, &options).expect("imports");
-    let mut settings = SlideSettings::default();
-    if quake {
-        settings.level.non_colliding = QUAKE_NON_COLLIDING.map(String::from).to_vec();
-    }
-    Some((Level::from_mesh(file, mesh), settings))
 }
 
 #[test]
@@ -430,21 +232,12 @@ fn physx_agreement_shared_levels() {
     }
     let only = std::env::var("PHYSX_PEER_LEVELS").ok();
     let mut all = Vec::new();
-    for (file, quake, scale) in SHARED {
-        if only
-            .as_deref()
-            .is_some_and(|o| !o.split(',').any(|x| file.starts_with(x)))
-        {
-            continue;
-        }
-        let Some((level, settings)) = load_shared(file, quake, scale) else {
-            eprintln!("skipped: {file} is absent");
-            continue;
-        };
-        let (named, _, _) = objects_named(level.mesh(), &settings.level.non_colliding);
-        let colliding: Vec<bool> = named.iter().map(|n| !n).collect();
-        let world = level.world_with(&colliding);
-        for (name, a) in compare(&level, world, &settings) {
+    for shared in pick(only.as_deref()) {
+        let file = shared.file;
+        let loaded = shared
+            .load(&shared_dir())
+            .expect("the public level imports");
+        for (name, a) in compare(&loaded.level, loaded.world(), &loaded.settings) {
             all.push((file, name, a));
         }
     }
