@@ -9,8 +9,8 @@
 //! 2. **step up / step forward / step down**, tried only when the character
 //!    stood on ground and a wall stopped it short: up by the step height
 //!    less what the curve rolls over by itself ([`Body::rolling_height`]; every
-//!    engine profile but Collidoscope's and Unreal's rises by the whole step
-//!    height, see [`ControllerRules`]), so the
+//!    engine profile but Collidoscope's rises by the whole step height, see
+//!    [`ControllerRules`]), so the
 //!    step height is the tallest step climbed; forward by the frame's walk,
 //!    and over an edge the step can climb far enough to come down on it
 //!    within the walkable slope (at least the least tread depth, at most
@@ -33,7 +33,7 @@
 //! solver's, but the frame does not take them.
 
 use super::engine::{
-    ClimbingMode, ControllerRules, JOLT_STAIRS_MAX_ANGLE_DEG, NonWalkable, StepForward,
+    ClimbingMode, ControllerRules, FloorTest, JOLT_STAIRS_MAX_ANGLE_DEG, NonWalkable, StepForward,
     StepLanding, StepRise, frame_settings,
 };
 use super::record::{
@@ -42,8 +42,10 @@ use super::record::{
 };
 use super::settings::CharacterSettings;
 use super::shape::Body;
+use super::unreal;
+use crate::bvh::BvhScratch;
 use crate::collide::{
-    CollisionWorld, IterationRecord, SlideSettings, SlideSolver, TraceDetail, WallRule,
+    CollisionWorld, IterationRecord, NearestHit, SlideSettings, SlideSolver, TraceDetail, WallRule,
 };
 use glam::DVec3;
 
@@ -92,6 +94,12 @@ struct PhaseSeen {
 /// Steps one character frame, one solver iteration per `next()`; then
 /// [`FrameSolver::finish`] gives the frame's record.
 pub struct FrameSolver<'w> {
+    /// The level, for the rules that look at it beyond the slide's
+    /// contacts (Unreal's floor and perch tests).
+    world: CollisionWorld<'w>,
+    /// Search buffers for those rules.
+    scratch: BvhScratch,
+    tris: Vec<u32>,
     slide: SlideSettings,
     ch: CharacterSettings,
     /// The body the walk rules measure (its shape under the profile).
@@ -167,6 +175,9 @@ impl<'w> FrameSolver<'w> {
                 s
             });
         let mut frame = FrameSolver {
+            world,
+            scratch: BvhScratch::default(),
+            tris: Vec::new(),
             body: Body::of(settings),
             rules: ControllerRules::for_character(&ch),
             slide,
@@ -320,16 +331,31 @@ impl<'w> FrameSolver<'w> {
         self.seen.contact = true;
         let normal = hit.contact_normal;
         let walkable = normal.y >= self.ch.floor_min_up();
-        // PhysX's `ePREVENT_CLIMBING`: the fall stops at its first contact
-        // facing up, however steep (`SweepTest::moveCharacter`'s down pass
-        // runs one iteration unless it force-slides), and the character
-        // stands there.
-        let stands = walkable
-            || (self.phase == Phase::Gravity
-                && self.rules.non_walkable == NonWalkable::PreventClimbing
-                && normal.y > 0.0);
+        let floor_phase = matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap);
+        let unreal_floor = self.rules.floor == FloorTest::UnrealFaceNormal
+            && floor_phase
+            && rec.velocity.y < 0.0
+            && self.seen.landing.is_none();
+        // Unreal judges the floor by the face it met (`FindFloor`); the
+        // ground's normal is then that face's.
+        let (stands, ground_normal) = if unreal_floor {
+            match self.unreal_floor_normal(&hit, rec.velocity) {
+                Some(face) => (true, face),
+                None => (false, normal),
+            }
+        } else {
+            // PhysX's `ePREVENT_CLIMBING`: the fall stops at its first
+            // contact facing up, however steep (`SweepTest::moveCharacter`'s
+            // down pass runs one iteration unless it force-slides), and the
+            // character stands there.
+            let stands = walkable
+                || (self.phase == Phase::Gravity
+                    && self.rules.non_walkable == NonWalkable::PreventClimbing
+                    && normal.y > 0.0);
+            (stands, normal)
+        };
         if rec.velocity.y < 0.0 && stands && self.seen.landing.is_none() {
-            self.seen.landing = Some((normal, hit.triangle));
+            self.seen.landing = Some((ground_normal, hit.triangle));
             self.seen.landing_point = Some(hit.contact_point);
         }
         if !walkable && self.seen.wall.is_none() {
@@ -342,10 +368,13 @@ impl<'w> FrameSolver<'w> {
         if rec.velocity.y > 0.0 && normal.y < 0.0 {
             self.seen.ceiling = true;
         }
-        let first_contact = matches!(
+        // Jolt's `WalkStairs` and Unreal's `StepUp` take the step-down's
+        // first contact, floor or not.
+        let first_contact = (matches!(
             self.rules.landing,
             StepLanding::FirstContactOrFloorAhead { .. }
-        ) && self.phase == Phase::StepDown
+        ) || self.rules.floor == FloorTest::UnrealFaceNormal)
+            && self.phase == Phase::StepDown
             && rec.velocity.y < 0.0;
         (self.seen.landing.is_some() || first_contact)
             && matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap)
@@ -407,10 +436,18 @@ impl<'w> FrameSolver<'w> {
                     }
                 }
                 // Down by the rise and two skins: back to the floor it
-                // started on if nothing higher is under it.
+                // started on if nothing higher is under it. Unreal's
+                // `StepUp` steps down by `MaxStepHeight` and twice
+                // `MAX_FLOOR_DIST`, whatever the rise.
                 let up_end = self.step_try.map_or(end, |t| t.up_end);
                 let rose = up_end.y - self.before.position.y;
-                let drop = DVec3::new(0.0, -(rose + 2.0 * self.slide.skin), 0.0);
+                let down = match self.rules.floor {
+                    FloorTest::UnrealFaceNormal => {
+                        self.ch.max_step_height_m + 2.0 * unreal::MAX_FLOOR_DIST_M
+                    }
+                    FloorTest::ContactNormal => rose + 2.0 * self.slide.skin,
+                };
+                let drop = DVec3::new(0.0, -down, 0.0);
                 self.start_phase(Phase::StepDown, end, drop);
             }
             Phase::StepDown => self.after_step_down(end),
@@ -489,6 +526,16 @@ impl<'w> FrameSolver<'w> {
                 // Rapier's cast: the least tread and the offset, from
                 // where the walk hit the riser.
                 let reach = self.ch.min_tread_depth_m + self.slide.skin;
+                self.start_phase(Phase::StepForward, end, dir * reach);
+                return;
+            }
+            StepForward::Remaining => {
+                // Unreal's `StepUp`: the rest of the walk (`Delta` times
+                // the time left), along the walk.
+                let plain = self.step_try.map_or(0.0, |t| {
+                    progress(self.before.position, t.plain_end, self.walk)
+                });
+                let reach = (walk - plain.max(0.0)).max(0.0);
                 self.start_phase(Phase::StepForward, end, dir * reach);
                 return;
             }
@@ -585,6 +632,14 @@ impl<'w> FrameSolver<'w> {
             self.reject_step(StepRejection::NoWalkableLanding);
             return;
         }
+        // Unreal's `StepUp`: a landing more than `MaxStepHeight` above the
+        // floor it stood on is refused ("step up height too high").
+        if self.rules.floor == FloorTest::UnrealFaceNormal
+            && riser > self.ch.max_step_height_m + CLIMB_TOLERANCE_M
+        {
+            self.reject_step(StepRejection::NoWalkableLanding);
+            return;
+        }
         let moved = (end - self.before.position).with_y(0.0).length();
         let limit = self.walk.length() + riser.max(0.0) + MAX_OVERREACH_M;
         if self.rules.limit_overreach && moved > limit {
@@ -626,6 +681,45 @@ impl<'w> FrameSolver<'w> {
         } else {
             dir
         }
+    }
+
+    /// Unreal's floor test (`FindFloor`) of `hit`, met moving along
+    /// `motion`: the face normal it stands on, or `None` when it is no
+    /// floor: met on the body's side (`IsWithinEdgeTolerance`), beyond the
+    /// perch radius without floor close enough below (`ComputePerchResult`),
+    /// or a face too steep (`IsWalkable` on the `ImpactNormal`).
+    fn unreal_floor_normal(&mut self, hit: &NearestHit, motion: DVec3) -> Option<DVec3> {
+        let center = hit.contact_center;
+        let point = hit.contact_point;
+        let toward = (point - center).with_y(0.0).normalize_or(DVec3::X);
+        let radius = self.body.radius_along(toward);
+        if !unreal::within_edge_tolerance(center, point, radius) {
+            return None;
+        }
+        let face = unreal::impact_normal(&self.world, hit, motion, &mut self.scratch, &mut self.tris);
+        let threshold = self.ch.perch_radius_threshold_m;
+        if unreal::needs_perch_test(center, point, radius, threshold) {
+            let query = unreal::PerchQuery {
+                center,
+                point,
+                max_step_height_m: self.ch.max_step_height_m,
+                perch_additional_height_m: self.ch.perch_additional_height_m,
+                perch_radius_threshold_m: threshold,
+                walking: self.before.grounded && !self.jumped,
+                floor_min_up: self.ch.floor_min_up(),
+            };
+            let perched = unreal::perch_floor_found(
+                self.world,
+                &self.slide,
+                &self.body,
+                &query,
+                &mut self.scratch,
+                &mut self.tris,
+            );
+            // A perch stands even on an edge whose face is too steep.
+            return perched.then_some(face);
+        }
+        (face.y >= self.ch.floor_min_up()).then_some(face)
     }
 
     fn reject_step(&mut self, reason: StepRejection) {
