@@ -232,3 +232,79 @@ pub fn perch_floor_found(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bvh::Bvh;
+    use crate::mesh::MeshBuilder;
+    use glam::Vec3;
+
+    /// A hit on triangle `tri` at `point`, on an edge, with `normal` as
+    /// the contact's normal and `face` as the triangle's.
+    fn edge_hit(tri: u32, point: DVec3, normal: DVec3, face: DVec3) -> NearestHit {
+        NearestHit {
+            triangle: tri,
+            object: 0,
+            t: 0.5,
+            feature: Feature::Edge(0),
+            contact_point: point,
+            contact_point_espace: point,
+            contact_center: point + normal * 0.4,
+            contact_center_espace: point,
+            contact_normal: normal,
+            contact_normal_espace: normal,
+            triangle_plane_origin: point,
+            triangle_plane_normal: face,
+            plane_intersection_point: point,
+            plane_intersection_point_espace: point,
+            polygon_intersection_point: point,
+            polygon_intersection_point_espace: point,
+            ellipsoid_intersection_point: point,
+            ellipsoid_intersection_point_espace: point,
+        }
+    }
+
+    #[test]
+    fn an_edge_met_on_the_side_face_reports_the_face_opposing_the_move() {
+        // A block over x < 0, top at y = 1. A contact on its top edge,
+        // reported on a triangle of its side (+x) face: moving down, the
+        // ImpactNormal is the top's (up); moving towards -x, the side's.
+        let mut b = MeshBuilder::new();
+        b.object("block")
+            .cuboid(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(0.0, 1.0, 1.0));
+        let mesh = b.build();
+        let bvh = Bvh::build_for_mesh(&mesh);
+        let world = CollisionWorld::new(&mesh, &bvh);
+        let point = DVec3::new(0.0, 1.0, 0.3);
+        let side = (0..mesh.triangle_count() as u32)
+            .find(|&t| {
+                mesh.triangle_normal(t).x > 0.99
+                    && closest_point_on_triangle(mesh.triangle_f64(t), point).distance(point) < 1e-9
+            })
+            .expect("a side triangle at the edge");
+        let lean = DVec3::new(1.0, 0.3, 0.0).normalize();
+        let hit = edge_hit(side, point, lean, DVec3::X);
+        let (mut scratch, mut tris) = (BvhScratch::default(), Vec::new());
+        let down = impact_normal(&world, &hit, -DVec3::Y, &mut scratch, &mut tris);
+        assert!(down.distance(DVec3::Y) < 1e-9, "moving down: {down}");
+        let across = impact_normal(&world, &hit, -DVec3::X, &mut scratch, &mut tris);
+        assert!(across.distance(DVec3::X) < 1e-9, "moving across: {across}");
+    }
+
+    #[test]
+    fn the_valid_perch_radius_and_the_edge_tolerance() {
+        // GetValidPerchRadius: the radius less the threshold, at least
+        // 0.11 cm; IsWithinEdgeTolerance: 0.15 cm inside the rim.
+        assert_eq!(valid_perch_radius(0.4, 0.0), 0.4);
+        assert!((valid_perch_radius(0.4, 0.15) - 0.25).abs() < 1e-12);
+        assert_eq!(valid_perch_radius(0.4, 1.0), MIN_PERCH_RADIUS_M);
+        let c = DVec3::new(0.0, 1.0, 0.0);
+        assert!(within_edge_tolerance(c, DVec3::new(0.398, 0.3, 0.0), 0.4));
+        assert!(!within_edge_tolerance(c, DVec3::new(0.399, 0.3, 0.0), 0.4));
+        // No perch test without a threshold above the tolerance.
+        assert!(!needs_perch_test(c, DVec3::new(0.39, 0.3, 0.0), 0.4, 0.001));
+        assert!(needs_perch_test(c, DVec3::new(0.39, 0.3, 0.0), 0.4, 0.1));
+        assert!(!needs_perch_test(c, DVec3::new(0.29, 0.3, 0.0), 0.4, 0.1));
+    }
+}

@@ -217,6 +217,94 @@ fn unreal_refuses_a_step_landing_above_max_step_height() {
     assert!(climbs(0.29));
     assert!(!climbs(0.33));
     assert!(!climbs(0.36));
+    // PhysX's climbing mode has no say in Unreal's rule.
+    let level = one_step(0.33);
+    let mut s = settings(EngineProfile::Unreal);
+    s.character.climbing_mode = Some(ClimbingMode::Easy);
+    let spec = WalkSpec {
+        from: DVec3::new(0.0, 0.91, 0.0),
+        direction: DVec3::X,
+        seconds: 0.7,
+        jump: false,
+    };
+    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
+    assert!(w.summary.final_position.y < 1.0, "climbed with easy climbing");
+}
+
+/// The frames of a character walking along +x from `from` for `seconds`.
+fn frames(level: &Level, s: &SlideSettings, from: DVec3, seconds: f64) -> Vec<FrameRecord> {
+    let mut state = CharacterState::at(from);
+    let count = (seconds * s.character.frame_rate_hz).round() as u32;
+    let mut out = Vec::new();
+    for index in 0..count {
+        let input = CharacterInput {
+            wish_dir: DVec3::X,
+            jump: false,
+        };
+        let frame = FrameSolver::new(
+            level.world(),
+            s,
+            &state,
+            input,
+            index,
+            crate::collide::TraceDetail::Summary,
+        )
+        .expect("frame runs")
+        .finish();
+        state = frame.after;
+        out.push(frame);
+    }
+    out
+}
+
+#[test]
+fn unreal_steps_down_by_max_step_height_and_two_max_floor_dists() {
+    // StepUp's down sweep is MaxStepHeight + 2 MAX_FLOOR_DIST (2.4 cm),
+    // whatever the rise.
+    let level = one_step(0.2);
+    let s = settings(EngineProfile::Unreal);
+    let all = frames(&level, &s, DVec3::new(0.0, 0.91, 0.0), 0.7);
+    let down = all
+        .iter()
+        .flat_map(|f| f.iterations.iter())
+        .find(|i| i.phase == Phase::StepDown)
+        .expect("a step-down");
+    let want = 0.3 + 2.0 * unreal::MAX_FLOOR_DIST_M;
+    assert!(
+        (down.record.velocity.y + want).abs() < 1e-9,
+        "stepped down by {}",
+        -down.record.velocity.y
+    );
+}
+
+#[test]
+fn unreals_step_down_takes_its_first_contact() {
+    // StepUp takes the down sweep's first hit: walking into a 60° slope,
+    // the step comes down on the steep face and is refused there, rather
+    // than sliding on down it in search of a floor.
+    let mut b = LevelBuilder::new();
+    b.add(
+        "floor",
+        &floor(DVec2::new(-5.0, -5.0), DVec2::new(8.0, 5.0), 0.0, 0.5, 2.0),
+    );
+    b.add("ramp", &ramp(DVec3::new(0.0, 0.0, -2.0), 60.0, 3.0, 4.0, 1.0));
+    let level = Level::from_mesh("steep ramp", b.build());
+    let s = settings(EngineProfile::Unreal);
+    let all = frames(&level, &s, DVec3::new(-1.0, 0.91, 0.0), 1.0);
+    let mut step_downs = 0;
+    for f in &all {
+        let contacts = f
+            .iterations
+            .iter()
+            .filter(|i| i.phase == Phase::StepDown && i.record.nearest.is_some())
+            .count();
+        assert!(contacts <= 1, "frame {}: {contacts} contacts", f.index);
+        if f.iterations.iter().any(|i| i.phase == Phase::StepDown) {
+            step_downs += 1;
+            assert!(matches!(f.step, StepOutcome::Rejected { .. }), "{:?}", f.step);
+        }
+    }
+    assert!(step_downs > 0, "no step was tried");
 }
 
 #[test]
