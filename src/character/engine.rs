@@ -338,8 +338,7 @@ impl ControllerRules {
     ///   where the walk hit the riser, with what is left of the walk; it
     ///   rises by `MaxStepHeight`, as far as there is room, moves forward
     ///   by that rest of the walk, and steps down by `MaxStepHeight` and
-    ///   twice `MAX_FLOOR_DIST`, taking the first contact; it refuses a
-    ///   landing more than `MaxStepHeight` above the floor it stood on, so
+    ///   twice `MAX_FLOOR_DIST`; it refuses a landing more than `MaxStepHeight` above the floor it stood on, so
     ///   the step height is the tallest step climbed whatever the
     ///   capsule's curve, and a landing that is no floor. Floors are judged
     ///   by the face normal of what was met, within the capsule's base,

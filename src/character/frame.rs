@@ -368,13 +368,10 @@ impl<'w> FrameSolver<'w> {
         if rec.velocity.y > 0.0 && normal.y < 0.0 {
             self.seen.ceiling = true;
         }
-        // Jolt's `WalkStairs` and Unreal's `StepUp` take the step-down's
-        // first contact, floor or not.
-        let first_contact = (matches!(
+        let first_contact = matches!(
             self.rules.landing,
             StepLanding::FirstContactOrFloorAhead { .. }
-        ) || self.rules.floor == FloorTest::UnrealFaceNormal)
-            && self.phase == Phase::StepDown
+        ) && self.phase == Phase::StepDown
             && rec.velocity.y < 0.0;
         (self.seen.landing.is_some() || first_contact)
             && matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap)
@@ -696,7 +693,8 @@ impl<'w> FrameSolver<'w> {
         if !unreal::within_edge_tolerance(center, point, radius) {
             return None;
         }
-        let face = unreal::impact_normal(&self.world, hit, motion, &mut self.scratch, &mut self.tris);
+        let face =
+            unreal::impact_normal(&self.world, hit, motion, &mut self.scratch, &mut self.tris);
         let threshold = self.ch.perch_radius_threshold_m;
         if unreal::needs_perch_test(center, point, radius, threshold) {
             let query = unreal::PerchQuery {

@@ -31,10 +31,12 @@
 //!   character to perch on the edge of a surface if the contact is this
 //!   close to the edge of the capsule") and `ComputePerchResult`.
 //! - **Step-up landing** (`StepUp`): the step down after the step forward
-//!   goes `MaxStepHeight` and twice `MAX_FLOOR_DIST` (2.4 cm) down, takes
-//!   its first contact, and the step is refused when that contact is no
-//!   floor by the rules above or lies more than `MaxStepHeight` above the
-//!   floor the character stood on.
+//!   goes `MaxStepHeight` and twice `MAX_FLOOR_DIST` (2.4 cm) down, and the
+//!   step is refused when it finds no floor by the rules above or one more
+//!   than `MaxStepHeight` above the floor the character stood on. (Unreal
+//!   refuses at a first contact that is no floor; here the step-down slides
+//!   on from it, which only ever carries the body down and back, to a
+//!   landing the step's progress test refuses in turn.)
 //!
 //! Unreal walks off ledges by default (`bCanWalkOffLedges` is true): the
 //! profile does so too, and does not model turning it off.
@@ -188,14 +190,13 @@ pub fn perch_floor_found(
         Body::Solid(Solid::Sphere { radius }) => (*radius, *radius),
         _ => return false,
     };
-    let narrow = valid_perch_radius(radius, q.perch_radius_threshold_m)
-        .max(crate::collide::MIN_RADIUS_M);
+    let narrow =
+        valid_perch_radius(radius, q.perch_radius_threshold_m).max(crate::collide::MIN_RADIUS_M);
     // `FindFloor`'s reach: the step height, adjusted by `MAX_FLOOR_DIST`
     // up when walking and down when falling, and `PerchAdditionalHeight`
     // more when walking.
     let reach = if q.walking {
-        (q.max_step_height_m + MAX_FLOOR_DIST_M).max(MAX_FLOOR_DIST_M)
-            + q.perch_additional_height_m
+        (q.max_step_height_m + MAX_FLOOR_DIST_M).max(MAX_FLOOR_DIST_M) + q.perch_additional_height_m
     } else {
         (q.max_step_height_m - MAX_FLOOR_DIST_M).max(MAX_FLOOR_DIST_M)
     };
