@@ -298,7 +298,10 @@ fn unreal_stands_on_the_crest_of_a_steep_ramp_where_others_slide_down() {
         &floor(DVec2::new(-5.0, -5.0), DVec2::new(8.0, 5.0), 0.0, 0.5, 2.0),
     );
     // Rises 1.5 m towards +x from x = 0, then a 2 m landing on top.
-    b.add("ramp", &ramp(DVec3::new(0.0, 0.0, -2.0), 60.0, 1.5, 4.0, 2.0));
+    b.add(
+        "ramp",
+        &ramp(DVec3::new(0.0, 0.0, -2.0), 60.0, 1.5, 4.0, 2.0),
+    );
     let level = Level::from_mesh("steep ramp", b.build());
     let top_x = 1.5 / 60f64.to_radians().tan();
     let end = |engine| {
