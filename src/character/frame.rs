@@ -331,27 +331,26 @@ impl<'w> FrameSolver<'w> {
         self.seen.contact = true;
         let normal = hit.contact_normal;
         let walkable = normal.y >= self.ch.floor_min_up();
-        let floor_phase = matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap);
-        let unreal_floor = self.rules.floor == FloorTest::UnrealFaceNormal
-            && floor_phase
-            && rec.velocity.y < 0.0
-            && self.seen.landing.is_none();
+        // PhysX's `ePREVENT_CLIMBING`: the fall stops at its first contact
+        // facing up, however steep (`SweepTest::moveCharacter`'s down pass
+        // runs one iteration unless it force-slides), and the character
+        // stands there.
+        let stands = walkable
+            || (self.phase == Phase::Gravity
+                && self.rules.non_walkable == NonWalkable::PreventClimbing
+                && normal.y > 0.0);
         // Unreal judges the floor by the face it met (`FindFloor`); the
         // ground's normal is then that face's.
+        let unreal_floor = self.rules.floor == FloorTest::UnrealFaceNormal
+            && matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap)
+            && rec.velocity.y < 0.0
+            && self.seen.landing.is_none();
         let (stands, ground_normal) = if unreal_floor {
             match self.unreal_floor_normal(&hit, rec.velocity) {
                 Some(face) => (true, face),
                 None => (false, normal),
             }
         } else {
-            // PhysX's `ePREVENT_CLIMBING`: the fall stops at its first
-            // contact facing up, however steep (`SweepTest::moveCharacter`'s
-            // down pass runs one iteration unless it force-slides), and the
-            // character stands there.
-            let stands = walkable
-                || (self.phase == Phase::Gravity
-                    && self.rules.non_walkable == NonWalkable::PreventClimbing
-                    && normal.y > 0.0);
             (stands, normal)
         };
         if rec.velocity.y < 0.0 && stands && self.seen.landing.is_none() {
