@@ -134,6 +134,23 @@ pub enum StepForward {
     /// Exactly `min_tread_depth_m` and the skin, and nothing may be in the
     /// way (Rapier's `min_width` cast, "not enough room on the stair").
     MinWidth,
+    /// Unreal's (`StepUp`'s `Delta`): from where the plain walk stopped,
+    /// what is left of the frame's walk, along the walk, and no more.
+    Remaining,
+}
+
+/// How a contact met moving down is judged as ground to stand on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloorTest {
+    /// By the contact's own normal (from the contact point to the body's
+    /// centre): a round end resting on an edge stands only while that
+    /// normal is within the walkable slope.
+    ContactNormal,
+    /// Unreal's: by the face normal of the surface met (the one opposing
+    /// the move most at an edge), within the body's base, and past the
+    /// perch radius only over a floor close enough below
+    /// ([`super::unreal`]).
+    UnrealFaceNormal,
 }
 
 /// What a step-up needs to land.
@@ -243,6 +260,8 @@ pub struct ControllerRules {
     pub non_walkable: NonWalkable,
     /// How far a step-up may climb past the step height.
     pub climbing: ClimbingMode,
+    /// How a contact met moving down is judged as ground.
+    pub floor: FloorTest,
 }
 
 impl ControllerRules {
@@ -284,9 +303,10 @@ impl ControllerRules {
     ///   character down by its length. Checked against rapier3d itself
     ///   (`tests/library/rapier_peer.rs`).
     ///   Jolt steps forward by the frame's walk and at least
-    ///   `mWalkStairsMinStepForward`; PhysX, Unity and Unreal reach over
-    ///   the riser's edge until the body stands on it, as their
-    ///   controllers do over a few frames of perching on the edge.
+    ///   `mWalkStairsMinStepForward`; PhysX and Unity reach over the
+    ///   riser's edge until the body stands on it, as their controllers do
+    ///   over a few frames of perching on the edge; Unreal steps forward
+    ///   by the rest of the walk and stands on the edge by its face.
     /// - **PhysX** (`physx/source/physxcharacterkinematic/src/
     ///   CctCharacterController.cpp`, PhysX 5: `SweepTest::moveCharacter`,
     ///   `Controller::move`; checked against PhysX itself,
@@ -315,12 +335,20 @@ impl ControllerRules {
     ///   PhysX's default modes (Unity exposes neither mode, and its
     ///   controller is known not to slide down slopes steeper than
     ///   `slopeLimit`, as `ePREVENT_CLIMBING`); no ground snap.
-    /// - **Unreal** (`CharacterMovementComponent.cpp`, `StepUp`,
-    ///   `FindFloor`, `MaxStepHeight`): `StepUp` refuses a step whose
-    ///   impact is higher than `MaxStepHeight` above the capsule's base, so
-    ///   the step height is the tallest step climbed whatever the capsule's
-    ///   curve; it stands on an edge within `PerchRadiusThreshold` of its
-    ///   rim (Collidoscope's perch reach); the floor found within
+    /// - **Unreal** (`CharacterMovementComponent.cpp`, `MoveAlongFloor`,
+    ///   `StepUp`, `FindFloor`, `ComputeFloorDist`, `IsWalkable`,
+    ///   `ComputePerchResult`; Epic's API pages for
+    ///   `UCharacterMovementComponent`): `MoveAlongFloor` calls `StepUp`
+    ///   where the walk hit the riser, with what is left of the walk; it
+    ///   rises by `MaxStepHeight`, as far as there is room, moves forward
+    ///   by that rest of the walk, and steps down by `MaxStepHeight` and
+    ///   twice `MAX_FLOOR_DIST`; it refuses a landing more than `MaxStepHeight` above the floor it stood on, so
+    ///   the step height is the tallest step climbed whatever the
+    ///   capsule's curve, and a landing that is no floor. Floors are judged
+    ///   by the face normal of what was met, within the capsule's base,
+    ///   and beyond the perch radius only over floor close enough below
+    ///   ([`FloorTest::UnrealFaceNormal`], [`super::unreal`]): the capsule
+    ///   stands on an edge its round end hangs over. The floor found within
     ///   `MaxStepHeight` below keeps a walking character on the ground.
     /// - **Godot** (`scene/3d/physics/character_body_3d.cpp`,
     ///   `move_and_slide`, `apply_floor_snap`; class reference): no step-up
@@ -339,6 +367,7 @@ impl ControllerRules {
             snap: GroundSnap::SnapDistance,
             non_walkable: NonWalkable::PreventClimbingAndForceSliding,
             climbing: ClimbingMode::Constrained,
+            floor: FloorTest::ContactNormal,
         };
         let engine_step = ControllerRules {
             rise: StepRise::Full,
@@ -368,7 +397,12 @@ impl ControllerRules {
                 ..engine_step
             },
             EngineProfile::Unreal => ControllerRules {
+                rise: StepRise::Full,
+                rise_from_stop: true,
+                forward: StepForward::Remaining,
+                limit_overreach: false,
                 snap: GroundSnap::StepHeight,
+                floor: FloorTest::UnrealFaceNormal,
                 ..collidoscope
             },
             EngineProfile::Godot => ControllerRules {

@@ -9,8 +9,8 @@
 //! 2. **step up / step forward / step down**, tried only when the character
 //!    stood on ground and a wall stopped it short: up by the step height
 //!    less what the curve rolls over by itself ([`Body::rolling_height`]; every
-//!    engine profile but Collidoscope's and Unreal's rises by the whole step
-//!    height, see [`ControllerRules`]), so the
+//!    engine profile but Collidoscope's rises by the whole step height, see
+//!    [`ControllerRules`]), so the
 //!    step height is the tallest step climbed; forward by the frame's walk,
 //!    and over an edge the step can climb far enough to come down on it
 //!    within the walkable slope (at least the least tread depth, at most
@@ -33,7 +33,7 @@
 //! solver's, but the frame does not take them.
 
 use super::engine::{
-    ClimbingMode, ControllerRules, JOLT_STAIRS_MAX_ANGLE_DEG, NonWalkable, StepForward,
+    ClimbingMode, ControllerRules, FloorTest, JOLT_STAIRS_MAX_ANGLE_DEG, NonWalkable, StepForward,
     StepLanding, StepRise, frame_settings,
 };
 use super::physx_easy::PhysxDownPass;
@@ -43,8 +43,10 @@ use super::record::{
 };
 use super::settings::CharacterSettings;
 use super::shape::Body;
+use super::unreal;
+use crate::bvh::BvhScratch;
 use crate::collide::{
-    CollisionWorld, IterationRecord, SlideSettings, SlideSolver, TraceDetail, WallRule,
+    CollisionWorld, IterationRecord, NearestHit, SlideSettings, SlideSolver, TraceDetail, WallRule,
 };
 use glam::DVec3;
 
@@ -93,14 +95,19 @@ struct PhaseSeen {
 /// Steps one character frame, one solver iteration per `next()`; then
 /// [`FrameSolver::finish`] gives the frame's record.
 pub struct FrameSolver<'w> {
+    /// The level, for the rules that look at it beyond the slide's
+    /// contacts (Unreal's floor and perch tests, PhysX's down-pass
+    /// triangle).
+    world: CollisionWorld<'w>,
+    /// Search buffers for those rules.
+    scratch: BvhScratch,
+    tris: Vec<u32>,
     slide: SlideSettings,
     ch: CharacterSettings,
     /// The body the walk rules measure (its shape under the profile).
     body: Body,
     /// The profile's rules.
     rules: ControllerRules,
-    /// The level, for PhysX's down-pass triangle.
-    world: CollisionWorld<'w>,
     /// PhysX's down pass under `eEASY` climbing
     /// ([`ControllerRules::climbs_as_physx_easy`]); `None` otherwise.
     physx_down: Option<PhysxDownPass>,
@@ -174,9 +181,11 @@ impl<'w> FrameSolver<'w> {
             });
         let rules = ControllerRules::for_character(&ch);
         let mut frame = FrameSolver {
+            world,
+            scratch: BvhScratch::default(),
+            tris: Vec::new(),
             body: Body::of(settings),
             rules,
-            world,
             physx_down: rules.climbs_as_physx_easy().then(PhysxDownPass::default),
             slide,
             index,
@@ -341,9 +350,23 @@ impl<'w> FrameSolver<'w> {
             || (self.phase == Phase::Gravity
                 && self.rules.non_walkable == NonWalkable::PreventClimbing
                 && normal.y > 0.0);
+        // Unreal judges the floor by the face it met (`FindFloor`); the
+        // ground's normal is then that face's.
+        let unreal_floor = self.rules.floor == FloorTest::UnrealFaceNormal
+            && matches!(self.phase, Phase::StepDown | Phase::Gravity | Phase::Snap)
+            && rec.velocity.y < 0.0
+            && self.seen.landing.is_none();
+        let (stands, ground_normal) = if unreal_floor {
+            match self.unreal_floor_normal(&hit, rec.velocity) {
+                Some(face) => (true, face),
+                None => (false, normal),
+            }
+        } else {
+            (stands, normal)
+        };
         if rec.velocity.y < 0.0 && self.seen.landing.is_none() {
             let landing = if stands {
-                Some((normal, hit.triangle))
+                Some((ground_normal, hit.triangle))
             } else {
                 self.physx_down_pass_stands(hit.contact_point, hit.contact_center)
             };
@@ -450,10 +473,18 @@ impl<'w> FrameSolver<'w> {
                     }
                 }
                 // Down by the rise and two skins: back to the floor it
-                // started on if nothing higher is under it.
+                // started on if nothing higher is under it. Unreal's
+                // `StepUp` steps down by `MaxStepHeight` and twice
+                // `MAX_FLOOR_DIST`, whatever the rise.
                 let up_end = self.step_try.map_or(end, |t| t.up_end);
                 let rose = up_end.y - self.before.position.y;
-                let drop = DVec3::new(0.0, -(rose + 2.0 * self.slide.skin), 0.0);
+                let down = match self.rules.floor {
+                    FloorTest::UnrealFaceNormal => {
+                        self.ch.max_step_height_m + 2.0 * unreal::MAX_FLOOR_DIST_M
+                    }
+                    FloorTest::ContactNormal => rose + 2.0 * self.slide.skin,
+                };
+                let drop = DVec3::new(0.0, -down, 0.0);
                 self.start_phase(Phase::StepDown, end, drop);
             }
             Phase::StepDown => self.after_step_down(end),
@@ -532,6 +563,16 @@ impl<'w> FrameSolver<'w> {
                 // Rapier's cast: the least tread and the offset, from
                 // where the walk hit the riser.
                 let reach = self.ch.min_tread_depth_m + self.slide.skin;
+                self.start_phase(Phase::StepForward, end, dir * reach);
+                return;
+            }
+            StepForward::Remaining => {
+                // Unreal's `StepUp`: the rest of the walk (`Delta` times
+                // the time left), along the walk.
+                let plain = self.step_try.map_or(0.0, |t| {
+                    progress(self.before.position, t.plain_end, self.walk)
+                });
+                let reach = (walk - plain.max(0.0)).max(0.0);
                 self.start_phase(Phase::StepForward, end, dir * reach);
                 return;
             }
@@ -628,6 +669,14 @@ impl<'w> FrameSolver<'w> {
             self.reject_step(StepRejection::NoWalkableLanding);
             return;
         }
+        // Unreal's `StepUp`: a landing more than `MaxStepHeight` above the
+        // floor it stood on is refused ("step up height too high").
+        if self.rules.floor == FloorTest::UnrealFaceNormal
+            && riser > self.ch.max_step_height_m + CLIMB_TOLERANCE_M
+        {
+            self.reject_step(StepRejection::NoWalkableLanding);
+            return;
+        }
         let moved = (end - self.before.position).with_y(0.0).length();
         let limit = self.walk.length() + riser.max(0.0) + MAX_OVERREACH_M;
         if self.rules.limit_overreach && moved > limit {
@@ -669,6 +718,46 @@ impl<'w> FrameSolver<'w> {
         } else {
             dir
         }
+    }
+
+    /// Unreal's floor test (`FindFloor`) of `hit`, met moving along
+    /// `motion`: the face normal it stands on, or `None` when it is no
+    /// floor: met on the body's side (`IsWithinEdgeTolerance`), beyond the
+    /// perch radius without floor close enough below (`ComputePerchResult`),
+    /// or a face too steep (`IsWalkable` on the `ImpactNormal`).
+    fn unreal_floor_normal(&mut self, hit: &NearestHit, motion: DVec3) -> Option<DVec3> {
+        let center = hit.contact_center;
+        let point = hit.contact_point;
+        let toward = (point - center).with_y(0.0).normalize_or(DVec3::X);
+        let radius = self.body.radius_along(toward);
+        if !unreal::within_edge_tolerance(center, point, radius) {
+            return None;
+        }
+        let face =
+            unreal::impact_normal(&self.world, hit, motion, &mut self.scratch, &mut self.tris);
+        let threshold = self.ch.perch_radius_threshold_m;
+        if unreal::needs_perch_test(center, point, radius, threshold) {
+            let query = unreal::PerchQuery {
+                center,
+                point,
+                max_step_height_m: self.ch.max_step_height_m,
+                perch_additional_height_m: self.ch.perch_additional_height_m,
+                perch_radius_threshold_m: threshold,
+                walking: self.before.grounded && !self.jumped,
+                floor_min_up: self.ch.floor_min_up(),
+            };
+            let perched = unreal::perch_floor_found(
+                self.world,
+                &self.slide,
+                &self.body,
+                &query,
+                &mut self.scratch,
+                &mut self.tris,
+            );
+            // A perch stands even on an edge whose face is too steep.
+            return perched.then_some(face);
+        }
+        (face.y >= self.ch.floor_min_up()).then_some(face)
     }
 
     fn reject_step(&mut self, reason: StepRejection) {

@@ -15,15 +15,18 @@ mod physx_easy;
 mod record;
 mod settings;
 mod shape;
+pub mod unreal;
 mod walk;
 
 #[cfg(test)]
 mod engine_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod unreal_tests;
 
 pub use engine::{
-    ClimbingMode, ControllerRules, EngineProfile, GroundSnap, JOLT_STAIRS_MAX_ANGLE_DEG,
+    ClimbingMode, ControllerRules, EngineProfile, FloorTest, GroundSnap, JOLT_STAIRS_MAX_ANGLE_DEG,
     JOLT_STEP_FORWARD_TEST_M, NonWalkable, StepForward, StepLanding, StepRise, body_shape,
     frame_settings,
 };

@@ -9,6 +9,9 @@
 //! `floor_max_angle`), a 0.1 m ground snap (Godot's `floor_snap_length`),
 //! a 0.02 m least step forward (Jolt's `mWalkStairsMinStepForward`) and a
 //! 40 m/s fastest fall (Unreal's default terminal velocity, 4000 cm/s).
+//! The two perch settings, which only the `unreal` profile reads, are
+//! Unreal's own defaults (`PerchRadiusThreshold` 0 cm,
+//! `PerchAdditionalHeight` 40 cm).
 
 use super::{ClimbingMode, EngineProfile, NonWalkable};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -70,6 +73,39 @@ pub struct CharacterSettings {
     /// (physx, unity, jolt, rapier); the profile's own rule when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub climbing_mode: Option<ClimbingMode>,
+    /// Unreal's `PerchRadiusThreshold`, metres, ≥ 0: standing on an edge
+    /// farther than the body's radius less this from its axis needs a
+    /// floor within `max_step_height_m + perch_additional_height_m` under
+    /// a body that much narrower, or the character falls off. 0 (Unreal's
+    /// default) lets it stand on any edge under its round end. Only the
+    /// `unreal` profile reads it (see [`crate::character::unreal`]).
+    #[serde(
+        deserialize_with = "de_perch_threshold",
+        skip_serializing_if = "is_default_perch_threshold"
+    )]
+    pub perch_radius_threshold_m: f64,
+    /// Unreal's `PerchAdditionalHeight`, metres, ≥ 0: how much farther
+    /// than the step height the floor under a perch may be, for a walking
+    /// character, before it falls off the edge. Only the `unreal` profile
+    /// reads it, and only with a `perch_radius_threshold_m` above zero.
+    #[serde(
+        deserialize_with = "de_perch_height",
+        skip_serializing_if = "is_default_perch_height"
+    )]
+    pub perch_additional_height_m: f64,
+}
+
+/// Unreal's default `PerchRadiusThreshold`, 0 cm.
+pub const DEFAULT_PERCH_RADIUS_THRESHOLD_M: f64 = 0.0;
+/// Unreal's default `PerchAdditionalHeight`, 40 cm.
+pub const DEFAULT_PERCH_ADDITIONAL_HEIGHT_M: f64 = 0.4;
+
+fn is_default_perch_threshold(x: &f64) -> bool {
+    *x == DEFAULT_PERCH_RADIUS_THRESHOLD_M
+}
+
+fn is_default_perch_height(x: &f64) -> bool {
+    *x == DEFAULT_PERCH_ADDITIONAL_HEIGHT_M
 }
 
 impl Default for CharacterSettings {
@@ -87,6 +123,8 @@ impl Default for CharacterSettings {
             engine: EngineProfile::Collidoscope,
             non_walkable: None,
             climbing_mode: None,
+            perch_radius_threshold_m: DEFAULT_PERCH_RADIUS_THRESHOLD_M,
+            perch_additional_height_m: DEFAULT_PERCH_ADDITIONAL_HEIGHT_M,
         }
     }
 }
@@ -148,7 +186,21 @@ impl CharacterSettings {
         check("min_tread_depth_m", self.min_tread_depth_m, 0.0, true, m)?;
         slope_rule(self.max_slope_deg)?;
         check("snap_distance_m", self.snap_distance_m, 0.0, true, m)?;
-        check("max_fall_speed_m_s", self.max_fall_speed_m_s, 0.0, false, m)
+        check("max_fall_speed_m_s", self.max_fall_speed_m_s, 0.0, false, m)?;
+        check(
+            "perch_radius_threshold_m",
+            self.perch_radius_threshold_m,
+            0.0,
+            true,
+            m,
+        )?;
+        check(
+            "perch_additional_height_m",
+            self.perch_additional_height_m,
+            0.0,
+            true,
+            m,
+        )
     }
 }
 
@@ -206,6 +258,20 @@ field_rule!(
     "max_fall_speed_m_s",
     0.0,
     false,
+    MAX_CHARACTER_VALUE
+);
+field_rule!(
+    de_perch_threshold,
+    "perch_radius_threshold_m",
+    0.0,
+    true,
+    MAX_CHARACTER_VALUE
+);
+field_rule!(
+    de_perch_height,
+    "perch_additional_height_m",
+    0.0,
+    true,
     MAX_CHARACTER_VALUE
 );
 

@@ -112,11 +112,13 @@ fn the_rest_of_each_engines_names_convert_their_units() {
     let s = toml(
         "format_version = 1\n[unreal]\nCapsuleRadius = 34\nCapsuleHalfHeight = 88\nWalkableFloorAngle = 44.765\n\
          MaxStepHeight = 45\nMaxWalkSpeed = 600\nJumpZVelocity = 420\nGravityScale = 2\n\
-         TerminalVelocity = 4000\n",
+         TerminalVelocity = 4000\nPerchRadiusThreshold = 15\nPerchAdditionalHeight = 20\n",
     )
     .unwrap();
     assert_eq!(s.radii, [0.34, 0.88, 0.34]);
     let c = &s.character;
+    assert!(close(c.perch_radius_threshold_m, 0.15));
+    assert!(close(c.perch_additional_height_m, 0.2));
     assert!(close(c.max_step_height_m, 0.45) && close(c.walk_speed_m_s, 6.0));
     assert!(close(c.jump_speed_m_s, 4.2) && close(c.gravity_m_s2, 19.6));
     assert!(close(c.max_fall_speed_m_s, 40.0) && close(c.max_slope_deg, 44.765));

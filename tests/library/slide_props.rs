@@ -474,13 +474,15 @@ proptest! {
 
     /// Under every engine profile (each engine's capsule and step rules),
     /// every frame of a walk ends finite and outside geometry: the engines'
-    /// full-height step-ups, Jolt's second try ahead and Rapier's tread
-    /// cast never leave the body inside a riser, a wall or the floor.
+    /// full-height step-ups, Jolt's second try ahead, Rapier's tread cast
+    /// and Unreal's perches never leave the body inside a riser, a wall or
+    /// the floor.
     #[test]
     fn under_every_engine_profile_a_walk_never_ends_a_frame_inside_geometry(
         mesh in character_course(), engine in 0usize..7, angle in 0.0..6.3f64,
         step in 0.0..0.6f64, slope in 10.0..80.0f64, speed in 0.5..12.0f64,
         tread in 0.0..0.4f64, jump in any::<bool>(),
+        perch in prop_oneof![Just(0.0), 0.0..0.5f64], perch_up in 0.0..1.0f64,
     ) {
         use collidoscope::character::{EngineProfile, WalkSpec, WalkTrace, body_shape, walk};
         let level = Level::from_mesh("course", mesh);
@@ -490,6 +492,9 @@ proptest! {
         s.character.max_slope_deg = slope;
         s.character.walk_speed_m_s = speed;
         s.character.min_tread_depth_m = tread;
+        // Unreal's perch settings (only the unreal profile reads them).
+        s.character.perch_radius_threshold_m = perch;
+        s.character.perch_additional_height_m = perch_up;
         let solid = body_shape(&s).solid();
         let dir = DVec3::new(angle.cos(), 0.0, angle.sin());
         let start = (-dir * 7.0).with_y(0.91);

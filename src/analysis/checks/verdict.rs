@@ -6,8 +6,8 @@ use super::Finding;
 use crate::analysis::features::{Feature, FeatureKind};
 use crate::bvh::BvhScratch;
 use crate::character::{
-    Body, ControllerRules, StepForward, StepRise, Walk, WalkSpec, WalkSummary, WalkTrace,
-    frame_settings, walk,
+    Body, ControllerRules, FloorTest, StepForward, StepRise, Walk, WalkSpec, WalkSummary,
+    WalkTrace, frame_settings, walk,
 };
 use crate::collide::{CollisionWorld, EndReason, SlideMode, SlideSettings, TraceDetail, slide};
 use glam::{DQuat, DVec3};
@@ -501,6 +501,9 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             } else if rules.forward == StepForward::MinWidth {
                 // Rapier rises by the step and refuses anything in the way.
                 (c.max_step_height_m, "step height")
+            } else if rules.floor == FloorTest::UnrealFaceNormal {
+                // Unreal's `StepUp` refuses a landing above `MaxStepHeight`.
+                (c.max_step_height_m, "step height")
             } else if rules.rise == StepRise::Full {
                 // The engine rises by the whole step, then the body's
                 // curve rides over an edge it can stand on.
@@ -519,8 +522,13 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
             // the walkable slope: the tread holds the rest of its radius.
             // (With a wall behind the tread too: the body then stands with
             // its centre a radius from the wall, its curve on the edge.)
-            let stand =
-                body.radius_along(f.direction) - body.perch_radius(f.direction, c.max_slope_deg);
+            // Unreal stands on an edge anywhere under its base, by the
+            // tread's face (`crate::character::unreal`).
+            let stand = if rules.floor == FloorTest::UnrealFaceNormal {
+                crate::character::unreal::SWEEP_EDGE_REJECT_DISTANCE_M
+            } else {
+                body.radius_along(f.direction) - body.perch_radius(f.direction, c.max_slope_deg)
+            };
             let shallow = f.tread_depth_m.is_some_and(|t| t < stand);
             let tall_riser = riser > reach + skin;
             Prediction {

@@ -27,7 +27,7 @@ fn err(engine: Engine, t: &str) -> String {
 /// The settings that make up the character, by name. Compared one by one
 /// (not the whole struct), so that a setting added later that the import
 /// sets on its own (the engine profile) does not break these tests.
-fn fields(s: &SlideSettings) -> [(&'static str, f64); 19] {
+fn fields(s: &SlideSettings) -> [(&'static str, f64); 21] {
     let c = &s.character;
     [
         ("radii.x", s.radii[0]),
@@ -49,6 +49,8 @@ fn fields(s: &SlideSettings) -> [(&'static str, f64); 19] {
         ("max_slope_deg", c.max_slope_deg),
         ("snap_distance_m", c.snap_distance_m),
         ("max_fall_speed_m_s", c.max_fall_speed_m_s),
+        ("perch_radius_threshold_m", c.perch_radius_threshold_m),
+        ("perch_additional_height_m", c.perch_additional_height_m),
     ]
 }
 
@@ -213,6 +215,8 @@ fn random_settings(rng: &mut Rng) -> SlideSettings {
     c.max_slope_deg = rng.or_zero(0.05, |r| r.between(0.0, 89.5));
     c.snap_distance_m = rng.or_zero(0.15, |r| r.scale(1e-3, 0.5));
     c.max_fall_speed_m_s = rng.between(0.5, 100.0);
+    c.perch_radius_threshold_m = rng.or_zero(0.5, |r| r.scale(1e-3, x.max(z)));
+    c.perch_additional_height_m = rng.or_zero(0.1, |r| r.scale(1e-3, 2.0 * y));
     c.frame_rate_hz = if rng.chance(0.5) {
         (1 + rng.next() % 240) as f64
     } else {
@@ -282,6 +286,8 @@ fn expected(engine: Engine, s: &SlideSettings) -> SlideSettings {
         }
         Engine::Unreal => {
             ec.max_step_height_m = c.max_step_height_m;
+            ec.perch_radius_threshold_m = c.perch_radius_threshold_m;
+            ec.perch_additional_height_m = c.perch_additional_height_m;
         }
     }
     e

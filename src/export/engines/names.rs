@@ -163,6 +163,12 @@ fn set_fall(s: &mut SlideSettings, v: f64) {
 fn set_rate(s: &mut SlideSettings, v: f64) {
     s.character.frame_rate_hz = v;
 }
+fn set_perch_threshold(s: &mut SlideSettings, v: f64) {
+    s.character.perch_radius_threshold_m = v;
+}
+fn set_perch_height(s: &mut SlideSettings, v: f64) {
+    s.character.perch_additional_height_m = v;
+}
 fn set_iterations(s: &mut SlideSettings, n: u32) {
     s.max_iterations = n;
 }
@@ -263,6 +269,20 @@ fn names(engine: Engine) -> &'static [Name] {
                     per_cm,
                     Range::FALL,
                     set_fall,
+                ),
+                number(
+                    "PerchRadiusThreshold",
+                    "character.perch_radius_threshold_m",
+                    per_cm,
+                    Range::CHARACTER,
+                    set_perch_threshold,
+                ),
+                number(
+                    "PerchAdditionalHeight",
+                    "character.perch_additional_height_m",
+                    per_cm,
+                    Range::CHARACTER,
+                    set_perch_height,
                 ),
             ];
             N

@@ -5,8 +5,10 @@
 //! height under the radius to it; `SetWalkableFloorAngle` keeps 0 to 90
 //! degrees. Gravity is the project's (`DefaultGravityZ`, −980 cm/s² unless
 //! changed) times `GravityScale`; the fastest fall is the physics volume's
-//! `TerminalVelocity`. Source: Epic's API pages for
-//! `UCharacterMovementComponent`, `UCapsuleComponent` and `APhysicsVolume`.
+//! `TerminalVelocity`. `PerchRadiusThreshold` and `PerchAdditionalHeight`
+//! are centimetres, as the perch settings' metres. Source: Epic's API pages
+//! for `UCharacterMovementComponent`, `UCapsuleComponent` and
+//! `APhysicsVolume`.
 
 use super::import::{Field, ImportError, Range, Reader, id};
 use super::snippet::{Snippet, short};
@@ -64,6 +66,22 @@ pub(super) fn write(
         "    Move->JumpZVelocity = {jump}; // jump_speed_m_s = {} m/s",
         short(c.jump_speed_m_s)
     ));
+    let threshold = out.float(
+        "PerchRadiusThreshold",
+        c.perch_radius_threshold_m * CM_PER_M,
+    )?;
+    out.line(&format!(
+        "    Move->PerchRadiusThreshold = {threshold}; // perch_radius_threshold_m = {} m",
+        short(c.perch_radius_threshold_m)
+    ));
+    let perch_height = out.float(
+        "PerchAdditionalHeight",
+        c.perch_additional_height_m * CM_PER_M,
+    )?;
+    out.line(&format!(
+        "    Move->PerchAdditionalHeight = {perch_height}; // perch_additional_height_m = {} m",
+        short(c.perch_additional_height_m)
+    ));
     let scale = out.float(
         "GravityScale",
         c.gravity_m_s2 * CM_PER_M / UNREAL_DEFAULT_GRAVITY_CM_S2,
@@ -94,8 +112,8 @@ pub(super) fn write(
         short(s.min_move)
     ));
     out.not_mapped(&format!(
-        "min_tread_depth_m = {} m: Unreal has no least step forward (its ledge settings are \
-         PerchRadiusThreshold and LedgeCheckThreshold)",
+        "min_tread_depth_m = {} m: Unreal has no least step forward (it steps forward by \
+         what is left of the walk)",
         short(c.min_tread_depth_m)
     ));
     out.not_mapped(&format!(
@@ -162,6 +180,18 @@ pub(super) fn read(r: &mut Reader, s: &mut SlideSettings) -> Result<(), ImportEr
             "character.jump_speed_m_s",
             Range::CHARACTER,
             &mut c.jump_speed_m_s,
+        ),
+        (
+            "PerchRadiusThreshold",
+            "character.perch_radius_threshold_m",
+            Range::CHARACTER,
+            &mut c.perch_radius_threshold_m,
+        ),
+        (
+            "PerchAdditionalHeight",
+            "character.perch_additional_height_m",
+            Range::CHARACTER,
+            &mut c.perch_additional_height_m,
         ),
     ] {
         r.scaled(&Field::code(&[key], key, setting), CM_PER_M, range, target)?;
