@@ -350,4 +350,12 @@ fn the_character_page_sets_an_engines_own_rules_undoably() {
     let c = h.state().state().probes[i].settings.character.clone();
     assert_eq!((c.non_walkable, c.climbing_mode), (None, None));
     assert_eq!(c.engine, EngineProfile::Physx);
+    // Unreal's perch settings show only under Unreal.
+    assert!(h.query_by_label("perch threshold (m)").is_none());
+    h.get_by_value("PhysX character controller").click();
+    h.run_steps(2);
+    h.get_by_label("Unreal CharacterMovementComponent").click();
+    h.run_steps(2);
+    h.get_by_label("perch threshold (m)");
+    h.get_by_label("perch extra height (m)");
 }

@@ -240,6 +240,39 @@ fn engine_rules(ui: &mut egui::Ui, c: &mut CharacterSettings, i: usize) {
                 );
                 ui.end_row();
             }
+            if c.engine == EngineProfile::Unreal {
+                let rows: [(&str, &mut f64, &str); 2] = [
+                    (
+                        "perch threshold (m)",
+                        &mut c.perch_radius_threshold_m,
+                        "Unreal's PerchRadiusThreshold: standing on an edge farther from \
+                         the axis than the radius less this needs floor close below, or \
+                         the character falls off; 0 stands on any edge under its base",
+                    ),
+                    (
+                        "perch extra height (m)",
+                        &mut c.perch_additional_height_m,
+                        "Unreal's PerchAdditionalHeight: how much deeper than the step \
+                         height the floor under a walking character's perch may be \
+                         (with a perch threshold above 0)",
+                    ),
+                ];
+                for (label, value, hint) in rows {
+                    let key = egui::Id::unique(("character_field", i, label));
+                    ui.label(label).on_hover_text(hint);
+                    let range = Range {
+                        unit: " m",
+                        ..ranges::CHARACTER
+                    };
+                    let style = NumberStyle {
+                        decimals: 4,
+                        ..NumberStyle::new(0.005, "")
+                    };
+                    widgets::number_field(ui, key, value, &range, style);
+                    ui.end_row();
+                    widgets::refusal_row(ui, label, &[key]);
+                }
+            }
         });
 }
 
