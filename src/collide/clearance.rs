@@ -18,10 +18,10 @@
 use super::world::CollisionWorld;
 use super::{EndReason, IterationOutcome, IterationRecord, SlideMode, SlideSettings};
 use crate::bvh::{BvhScratch, QueryStats, RoundedProbe};
-use crate::math::{Aabb, Vec3};
 use crate::geometry::closest::closest_feature_on_triangle;
 use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::sweep::Feature;
+use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -77,12 +77,25 @@ pub struct Clearance {
     pub embedded: bool,
 }
 
-/// How much farther than it needs (radii, ellipsoid space) a clearance
-/// search of the tree reaches when [`NearbyTriangles`] keeps its list for
-/// the next measures: a frame's iterations end within a few centimetres of
-/// each other, and a 60 Hz frame of walking moves the probe about 0.4
-/// radii, so the next end's ball usually lies inside this one's.
-pub(super) const NEARBY_GROWTH_RADII: f64 = 0.5;
+/// The farthest (radii, ellipsoid space) a clearance search reaches beyond
+/// what it needs, so that [`NearbyTriangles`] can serve the next iteration
+/// of the same pass, which ends within its velocity's length of this end.
+/// A longer slide leaves the ball anyway, so the search is not grown for
+/// it.
+pub(super) const NEARBY_GROWTH_MAX_RADII: f64 = 1.0;
+
+/// How much farther than it needs the clearance's search reaches, for what
+/// comes next: the next iteration's velocity (ellipsoid space) when the
+/// pass goes on and it is at most [`NEARBY_GROWTH_MAX_RADII`] long, else
+/// nothing. Growing the search at the end of a move (for a walking
+/// character's next frame, which starts there) cost more on long moves
+/// than it saved in frames (BENCHMARKS.md, "The clearance's kept search").
+pub(super) fn nearby_growth_radii(next_velocity_e: Option<DVec3>) -> f64 {
+    match next_velocity_e.map(DVec3::length) {
+        Some(l) if l <= NEARBY_GROWTH_MAX_RADII => l,
+        _ => 0.0,
+    }
+}
 
 /// The triangles one search of the tree listed around a point, kept for
 /// the clearances measured after it: consecutive iterations end near each
@@ -96,7 +109,7 @@ pub(super) const NEARBY_GROWTH_RADII: f64 = 0.5;
 /// radius), every triangle within the new ball was within the searched one
 /// (the triangle inequality), so the list serves unchanged: the answer is
 /// exact, never a guess. Otherwise the tree is searched again, with a ball
-/// grown by [`NEARBY_GROWTH_RADII`] for the measures after it.
+/// grown for the measures after it (see [`nearby_growth_radii`]).
 ///
 /// The list belongs to one world and one shape: the solver that keeps it
 /// borrows its level for its whole life and never changes its settings,
@@ -143,13 +156,13 @@ impl NearbyTriangles {
 
     /// Lists (or keeps the list of) every triangle whose box comes within
     /// `need_e` (ellipsoid space) of `center_e` (`center_w` in world
-    /// space).
+    /// space); a new search reaches `growth_e` farther.
     fn cover(
         &mut self,
         world: &CollisionWorld<'_>,
         es: EllipsoidSpace,
         (center_w, center_e): (DVec3, DVec3),
-        need_e: f64,
+        (need_e, growth_e): (f64, f64),
         scratch: &mut BvhScratch,
     ) {
         if self.reuse
@@ -161,7 +174,7 @@ impl NearbyTriangles {
         }
         self.searches += 1;
         let radius_e = if self.reuse {
-            need_e + NEARBY_GROWTH_RADII
+            need_e + growth_e
         } else {
             need_e
         };
@@ -198,6 +211,9 @@ pub(super) struct ClearanceQuery<'a, 'w> {
     pub scratch: &'a mut BvhScratch,
     /// The list of an earlier search, used when it covers this one.
     pub nearby: &'a mut NearbyTriangles,
+    /// How much farther a new search reaches, for the measures after this
+    /// one ([`nearby_growth_radii`]).
+    pub growth_e: f64,
     /// Filled with the ghost check's triangles when the hit's edge or
     /// vertex is covered (see [`ClearanceQuery::measure_covering`]), else
     /// left as it is.
@@ -309,7 +325,7 @@ impl ClearanceQuery<'_, '_> {
             self.world,
             es,
             (center_w, center_e),
-            search_e,
+            (search_e, self.growth_e),
             self.scratch,
         );
         if let Some([a, b]) = cover_w.filter(|_| covered) {

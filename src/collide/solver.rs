@@ -153,6 +153,10 @@ pub struct SlideSolver<'w> {
     /// The triangles the clearance's last search of the tree listed, kept
     /// for the next iterations' and moves' clearances near it.
     nearby: NearbyTriangles,
+    /// How much farther than it needs the next clearance search reaches
+    /// (`clearance::nearby_growth_radii`), set from each iteration's
+    /// decision.
+    nearby_growth_e: f64,
 }
 
 impl<'w> SlideSolver<'w> {
@@ -221,6 +225,7 @@ impl<'w> SlideSolver<'w> {
             rounded_search: true,
             last_clearance: None,
             nearby: NearbyTriangles::new(true),
+            nearby_growth_e: 0.0,
         })
     }
 
@@ -357,6 +362,9 @@ impl<'w> SlideSolver<'w> {
         rec.end = decision.end_w;
         rec.end_espace = self.es.espace_from_world(decision.end_w);
         if self.settings.self_checks {
+            self.nearby_growth_e = super::clearance::nearby_growth_radii(
+                decision.next.ok().map(|v| self.es.espace_from_world(v)),
+            );
             self.check_iteration();
         }
         // After the motion is decided: triggers only watch it.
@@ -550,6 +558,7 @@ impl<'w> SlideSolver<'w> {
             es: self.es,
             scratch: &mut self.scratch,
             nearby: &mut self.nearby,
+            growth_e: self.nearby_growth_e,
             tris: &mut self.tris,
         }
         .measure_covering(rec.end, &seeds[..n], suspect);

@@ -307,6 +307,7 @@ proptest! {
                 es,
                 scratch: &mut scratch,
                 nearby: &mut NearbyTriangles::new(false),
+                growth_e: 0.0,
                 tris: &mut found,
             }
             .measure(centre, seeds)
@@ -409,6 +410,7 @@ fn the_ghost_check_on_the_clearance_list_equals_its_own_search() {
                     es: solver.es,
                     scratch: &mut scratch,
                     nearby: &mut NearbyTriangles::new(false),
+                    growth_e: 0.0,
                     tris: &mut tris,
                 }
                 .measure(rec.end, &[]);

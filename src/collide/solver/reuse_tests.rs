@@ -26,8 +26,7 @@ fn brute_force_nearest(
     centre_w: DVec3,
 ) -> Option<(u32, f64, Feature)> {
     let es = EllipsoidSpace::new(settings.half_extents()).unwrap();
-    let reach_radii =
-        CLEARANCE_REACH_RADII.max(2.0 * settings.skin / es.radii().min_element());
+    let reach_radii = CLEARANCE_REACH_RADII.max(2.0 * settings.skin / es.radii().min_element());
     let one_sided = settings.mode == SlideMode::Robust && !settings.two_sided;
     let world = level.world();
     let centre_e = es.espace_from_world(centre_w);
@@ -36,7 +35,10 @@ fn brute_force_nearest(
         if !world.triangle_collides(tri) {
             continue;
         }
-        let t = level.mesh.triangle_f64(tri).map(|p| es.espace_from_world(p));
+        let t = level
+            .mesh
+            .triangle_f64(tri)
+            .map(|p| es.espace_from_world(p));
         let normal = (t[1] - t[0]).cross(t[2] - t[0]).normalize_or_zero();
         if one_sided && normal.dot(centre_e - t[0]) < 0.0 {
             continue;
@@ -106,6 +108,7 @@ proptest! {
             1..24,
         ),
         start in (-2.0..2.0f64, -1.0..1.0f64, -2.0..2.0f64),
+        growth_e in prop_oneof![Just(0.0), 0.0..1.5f64],
         robust in any::<bool>(),
         two_sided in any::<bool>(),
     ) {
@@ -140,6 +143,7 @@ proptest! {
                 es,
                 scratch: &mut scratch,
                 nearby: &mut nearby,
+                growth_e,
                 tris: &mut tris,
             }
             .measure(centre, &seeds);
@@ -174,9 +178,8 @@ fn tiles_and_wall(offset: Vec3) -> Level {
         for k in 0..=n {
             let bump = 0.003 * ((i * 7 + k * 3) % 5) as f32;
             let step = if i > 11 { 0.05 } else { 0.0 };
-            positions.push(
-                Vec3::new(0.5 * i as f32 - 4.0, bump + step, 0.5 * k as f32 - 4.0) + offset,
-            );
+            positions
+                .push(Vec3::new(0.5 * i as f32 - 4.0, bump + step, 0.5 * k as f32 - 4.0) + offset);
         }
     }
     let at = |i: u32, k: u32| i * (n + 1) + k;
