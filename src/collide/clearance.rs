@@ -126,9 +126,9 @@ pub(super) struct NearbyTriangles {
     tris: Vec<u32>,
     /// Their boxes, in the same order (read in a row, not from the mesh).
     boxes: Vec<Aabb>,
-    /// Searches of the tree made, and measures served by a kept list
-    /// (for tests and tuning).
+    /// Searches of the tree made (for tests and tuning).
     pub searches: u64,
+    /// Measures served by a kept list (for tests and tuning).
     pub reuses: u64,
 }
 
