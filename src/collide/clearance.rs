@@ -21,6 +21,7 @@ use crate::bvh::{BvhScratch, QueryStats, RoundedProbe};
 use crate::geometry::closest::closest_feature_on_triangle;
 use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::sweep::Feature;
+use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -76,12 +77,146 @@ pub struct Clearance {
     pub embedded: bool,
 }
 
+/// The farthest (radii, ellipsoid space) a clearance search reaches beyond
+/// what it needs, so that [`NearbyTriangles`] can serve the next iteration
+/// of the same pass, which ends within its velocity's length of this end.
+/// A longer slide leaves the ball anyway, so the search is not grown for
+/// it.
+pub(super) const NEARBY_GROWTH_MAX_RADII: f64 = 1.0;
+
+/// How much farther than it needs the clearance's search reaches, for what
+/// comes next: the next iteration's velocity (ellipsoid space) when the
+/// pass goes on and it is at most [`NEARBY_GROWTH_MAX_RADII`] long, else
+/// nothing. Growing the search at the end of a move (for a walking
+/// character's next frame, which starts there) cost more on long moves
+/// than it saved in frames (BENCHMARKS.md, "The clearance's kept search").
+pub(super) fn nearby_growth_radii(next_velocity_e: Option<DVec3>) -> f64 {
+    match next_velocity_e.map(DVec3::length) {
+        Some(l) if l <= NEARBY_GROWTH_MAX_RADII => l,
+        _ => 0.0,
+    }
+}
+
+/// The triangles one search of the tree listed around a point, kept for
+/// the clearances measured after it: consecutive iterations end near each
+/// other (the end of one is the start of the next), and so do a walking
+/// character's frames.
+///
+/// A search lists every triangle whose box comes within a ball (ellipsoid
+/// space) of a centre; a later measure needs those within a ball of its
+/// own. When the new ball lies inside the searched one (the distance
+/// between the centres plus the new radius is at most the searched
+/// radius), every triangle within the new ball was within the searched one
+/// (the triangle inequality), so the list serves unchanged: the answer is
+/// exact, never a guess. Otherwise the tree is searched again, with a ball
+/// grown for the measures after it (see [`nearby_growth_radii`]).
+///
+/// The list belongs to one world and one shape: the solver that keeps it
+/// borrows its level for its whole life and never changes its settings,
+/// so nothing can move under a kept list.
+#[derive(Debug)]
+pub(super) struct NearbyTriangles {
+    /// Whether a list is kept for later measures (the solver's default);
+    /// off, each measure searches the tree for just its own ball.
+    reuse: bool,
+    /// The searched ball's centre and radius, ellipsoid space; `None`
+    /// before the first search.
+    searched: Option<(DVec3, f64)>,
+    /// The triangles listed, in the tree's order.
+    tris: Vec<u32>,
+    /// Their boxes, in the same order (read in a row, not from the mesh).
+    boxes: Vec<Aabb>,
+    /// Searches of the tree made (for tests and tuning).
+    pub searches: u64,
+    /// Measures served by a kept list (for tests and tuning).
+    pub reuses: u64,
+}
+
+impl NearbyTriangles {
+    /// An empty list; `reuse` as in [`NearbyTriangles::set_reuse`].
+    pub fn new(reuse: bool) -> Self {
+        NearbyTriangles {
+            reuse,
+            searched: None,
+            tris: Vec::new(),
+            boxes: Vec::new(),
+            searches: 0,
+            reuses: 0,
+        }
+    }
+
+    /// Whether later measures may reuse a search's list (when its ball
+    /// covers theirs). Off, every measure searches the tree for its own
+    /// ball only; the clearances, and what the ghost check finds, are the
+    /// same either way.
+    pub fn set_reuse(&mut self, on: bool) {
+        self.reuse = on;
+        self.searched = None;
+    }
+
+    /// Lists (or keeps the list of) every triangle whose box comes within
+    /// `need_e` (ellipsoid space) of `center_e` (`center_w` in world
+    /// space); a new search reaches `growth_e` farther.
+    fn cover(
+        &mut self,
+        world: &CollisionWorld<'_>,
+        es: EllipsoidSpace,
+        (center_w, center_e): (DVec3, DVec3),
+        (need_e, growth_e): (f64, f64),
+        scratch: &mut BvhScratch,
+    ) {
+        if self.reuse
+            && let Some((searched_e, radius_e)) = self.searched
+            && (center_e - searched_e).length() + need_e <= radius_e
+        {
+            self.reuses += 1;
+            return;
+        }
+        self.searches += 1;
+        let radius_e = if self.reuse {
+            need_e + growth_e
+        } else {
+            need_e
+        };
+        // A pad in metres far above the rounding of the centres and of the
+        // distance between them above, so that the search covers the ball
+        // of `radius_e` with room to spare.
+        let pad = center_w.abs().max_element() * 1e-12 + 1e-9;
+        let probe = RoundedProbe {
+            center: center_w,
+            core_half: DVec3::ZERO,
+            radii: es.radii() * radius_e + pad,
+        };
+        let mesh = world.mesh;
+        self.tris.clear();
+        world.bvh.query_rounded(
+            &mesh.tri_aabbs,
+            &probe,
+            scratch,
+            &mut self.tris,
+            &mut QueryStats::default(),
+        );
+        self.boxes.clear();
+        self.boxes
+            .extend(self.tris.iter().map(|&t| mesh.tri_aabbs[t as usize]));
+        self.searched = Some((center_e, radius_e));
+    }
+}
+
 /// What a clearance search needs from the solver.
 pub(super) struct ClearanceQuery<'a, 'w> {
     pub world: &'a CollisionWorld<'w>,
     pub settings: &'a SlideSettings,
     pub es: EllipsoidSpace,
     pub scratch: &'a mut BvhScratch,
+    /// The list of an earlier search, used when it covers this one.
+    pub nearby: &'a mut NearbyTriangles,
+    /// How much farther a new search reaches, for the measures after this
+    /// one ([`nearby_growth_radii`]).
+    pub growth_e: f64,
+    /// Filled with the ghost check's triangles when the hit's edge or
+    /// vertex is covered (see [`ClearanceQuery::measure_covering`]), else
+    /// left as it is.
     pub tris: &'a mut Vec<u32>,
 }
 
@@ -114,21 +249,25 @@ impl ClearanceQuery<'_, '_> {
     /// lowest index is the nearest, whatever order they are met in, and
     /// the cheap bounds that skip a triangle leave a margin far above
     /// their rounding, so none at the nearest distance is ever skipped.
+    /// The triangles come from [`NearbyTriangles`]: an earlier search's
+    /// list when its ball covers this one, else a new search; any list
+    /// that holds every triangle of the ball gives the same answer.
     ///
-    /// Its search of the tree also lists (in `tris`, left there) every
-    /// triangle whose box touches the segment `cover_w` (world; a point
-    /// when both ends are equal) when that segment comes within
-    /// [`COVER_REACH_RADII`] of the centre: the second value says whether
-    /// it did. The ghost-corner check of the same iteration then finds the
-    /// triangles sharing the hit's edge or vertex there instead of
-    /// searching the tree again (see `ghost::detect`). The clearance is the
-    /// same either way: the loop below skips the farther triangles by their
-    /// boxes, in any order.
+    /// When the segment `cover_w` (the hit's edge, or a vertex when both
+    /// ends are equal) comes within [`COVER_REACH_RADII`] of the centre,
+    /// the ball is grown to reach it, and `tris` is set to the listed triangles
+    /// whose boxes hold both its ends, in the tree's order: every triangle
+    /// that has the edge or vertex is among them. The second value says
+    /// whether it did. The ghost-corner check of the same iteration then
+    /// finds the triangles sharing the hit's edge or vertex there instead
+    /// of searching the tree again (see `ghost::detect`). The clearance is
+    /// the same either way: the loop below skips the farther triangles by
+    /// their boxes, in any order.
     pub fn measure_covering(
         &mut self,
         center_w: DVec3,
         seeds: &[u32],
-        cover_w: Option<[DVec3; 2]>,
+        cover_w: Option<[Vec3; 2]>,
     ) -> (Option<Clearance>, bool) {
         let es = self.es;
         // Every triangle within `reach_radii` of the surface (in ellipsoid
@@ -164,7 +303,10 @@ impl ClearanceQuery<'_, '_> {
         // box that touches the segment is no farther than it. Its rounding
         // is far inside the margin added.
         let cover_e = cover_w.map(|[a, b]| {
-            let (a_e, b_e) = (es.espace_from_world(a), es.espace_from_world(b));
+            let (a_e, b_e) = (
+                es.espace_from_world(a.as_dvec3()),
+                es.espace_from_world(b.as_dvec3()),
+            );
             let ab = b_e - a_e;
             let len2 = ab.length_squared();
             let t = if len2 > 0.0 {
@@ -179,24 +321,33 @@ impl ClearanceQuery<'_, '_> {
         if let Some(d) = cover_e.filter(|_| covered) {
             search_e = search_e.max(d);
         }
-        let reach = es.radii() * search_e;
-        let pad = center_w.abs().max_element() * 1e-12 + 1e-9;
-        self.tris.clear();
-        let mut stats = QueryStats::default();
-        let probe = RoundedProbe {
-            center: center_w,
-            core_half: DVec3::ZERO,
-            radii: reach + pad,
-        };
-        self.world
-            .bvh
-            .query_rounded(&mesh.tri_aabbs, &probe, self.scratch, self.tris, &mut stats);
+        self.nearby.cover(
+            self.world,
+            es,
+            (center_w, center_e),
+            (search_e, self.growth_e),
+            self.scratch,
+        );
+        if let Some([a, b]) = cover_w.filter(|_| covered) {
+            // A triangle with the edge (or vertex) has both its ends as
+            // corners, so its box, exact around its corners, holds them.
+            let nearby = &*self.nearby;
+            self.tris.clear();
+            self.tris.extend(
+                nearby
+                    .tris
+                    .iter()
+                    .zip(&nearby.boxes)
+                    .filter(|(_, bx)| bx.contains_point(a) && bx.contains_point(b))
+                    .map(|(&t, _)| t),
+            );
+        }
         let inv_radii = es.radii().recip();
         // Two cheap lower bounds, the distance to the triangle's box and to
         // its plane (in `exact`), skip most triangles before the exact
         // closest point.
-        for &tri in self.tris.iter() {
-            let aabb = &mesh.tri_aabbs[tri as usize];
+        let nearby = &*self.nearby;
+        for (&tri, aabb) in nearby.tris.iter().zip(&nearby.boxes) {
             let outside = (aabb.min.as_dvec3() - center_w)
                 .max(center_w - aabb.max.as_dvec3())
                 .max(DVec3::ZERO);

@@ -12,6 +12,7 @@
 //! A solver is made for many moves: it keeps its buffers and its one
 //! record between them (see [`SlideSolver`], "Many moves with one solver").
 
+use super::clearance::NearbyTriangles;
 use super::context::{ContactPlane, StepContext, StepDecision, empty_record};
 use super::triggers::{TriggerTracker, has_triggers};
 use crate::bvh::BvhScratch;
@@ -149,6 +150,13 @@ pub struct SlideSolver<'w> {
     /// The triangle of the latest clearance measured, where the next
     /// measure starts (the self checks' search, see `check_iteration`).
     last_clearance: Option<u32>,
+    /// The triangles the clearance's last search of the tree listed, kept
+    /// for the next iterations' and moves' clearances near it.
+    nearby: NearbyTriangles,
+    /// How much farther than it needs the next clearance search reaches
+    /// (`clearance::nearby_growth_radii`), set from each iteration's
+    /// decision.
+    nearby_growth_e: f64,
 }
 
 impl<'w> SlideSolver<'w> {
@@ -216,6 +224,8 @@ impl<'w> SlideSolver<'w> {
             triggers: has_triggers(&world).then(Box::default),
             rounded_search: true,
             last_clearance: None,
+            nearby: NearbyTriangles::new(true),
+            nearby_growth_e: 0.0,
         })
     }
 
@@ -296,6 +306,16 @@ impl<'w> SlideSolver<'w> {
         self.rounded_search = on;
     }
 
+    /// Whether the self checks' clearance reuses the triangles an earlier
+    /// search of the tree listed near it (on by default; see
+    /// `clearance::NearbyTriangles`). Every record is the same either way
+    /// (property-tested); off, each iteration's clearance searches the
+    /// tree for itself.
+    #[doc(hidden)]
+    pub fn set_clearance_reuse(&mut self, on: bool) {
+        self.nearby.set_reuse(on);
+    }
+
     /// Where the probe is now, world space.
     pub fn position(&self) -> DVec3 {
         self.position_w
@@ -342,6 +362,9 @@ impl<'w> SlideSolver<'w> {
         rec.end = decision.end_w;
         rec.end_espace = self.es.espace_from_world(decision.end_w);
         if self.settings.self_checks {
+            self.nearby_growth_e = super::clearance::nearby_growth_radii(
+                decision.next.ok().map(|v| self.es.espace_from_world(v)),
+            );
             self.check_iteration();
         }
         // After the motion is decided: triggers only watch it.
@@ -511,7 +534,9 @@ impl<'w> SlideSolver<'w> {
         // The search starts from the triangles likely nearest: the one the
         // iteration stopped a skin from, and the last clearance's (the
         // floor under a walking character); any start gives the same
-        // answer (see `ClearanceQuery::measure_covering`). It also lists the
+        // answer (see `ClearanceQuery::measure_covering`). Its triangles
+        // come from the last search of the tree when that one's ball
+        // covers this end's (see `NearbyTriangles`). It also lists the
         // triangles around the hit's edge or vertex for the ghost-corner
         // check below, which then needs no search of its own.
         let hit = rec.nearest.as_ref().map(|h| h.triangle);
@@ -532,13 +557,11 @@ impl<'w> SlideSolver<'w> {
             settings: &self.settings,
             es: self.es,
             scratch: &mut self.scratch,
+            nearby: &mut self.nearby,
+            growth_e: self.nearby_growth_e,
             tris: &mut self.tris,
         }
-        .measure_covering(
-            rec.end,
-            &seeds[..n],
-            suspect.map(|f| f.map(|p| p.as_dvec3())),
-        );
+        .measure_covering(rec.end, &seeds[..n], suspect);
         rec.clearance = clearance;
         rec.ghost_hit = match (&rec.nearest, suspect) {
             (Some(hit), Some(_)) => super::ghost::detect(
@@ -562,6 +585,8 @@ impl<'w> SlideSolver<'w> {
 
 #[cfg(test)]
 mod fault_tests;
+#[cfg(test)]
+mod reuse_tests;
 
 impl Iterator for SlideSolver<'_> {
     type Item = IterationRecord;

@@ -9,7 +9,7 @@
 
 use super::SlideSolver;
 use crate::collide::TUNNEL_TOLERANCE_RADII;
-use crate::collide::clearance::ClearanceQuery;
+use crate::collide::clearance::{ClearanceQuery, NearbyTriangles};
 use crate::collide::crossing::{dips_between_ends, path_stays_beyond};
 use crate::collide::{SlideMode, SlideSettings, TraceDetail};
 use crate::geometry::closest::{closest_point_on_triangle, segment_triangle_closest};
@@ -306,6 +306,8 @@ proptest! {
                 settings: &s,
                 es,
                 scratch: &mut scratch,
+                nearby: &mut NearbyTriangles::new(false),
+                growth_e: 0.0,
                 tris: &mut found,
             }
             .measure(centre, seeds)
@@ -407,6 +409,8 @@ fn the_ghost_check_on_the_clearance_list_equals_its_own_search() {
                     settings: &s,
                     es: solver.es,
                     scratch: &mut scratch,
+                    nearby: &mut NearbyTriangles::new(false),
+                    growth_e: 0.0,
                     tris: &mut tris,
                 }
                 .measure(rec.end, &[]);
