@@ -412,6 +412,14 @@ impl ControllerRules {
         }
     }
 
+    /// Whether `climbing_mode` changes anything under these rules: only a
+    /// step-up that rises by the whole step lets a round body ride over an
+    /// edge above it, and Unreal's `StepUp` refuses any landing above
+    /// `MaxStepHeight` whatever the mode.
+    pub fn offers_climbing_choice(&self) -> bool {
+        self.step_up && self.rise == StepRise::Full && self.floor != FloorTest::UnrealFaceNormal
+    }
+
     /// The rules of `settings`' profile, with the settings'
     /// `non_walkable` and `climbing_mode` in place of the profile's own
     /// when they give them.

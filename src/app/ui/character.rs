@@ -12,7 +12,7 @@ use crate::app::fields::{Range, ranges};
 use crate::app::probes::params_of;
 use crate::app::walk::summary_words;
 use crate::character::{
-    CharacterSettings, ClimbingMode, ControllerRules, EngineProfile, NonWalkable, StepRise,
+    CharacterSettings, ClimbingMode, ControllerRules, EngineProfile, NonWalkable,
 };
 use eframe::egui;
 
@@ -208,9 +208,9 @@ fn engine_rules(ui: &mut egui::Ui, c: &mut CharacterSettings, i: usize) {
             ui.label("steep ground").on_hover_text(
                 "On ground steeper than the walkable slope, after a fall or a step: \
                  stand where it came down, or slide down it (PhysX's nonWalkableMode). \
-                 It never walks up it",
+                 It never walks up it. (own): the engine profile's own choice",
             );
-            let own = format!("profile's own: {}", steep_words(rules.non_walkable));
+            let own = format!("{} (own)", steep_words(rules.non_walkable));
             choice(
                 ui,
                 ("character_non_walkable", i),
@@ -223,13 +223,13 @@ fn engine_rules(ui: &mut egui::Ui, c: &mut CharacterSettings, i: usize) {
                 steep_words,
             );
             ui.end_row();
-            if rules.rise == StepRise::Full {
+            if rules.offers_climbing_choice() {
                 ui.label("step over edges").on_hover_text(
                     "Whether a step-up's round body may ride over an edge above the \
                      step height (easy) or lands no higher than it (constrained; \
-                     PhysX's climbingMode)",
+                     PhysX's climbingMode). (own): the engine profile's own choice",
                 );
-                let own = format!("profile's own: {}", climb_words(rules.climbing));
+                let own = format!("{} (own)", climb_words(rules.climbing));
                 choice(
                     ui,
                     ("character_climbing", i),
@@ -240,7 +240,12 @@ fn engine_rules(ui: &mut egui::Ui, c: &mut CharacterSettings, i: usize) {
                 );
                 ui.end_row();
             }
-            if c.engine == EngineProfile::Unreal {
+        });
+    if c.engine == EngineProfile::Unreal {
+        // Its own grid: the long labels would narrow the menus above.
+        egui::Grid::new(("character_perch", i))
+            .num_columns(2)
+            .show(ui, |ui| {
                 let rows: [(&str, &mut f64, &str); 2] = [
                     (
                         "perch threshold (m)",
@@ -272,25 +277,26 @@ fn engine_rules(ui: &mut egui::Ui, c: &mut CharacterSettings, i: usize) {
                     ui.end_row();
                     widgets::refusal_row(ui, label, &[key]);
                 }
-            }
-        });
+            });
+    }
 }
 
 fn steep_words(n: NonWalkable) -> &'static str {
     match n {
         NonWalkable::PreventClimbing => "stands",
-        NonWalkable::PreventClimbingAndForceSliding => "slides down",
+        NonWalkable::PreventClimbingAndForceSliding => "slides",
     }
 }
 
 fn climb_words(m: ClimbingMode) -> &'static str {
     match m {
-        ClimbingMode::Easy => "easy (rides over)",
-        ClimbingMode::Constrained => "constrained (step height)",
+        ClimbingMode::Easy => "easy",
+        ClimbingMode::Constrained => "constrained",
     }
 }
 
-/// A menu of `options` and "the profile's own" (`None`, shown as `own`).
+/// A menu of `options` and the profile's own choice (`None`, shown as
+/// `own`, e.g. "slides (own)"; the hover text says what each does).
 fn choice<T: Copy + PartialEq>(
     ui: &mut egui::Ui,
     id: impl std::hash::Hash + std::fmt::Debug,
