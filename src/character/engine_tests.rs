@@ -10,7 +10,7 @@ use crate::level::Level;
 use glam::{DVec2, DVec3};
 
 /// A floor and one block of height `riser` whose face is at x = 2.
-fn one_step(riser: f64) -> Level {
+pub(super) fn one_step(riser: f64) -> Level {
     let mut b = LevelBuilder::new();
     b.add(
         "floor",
@@ -37,17 +37,22 @@ fn profile(engine: EngineProfile, step_m: f64) -> SlideSettings {
 /// Whether a 0.7 s walk (3.5 m, ending on the 3.6 m block) along +x from standing before the step ends on
 /// top of it.
 fn climbs(engine: EngineProfile, step_m: f64, riser: f64) -> bool {
+    let end = one_step_walk_end(&profile(engine, step_m), riser);
+    end.x > 2.3 && end.y > riser + 0.8
+}
+
+/// Where a 0.7 s walk along +x from standing before [`one_step`] of
+/// `riser` ends, with `s`.
+pub(super) fn one_step_walk_end(s: &SlideSettings, riser: f64) -> DVec3 {
     let level = one_step(riser);
-    let s = profile(engine, step_m);
     let spec = WalkSpec {
         from: DVec3::new(0.0, 0.91, 0.0),
         direction: DVec3::X,
         seconds: 0.7,
         jump: false,
     };
-    let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
-    let end = w.summary.final_position;
-    end.x > 2.3 && end.y > riser + 0.8
+    let w = walk(level.world(), s, &spec, WalkTrace::FramesOnly).expect("walk runs");
+    w.summary.final_position
 }
 
 /// The tallest riser of 0.01 m steps up to 0.8 m the profile climbs.
@@ -441,17 +446,9 @@ fn constrained_climbing_climbs_no_edge_above_the_step_offset() {
     // contact higher than stepOffset above the feet cancels the climb; in
     // eEASY the capsule's round end rides over it.
     let climbs_with = |mode: ClimbingMode, riser: f64| {
-        let level = one_step(riser);
         let mut s = profile(EngineProfile::Physx, 0.3);
         s.character.climbing_mode = Some(mode);
-        let spec = WalkSpec {
-            from: DVec3::new(0.0, 0.91, 0.0),
-            direction: DVec3::X,
-            seconds: 0.7,
-            jump: false,
-        };
-        let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
-        w.summary.final_position.y > riser + 0.8
+        one_step_walk_end(&s, riser).y > riser + 0.8
     };
     assert!(climbs_with(ClimbingMode::Easy, 0.36));
     assert!(!climbs_with(ClimbingMode::Constrained, 0.36));

@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::analysis::generate::LevelBuilder;
-use crate::analysis::generate::parts::{Stairs, floor, ramp, staircase};
+use crate::analysis::generate::parts::{floor, ramp};
+use crate::character::engine_tests::{one_step, one_step_walk_end};
 use crate::collide::SlideSettings;
 use crate::level::Level;
 use glam::{DVec2, DVec3};
@@ -163,24 +164,6 @@ fn perch_additional_height_keeps_a_walking_character_over_a_low_drop() {
     assert!(fell.y < 0.95, "no additional height: {fell}");
 }
 
-/// A floor and one block of height `riser` whose face is at x = 2.
-fn one_step(riser: f64) -> Level {
-    let mut b = LevelBuilder::new();
-    b.add(
-        "floor",
-        &floor(DVec2::new(-5.0, -5.0), DVec2::new(15.0, 5.0), 0.0, 0.5, 2.0),
-    );
-    let stairs = Stairs {
-        riser,
-        tread: 0.6,
-        count: 1,
-        width: 4.0,
-        landing: 3.0,
-    };
-    b.add("step", &staircase(DVec3::new(2.0, 0.0, -2.0), &stairs));
-    Level::from_mesh("one step", b.build())
-}
-
 #[test]
 fn unreal_climbs_a_step_at_a_crawl_by_perching_on_its_edge() {
     // StepUp moves forward by what is left of the walk only: at 0.3 m/s
@@ -208,18 +191,8 @@ fn unreal_refuses_a_step_landing_above_max_step_height() {
     // StepUp rises by the whole MaxStepHeight, so the capsule's round end
     // would ride over a riser a little taller; its "step up height too
     // high" test refuses a landing more than MaxStepHeight above the floor.
-    let climbs = |riser: f64| {
-        let level = one_step(riser);
-        let s = settings(EngineProfile::Unreal);
-        let spec = WalkSpec {
-            from: DVec3::new(0.0, 0.91, 0.0),
-            direction: DVec3::X,
-            seconds: 0.7,
-            jump: false,
-        };
-        let w = walk(level.world(), &s, &spec, WalkTrace::FramesOnly).expect("walk runs");
-        w.summary.final_position.y > riser + 0.8
-    };
+    let climbs =
+        |riser: f64| one_step_walk_end(&settings(EngineProfile::Unreal), riser).y > riser + 0.8;
     assert!(climbs(0.29));
     assert!(!climbs(0.33));
     assert!(!climbs(0.36));
