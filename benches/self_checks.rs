@@ -10,42 +10,16 @@
 //!
 //! Short run: `cargo bench --bench self_checks -- --warm-up-time 1 --measurement-time 3`
 
-use collidoscope::analysis::generate::{ProbeMove, city, city_moves};
-use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail, slide};
+use collidoscope::analysis::generate::{city, city_moves};
+use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail};
 use collidoscope::level::Level;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use glam::DVec3;
+#[path = "support/self_check_frames.rs"]
+mod self_check_frames;
+use self_check_frames::frame_moves;
 use std::hint::black_box;
 
 const MOVES: usize = 300;
-
-/// Each long move replayed as up to ten 60 Hz frames of 0.15 m, each with
-/// a 3 cm drop, following the robust solver's trajectory.
-fn frame_moves(level: &Level, moves: &[ProbeMove]) -> Vec<ProbeMove> {
-    let settings = SlideSettings::default();
-    let mut frames = Vec::new();
-    for m in moves {
-        let horizontal = DVec3::new(m.velocity_world.x, 0.0, m.velocity_world.z);
-        let n = ((horizontal.length() / 0.15).ceil() as usize).min(10);
-        let velocity = horizontal.normalize() * 0.15 - DVec3::Y * 0.03;
-        let mut pos = m.start_world;
-        for _ in 0..n {
-            frames.push(ProbeMove {
-                start_world: pos,
-                velocity_world: velocity,
-            });
-            let r = slide(
-                level.world(),
-                &settings,
-                pos,
-                velocity,
-                TraceDetail::Summary,
-            );
-            pos = r.map_or(pos, |r| r.final_position);
-        }
-    }
-    frames
-}
 
 fn self_check_benches(c: &mut Criterion) {
     let generated = city(100_000);

@@ -14,10 +14,12 @@
 //!
 //! The argument is the number of rounds (default 15).
 
-use collidoscope::analysis::generate::{ProbeMove, city, city_moves};
-use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail, slide};
+use collidoscope::analysis::generate::{city, city_moves};
+use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail};
 use collidoscope::level::Level;
-use glam::DVec3;
+#[path = "../benches/support/self_check_frames.rs"]
+mod self_check_frames;
+use self_check_frames::frame_moves;
 use std::hint::black_box;
 
 const MOVES: usize = 300;
@@ -31,34 +33,6 @@ fn thread_cpu_ns() -> u64 {
         .next()
         .and_then(|f| f.parse().ok())
         .expect("schedstat starts with the time on a core, ns")
-}
-
-/// The benchmark's frames: each long move as up to ten 60 Hz frames of
-/// 0.15 m with a 3 cm drop, along the robust solver's trajectory.
-fn frame_moves(level: &Level, moves: &[ProbeMove]) -> Vec<ProbeMove> {
-    let settings = SlideSettings::default();
-    let mut frames = Vec::new();
-    for m in moves {
-        let horizontal = DVec3::new(m.velocity_world.x, 0.0, m.velocity_world.z);
-        let n = ((horizontal.length() / 0.15).ceil() as usize).min(10);
-        let velocity = horizontal.normalize() * 0.15 - DVec3::Y * 0.03;
-        let mut pos = m.start_world;
-        for _ in 0..n {
-            frames.push(ProbeMove {
-                start_world: pos,
-                velocity_world: velocity,
-            });
-            let r = slide(
-                level.world(),
-                &settings,
-                pos,
-                velocity,
-                TraceDetail::Summary,
-            );
-            pos = r.map_or(pos, |r| r.final_position);
-        }
-    }
-    frames
 }
 
 fn median(mut v: Vec<u64>) -> f64 {
