@@ -451,9 +451,10 @@ fn widths(ui: &egui::Ui, s: &str) -> f32 {
         .x
 }
 
-/// A row with the verdict in its colour; the measurements and the object
-/// are cut in their middle to fit the row (the whole text is returned for
-/// the hover).
+/// A row with the verdict in its colour; when the row is narrow the
+/// object's name is cut first, then the measurements at their end (see
+/// `widgets::fit_measured_then_object`; the whole text is returned for the
+/// hover).
 fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, String) {
     let mut job = LayoutJob::default();
     let font = egui::TextFormat {
@@ -478,7 +479,6 @@ fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, S
             .unwrap_or(measured),
         None => measured,
     };
-    let rest = format!(" · {measured} · {object}");
     let full = format!(
         "{head}{}{marginal} · {} · {object}",
         f.verdict.word(),
@@ -487,7 +487,7 @@ fn row_job(ui: &egui::Ui, i: usize, f: &Finding, text: Color32) -> (LayoutJob, S
     let fixed = format!("{head}{}{marginal}", f.verdict.word());
     let room =
         ui.available_width() - widths(ui, &fixed) - 2.0 * ui.spacing().button_padding.x - 4.0;
-    let rest = widgets::elide_middle(&rest, room, |s| widths(ui, s));
+    let rest = widgets::fit_measured_then_object(&measured, object, room, |s| widths(ui, s));
     job.append(&head, 0.0, font.clone());
     job.append(
         f.verdict.word(),

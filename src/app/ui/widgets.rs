@@ -309,6 +309,58 @@ pub fn elide_middle(text: &str, room: f32, width: impl Fn(&str) -> f32) -> Strin
     cut(lo)
 }
 
+/// `text` cut at its end ("riser 0.406 m, tre…") so that `width` says it
+/// fits in `room` points; whole when it fits, just "…" when nothing else
+/// does.
+pub fn elide_end(text: &str, room: f32, width: impl Fn(&str) -> f32) -> String {
+    if width(text) <= room {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let cut = |keep: usize| -> String {
+        let mut s: String = chars[..keep].iter().collect();
+        s.push('…');
+        s
+    };
+    let (mut lo, mut hi) = (0, chars.len().saturating_sub(1));
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if width(&cut(mid)) <= room {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    cut(lo)
+}
+
+/// A finding's row tail, " · {measured} · {object}", fitted to `room`
+/// points: the measurements are what the row is read for, so the object's
+/// name is cut first (in its middle, keeping its distinguishing end), and
+/// left out when not even a few of its characters fit; only then are the
+/// measurements cut, at their end, so that the first (a riser's height, a
+/// gap's width) stays.
+pub fn fit_measured_then_object(
+    measured: &str,
+    object: &str,
+    room: f32,
+    width: impl Fn(&str) -> f32,
+) -> String {
+    let whole = format!(" · {measured} · {object}");
+    if width(&whole) <= room {
+        return whole;
+    }
+    let head = format!(" · {measured}");
+    let object_room = room - width(&head) - width(" · ");
+    // Fewer than this many characters of a name say nothing about it.
+    const MIN_NAME_CHARS: usize = 6;
+    let name = elide_middle(object, object_room, &width);
+    if name.chars().count() >= MIN_NAME_CHARS.min(object.chars().count()) && name != "…" {
+        return format!("{head} · {name}");
+    }
+    elide_end(&head, room, width)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,5 +393,26 @@ mod tests {
         );
         assert!(cut.contains('…'));
         assert_eq!(elide_middle(text, 3.0, w), "…");
+    }
+
+    #[test]
+    fn a_row_keeps_its_measurements_and_cuts_the_object_first() {
+        let w = |s: &str| s.chars().count() as f32 * 7.0;
+        let (measured, object) = ("riser 0.406 m, tread 3.251 m", "world:may_trm1_1");
+        let whole = format!(" · {measured} · {object}");
+        assert_eq!(fit_measured_then_object(measured, object, 1000.0, w), whole);
+        // Room for the measurements and part of the name: the name is cut.
+        let n = whole.chars().count() - 6;
+        let fitted = fit_measured_then_object(measured, object, n as f32 * 7.0, w);
+        assert!(fitted.starts_with(&format!(" · {measured} · ")), "{fitted}");
+        assert!(fitted.ends_with("m1_1") && fitted.contains('…'), "{fitted}");
+        assert!(fitted.chars().count() <= n, "{fitted}");
+        // Too little room for a useful name: the measurements, cut at
+        // their end, keep the riser's height.
+        let fitted = fit_measured_then_object(measured, object, 20.0 * 7.0, w);
+        assert!(fitted.starts_with(" · riser 0.406 m"), "{fitted}");
+        assert!(!fitted.contains("trm1"), "{fitted}");
+        assert!(fitted.chars().count() <= 20, "{fitted}");
+        assert_eq!(fit_measured_then_object(measured, object, 3.0, w), "…");
     }
 }
