@@ -91,17 +91,20 @@ pub fn number_field<N: egui::emath::Numeric>(
 ) -> bool {
     let refused = std::cell::RefCell::new(None);
     let drag = range.drag_range();
+    // A count shows as one ("8", not "8.0", which the drag speed alone
+    // would give it).
+    let decimals = if N::INTEGRAL { 0 } else { field.decimals };
     let response = ui.add(
         egui::DragValue::new(value)
             .speed(field.speed)
             .range(*drag.start()..=*drag.end())
             .clamp_existing_to_range(false)
             .update_while_editing(false)
-            .max_decimals(field.decimals)
+            .max_decimals(decimals)
             .prefix(field.prefix)
             .suffix(field.suffix)
             .custom_parser(
-                |text| match fields::judge_shown(text, range, field.decimals) {
+                |text| match fields::judge_shown(text, range, decimals) {
                     Ok(x) => Some(x),
                     Err(r) => {
                         *refused.borrow_mut() = Some(r);
