@@ -532,3 +532,48 @@ fn bumps_and_stringers_are_no_slopes_and_a_ramp_is_one() {
     assert!(ramp.feature.position.z < -4.0, "{ramp:#?}");
     assert_eq!(ramp.verdict, Verdict::Climbs, "{ramp:#?}");
 }
+
+#[test]
+fn a_walk_that_fails_away_from_its_feature_says_where_it_ended() {
+    // A 0.2 m riser the default character climbs; one of its walks is
+    // moved to end before it, past it, and at it, as walks that failed on
+    // something else do.
+    let level = level_of(&[(
+        "upper",
+        cuboid(DVec3::new(0.3, 0.0, -3.0), DVec3::new(5.0, 0.2, 3.0)),
+    )]);
+    let report = run(&level);
+    let riser = report
+        .findings
+        .iter()
+        .find(|f| f.feature.kind == FeatureKind::Step && f.feature.direction.x > 0.9)
+        .expect("the 0.2 m riser");
+    let settings = SlideSettings::default();
+    let radius = settings.radii[0];
+    let mut walk = riser.walks[0].clone();
+    let at = |d: f64| riser.feature.position + riser.feature.direction * d;
+    let told = |walk: &CheckWalk| {
+        super::verdict::failed_away(level.world(), &settings, &riser.feature, walk)
+    };
+    walk.summary.final_position = at(-radius - 1.0);
+    walk.summary.stalled_at_frame = Some(4);
+    let before = told(&walk);
+    assert!(
+        before.starts_with("stops 1.00 m before it: it stalls from frame 4"),
+        "{before}"
+    );
+    walk.summary.final_position = at(2.0);
+    let past = told(&walk);
+    assert!(
+        past.starts_with(
+            "ends 2.00 m past its line without getting by it at its level: it stalls from frame 4"
+        ),
+        "{past}"
+    );
+    walk.summary.final_position = at(0.1);
+    let beside = told(&walk);
+    assert!(
+        beside.starts_with("is stopped at it by something else: it stalls from frame 4"),
+        "{beside}"
+    );
+}

@@ -249,10 +249,10 @@ fn decide(
             Some(failed) if p.fits && !stopped_at(settings, feature, failed) => (
                 Verdict::Untested,
                 format!(
-                    "{}: the walk at {:.0}° {} away from it, so it tested nothing",
+                    "{}: the walk at {:.0}° {}, so it tested nothing",
                     p.measured,
                     failed.angle_deg,
-                    failure(world, failed)
+                    failed_away(world, settings, feature, failed)
                 ),
             ),
             Some(failed) if p.fits => (
@@ -410,6 +410,46 @@ fn other_frame_rate(
 
 /// Whether a failed walk ended at the feature (not before it, not beyond
 /// it against something else; under a ceiling, against the ceiling).
+/// How a walk that failed without stopping at `f` ([`stopped_at`]) went,
+/// from where it ended along the feature's direction: "stops 0.84 m before
+/// it: it stalls from frame 3 against …" (the body's radius taken off),
+/// "ends 2.31 m past its line without getting by it at its level" (it
+/// went around, or over something else), or "is stopped at it by
+/// something else: …" (a wall beside a flight, not its riser).
+pub(super) fn failed_away(
+    world: CollisionWorld<'_>,
+    settings: &SlideSettings,
+    f: &Feature,
+    w: &CheckWalk,
+) -> String {
+    let normal = if w.spec.direction.dot(f.direction) >= 0.0 {
+        f.direction
+    } else {
+        -f.direction
+    };
+    let d = (w.summary.final_position - f.position).dot(normal);
+    let radius = Body::of(settings).radius_along(normal);
+    if d < -(radius + AT_FEATURE_M) {
+        format!(
+            "stops {:.2} m before it: it {}",
+            -d - radius,
+            failure(world, w)
+        )
+    } else if d > 0.0 && !(f.kind == FeatureKind::Step && d <= radius + AT_FEATURE_M) {
+        let details = failure_details(world, w);
+        let how = match w.summary.stalled_at_frame {
+            Some(i) => format!(": it stalls from frame {i}{details}"),
+            None => details,
+        };
+        format!("ends {d:.2} m past its line without getting by it at its level{how}")
+    } else {
+        format!(
+            "is stopped at it by something else: it {}",
+            failure(world, w)
+        )
+    }
+}
+
 fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
     // A ceiling stops a walk by its underside (a contact facing down);
     // a walk stopped by a rock or a wall under it stalled on that instead.
@@ -598,11 +638,18 @@ fn prediction(settings: &SlideSettings, f: &Feature) -> Prediction {
 /// What went wrong in a failed walk, for the reason: where it stalled,
 /// against which triangle of which object, and why a step was refused.
 fn failure(world: CollisionWorld<'_>, w: &CheckWalk) -> String {
-    let s = &w.summary;
-    let mut text = match s.stalled_at_frame {
+    let head = match w.summary.stalled_at_frame {
         Some(i) => format!("stalls from frame {i}"),
         None => "does not get past".to_string(),
     };
+    head + &failure_details(world, w)
+}
+
+/// The wall a walk ended against and the last step it refused, each
+/// with a leading space ("" when neither).
+fn failure_details(world: CollisionWorld<'_>, w: &CheckWalk) -> String {
+    let s = &w.summary;
+    let mut text = String::new();
     if let Some(wall) = s.blocked_by {
         let lean = wall.normal.y.clamp(-1.0, 1.0).acos().to_degrees();
         let object = world

@@ -103,15 +103,13 @@ pub fn number_field<N: egui::emath::Numeric>(
             .max_decimals(decimals)
             .prefix(field.prefix)
             .suffix(field.suffix)
-            .custom_parser(
-                |text| match fields::judge_shown(text, range, decimals) {
-                    Ok(x) => Some(x),
-                    Err(r) => {
-                        *refused.borrow_mut() = Some(r);
-                        None
-                    }
-                },
-            ),
+            .custom_parser(|text| match fields::judge_shown(text, range, decimals) {
+                Ok(x) => Some(x),
+                Err(r) => {
+                    *refused.borrow_mut() = Some(r);
+                    None
+                }
+            }),
     );
     if let Some(r) = refused.into_inner() {
         ui.data_mut(|d| d.insert_temp(key, r));
