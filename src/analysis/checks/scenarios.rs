@@ -577,3 +577,64 @@ fn a_walk_that_fails_away_from_its_feature_says_where_it_ended() {
         "{beside}"
     );
 }
+
+#[test]
+fn a_gentle_slope_above_a_steeper_one_is_climbed_from_where_the_walk_started() {
+    // A roof's ridge, as on Sibenik's: 22.5° for 0.5 m, then 7.5° for
+    // 0.95 m to the ridge, and down the same way, walked by Unity's
+    // default capsule (no ground snap). The walk placed at the 7.5°
+    // slope's foot height over the 22.5° pitch falls a little and lands
+    // already on the gentle slope: the climb it made counts from the
+    // floor it started over, not from where it landed.
+    use crate::analysis::generate::solid::{Frame, prism};
+    use crate::character::EngineProfile;
+    use crate::geometry::shape::CharacterShape;
+    let (steep, gentle) = (22.5f64.to_radians().tan(), 7.5f64.to_radians().tan());
+    let (a, b) = (0.5 * steep, 0.95 * gentle);
+    let outline = [
+        DVec2::new(0.0, 0.0),
+        DVec2::new(2.9, 0.0),
+        DVec2::new(2.4, a),
+        DVec2::new(1.45, a + b),
+        DVec2::new(0.5, a),
+    ];
+    let ridge = prism(
+        &outline,
+        &[(0..outline.len()).collect()],
+        &Frame::xy(DVec3::new(-1.45, 0.0, -3.0)),
+        0.0,
+        6.0,
+    );
+    let level = level_of(&[("ridge", ridge)]);
+    let mut settings = SlideSettings {
+        radii: [0.5, 1.0, 0.5],
+        skin: 0.08,
+        min_move: 0.001,
+        shape: CharacterShape::Capsule {
+            radius_m: 0.5,
+            height_m: 2.0,
+        },
+        ..SlideSettings::default()
+    };
+    settings.character.engine = EngineProfile::Unity;
+    let report = check_level(
+        &level,
+        level.world(),
+        &settings,
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .expect("valid settings and a floor")
+    .expect("not cancelled");
+    let gentle_slopes: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.feature.kind == FeatureKind::Slope && (f.feature.slope_deg.unwrap() - 7.5).abs() < 0.5
+        })
+        .collect();
+    assert!(!gentle_slopes.is_empty(), "{:#?}", report.findings);
+    for f in gentle_slopes {
+        assert_eq!(f.verdict, Verdict::Climbs, "{}", f.reason);
+    }
+}

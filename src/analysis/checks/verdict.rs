@@ -959,7 +959,23 @@ impl Judged {
                 let end = w.summary.final_position;
                 let on_slope = past(end).min(1.2);
                 let rise = (0.5 * tan * on_slope).max(SLOPE_RISE_M);
-                let start = floor_of(settled);
+                // From the floor the walk first stood on, or the one it
+                // started over when that is lower by no more than an
+                // approach may drop: a walk placed at the slope's foot
+                // height over ground that falls away before the foot (a
+                // roof's ridge: a steeper pitch below a gentler one)
+                // lands a few frames on, already up the slope, and that
+                // climb counts too.
+                let landed = floor_of(settled);
+                let over = w
+                    .frames
+                    .first()
+                    .map_or(landed, |f| floor_of(f.before.position));
+                let start = if over < landed && landed - over <= APPROACH_DROP_M {
+                    over
+                } else {
+                    landed
+                };
                 on_slope >= 0.1 && after.iter().any(|&(p, g)| g && floor_of(p) - start >= rise)
             }
             // Through the door at the floor's level: crossing its middle
