@@ -137,10 +137,11 @@ fn counts(
         if !solver.start_move(m.start_world, m.velocity_world) {
             continue;
         }
-        loop {
-            // The open-space walk `run_to_end` takes first, on the box the
-            // solver would hand it (within its rounding).
-            let Some(rec) = solver.step() else { break };
+        while let Some(rec) = solver.step() {
+            // What the open-space walk finds on the box the solver hands
+            // it (within its rounding): `run_to_end` took that walk before
+            // every iteration until 2026-11-29, and still does after an
+            // iteration that met nothing.
             iterations += 1;
             let (c, v) = (rec.start, rec.velocity);
             let margin = radii + DVec3::splat(1e-9 + v.abs().max_element() * 1e-6);
