@@ -19,10 +19,12 @@
 //! - `query`: box and ray traversal.
 //! - `validate`: structural checks and [`BvhError`].
 //! - `stats`: [`BvhStats`] and node depths.
+//! - `huge_pages`: a level's nodes and leaf corners in 2 MiB pages.
 
 mod binary;
 mod build;
 mod collapse;
+mod huge_pages;
 mod node;
 mod query;
 mod stats;
@@ -222,21 +224,27 @@ impl Bvh {
     /// to its test. 40 bytes a triangle (corners and index) instead of 24.
     /// What a level builds.
     pub fn build_for_mesh(mesh: &TriMesh) -> Bvh {
-        Self::build(&mesh.tri_aabbs).with_leaf_tris(mesh)
+        let mut bvh = Self::build(&mesh.tri_aabbs).with_leaf_tris(mesh);
+        // What every move reads, scattered (the leaf corners are made
+        // there already): see `huge_pages`.
+        bvh.nodes = huge_pages::in_huge_pages(std::mem::take(&mut bvh.nodes));
+        bvh
     }
 
     /// Replaces the leaf-ordered boxes by the leaf-ordered corners of
     /// `mesh`'s triangles (the mesh the tree was built over).
     fn with_leaf_tris(mut self, mesh: &TriMesh) -> Bvh {
         use rayon::prelude::*;
-        self.leaf_tris = self
-            .tri_indices
+        let len = self.tri_indices.len();
+        let mut leaf_tris = huge_pages::empty_in_huge_pages(len).unwrap_or_default();
+        self.tri_indices
             .par_iter()
             .map(|&tri| LeafTri {
                 corners: mesh.triangle(tri),
                 tri,
             })
-            .collect();
+            .collect_into_vec(&mut leaf_tris);
+        self.leaf_tris = leaf_tris;
         self.leaf_aabbs = Vec::new();
         self
     }

@@ -670,3 +670,23 @@ mod watertight {
         }
     }
 }
+
+/// A level big enough for its leaf corners to go into huge pages (more
+/// than 8 MiB of them) gets the same tree as one built without: the nodes
+/// bit for bit, the same triangle order, and each leaf triangle's corners
+/// and index those of the mesh.
+#[test]
+fn a_big_levels_tree_is_the_same_in_huge_pages() {
+    let mesh = grid_mesh(340);
+    assert!(mesh.triangle_count() * std::mem::size_of::<LeafTri>() > 8 << 20);
+    let plain = Bvh::build(&mesh.tri_aabbs);
+    let level = Bvh::build_for_mesh(&mesh);
+    assert_eq!(node_bits(&level), node_bits(&plain));
+    assert_eq!(level.tri_indices, plain.tri_indices);
+    assert_eq!(level.leaf_tris.len(), mesh.triangle_count());
+    for (k, leaf) in level.leaf_tris.iter().enumerate() {
+        assert_eq!(leaf.tri, level.tri_indices[k]);
+        assert_eq!(leaf.corners, mesh.triangle(leaf.tri));
+    }
+    assert_eq!(level.validate(&mesh.tri_aabbs), Ok(()));
+}

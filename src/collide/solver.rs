@@ -143,6 +143,9 @@ pub struct SlideSolver<'w> {
     /// Whether `record` is the move's latest iteration's (see
     /// [`SlideSolver::run_to_end`]).
     record_is_latest: bool,
+    /// The latest iteration [`SlideSolver::run_to_end`] ran met some
+    /// triangle, so the next one most likely does too (see there).
+    expect_contact: bool,
     /// Which triggers the probe is in (`None` on a level without any).
     triggers: Option<Box<TriggerTracker>>,
     /// See [`SlideSolver::set_rounded_search`].
@@ -221,6 +224,7 @@ impl<'w> SlideSolver<'w> {
             visited: Vec::new(),
             record: empty_record(settings.mode),
             record_is_latest: false,
+            expect_contact: true,
             triggers: has_triggers(&world).then(Box::default),
             rounded_search: true,
             last_clearance: None,
@@ -411,11 +415,23 @@ impl<'w> SlideSolver<'w> {
     /// ordered search were more than half of the cost (BENCHMARKS.md).
     /// [`SlideSolver::last_record`] is `None` when the last iteration kept
     /// no record.
+    ///
+    /// The walk that finds open space stops at the first triangle's box
+    /// the probe's moving box touches, and most iterations touch one (a
+    /// probe on the ground, or sliding along what it just hit): then it
+    /// has read a path of the tree for nothing, as many nodes as the
+    /// ordered search that follows. So after an iteration that met a
+    /// triangle the next goes straight to the ordered search, which ends
+    /// an iteration through open space exactly where the walk would, only
+    /// at the cost of its record; the walk is tried again after an
+    /// iteration that met nothing (BENCHMARKS.md, "The tree walk at 1M-4M
+    /// triangles").
     #[inline]
     pub fn run_to_end(&mut self) -> MoveEnd {
         while self.has_move && self.finished.is_none() {
-            if !self.arrive_unrecorded() {
-                self.step_recorded(true);
+            if self.expect_contact || !self.arrive_unrecorded() {
+                let met = self.step_recorded(true).map(|r| r.candidate_count > 0);
+                self.expect_contact = met.unwrap_or(true);
             }
         }
         MoveEnd {
