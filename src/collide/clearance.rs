@@ -352,7 +352,10 @@ impl ClearanceQuery<'_, '_> {
                 .max(center_w - aabb.max.as_dvec3())
                 .max(DVec3::ZERO);
             let bound = loose(best_distance_e);
-            if (outside * inv_radii).length() > bound {
+            // Squared, with no square root to wait for: the two sides differ
+            // from the lengths' comparison by a rounding, far inside the
+            // bound's margin.
+            if (outside * inv_radii).length_squared() > bound * bound {
                 continue;
             }
             // A seed measured against a looser bound: the same distance,

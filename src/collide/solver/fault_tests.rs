@@ -391,6 +391,7 @@ fn the_ghost_check_on_the_clearance_list_equals_its_own_search() {
                     &mut scratch,
                     &mut tris,
                     false,
+                    None,
                 );
                 assert_eq!(rec.ghost_hit, own, "{mode}: {rec:?}");
                 compared += usize::from(own.is_some());
