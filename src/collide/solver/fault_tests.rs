@@ -301,6 +301,7 @@ proptest! {
         p0 in point(),
         p1 in point(),
         through in 0..12usize,
+        miss in prop_oneof![Just(0.02), 0.0..0.4f64],
         offset in prop_oneof![Just(0.0f32), Just(1.0e3), Just(-2.5e5)],
         robust in any::<bool>(),
         two_sided in any::<bool>(),
@@ -317,11 +318,12 @@ proptest! {
         let s = SlideSettings { mode, two_sided, radii: [0.5, 1.0, 0.7], ..settings(mode) };
         let es = EllipsoidSpace::new(s.half_extents()).unwrap();
         let world = level.world();
-        // Most paths aimed through a triangle's centroid.
+        // Most paths aimed through a triangle's centroid, or past it by
+        // up to a few radii (near misses, flagged or not).
         let (start, end) = match tris.get(through) {
             Some(t) => {
                 let c = (t[0] + t[1] + t[2]) / 3.0;
-                (p0 + shift, c + (c - p0) * 0.3 + (p1 - c) * 0.02 + shift)
+                (p0 + shift, c + (c - p0) * 0.3 + (p1 - c) * miss + shift)
             }
             None => (p0 + shift, p1 + shift),
         };
