@@ -18,7 +18,7 @@
 use super::world::CollisionWorld;
 use super::{EndReason, IterationOutcome, IterationRecord, SlideMode, SlideSettings};
 use crate::bvh::{BvhScratch, QueryStats, RoundedProbe};
-use crate::geometry::closest::closest_feature_on_triangle;
+use crate::geometry::closest::closest_feature_given_cross;
 use crate::geometry::espace::EllipsoidSpace;
 use crate::geometry::sweep::Feature;
 use crate::math::{Aabb, Vec3};
@@ -287,7 +287,12 @@ impl ClearanceQuery<'_, '_> {
                 tri,
                 self.exact(tri, center_e, one_sided, loose(best_distance_e)),
             ));
-            if let Some((distance_e, point_e, feature, _)) = seeded[k].and_then(|s| s.1)
+            if let Some(Measured {
+                distance_e,
+                point_e,
+                feature,
+                ..
+            }) = seeded[k].and_then(|s| s.1)
                 && nearer((distance_e, tri), best_distance_e, best)
             {
                 best_distance_e = distance_e;
@@ -352,16 +357,24 @@ impl ClearanceQuery<'_, '_> {
                 .max(center_w - aabb.max.as_dvec3())
                 .max(DVec3::ZERO);
             let bound = loose(best_distance_e);
-            if (outside * inv_radii).length() > bound {
+            // Squared, with no square root to wait for: the two sides differ
+            // from the lengths' comparison by a rounding, far inside the
+            // bound's margin.
+            if (outside * inv_radii).length_squared() > bound * bound {
                 continue;
             }
             // A seed measured against a looser bound: the same distance,
             // unless its plane is beyond the bound now.
             let measured = match seeded.iter().flatten().find(|s| s.0 == tri) {
-                Some(&(_, m)) => m.filter(|m| m.3 <= bound),
+                Some(&(_, m)) => m.filter(|m| !plane_beyond(m.plane, bound)),
                 None => self.exact(tri, center_e, one_sided, bound),
             };
-            if let Some((distance_e, point_e, feature, _)) = measured
+            if let Some(Measured {
+                distance_e,
+                point_e,
+                feature,
+                ..
+            }) = measured
                 && nearer((distance_e, tri), best_distance_e, best)
             {
                 best_distance_e = distance_e;
@@ -396,19 +409,14 @@ impl ClearanceQuery<'_, '_> {
     }
 
     /// The distance from `center_e` to triangle `tri` (ellipsoid space),
-    /// its closest point and feature, and the distance to its plane; `None` when the triangle does not
-    /// count (it does not collide, or it is one-sided and the centre is
-    /// behind it) or its plane alone is farther than `bound`. The one
-    /// measure of the clearance, for seeds and search alike, so that a
-    /// triangle met twice gets the same distance to the last bit.
+    /// its closest point and feature, and its plane's distance; `None` when
+    /// the triangle does not count (it does not collide, or it is
+    /// one-sided and the centre is behind it) or its plane alone is
+    /// farther than `bound`. The one measure of the clearance, for seeds
+    /// and search alike, so that a triangle met twice gets the same
+    /// distance to the last bit.
     #[inline]
-    fn exact(
-        &self,
-        tri: u32,
-        center_e: DVec3,
-        one_sided: bool,
-        bound: f64,
-    ) -> Option<(f64, DVec3, Feature, f64)> {
+    fn exact(&self, tri: u32, center_e: DVec3, one_sided: bool, bound: f64) -> Option<Measured> {
         if !self.world.triangle_collides(tri) {
             return None;
         }
@@ -418,20 +426,72 @@ impl ClearanceQuery<'_, '_> {
             .mesh
             .triangle_f64(tri)
             .map(|p| es.espace_from_world(p));
-        let normal_e = (tri_e[1] - tri_e[0])
-            .cross(tri_e[2] - tri_e[0])
-            .normalize_or_zero();
-        let height_e = normal_e.dot(center_e - tri_e[0]);
-        if (one_sided && height_e < 0.0) || height_e.abs() > bound {
+        let cross_e = (tri_e[1] - tri_e[0]).cross(tri_e[2] - tri_e[0]);
+        let to_center_e = center_e - tri_e[0];
+        let plane = PlaneHeight {
+            scaled: cross_e.dot(to_center_e),
+            cross2: cross_e.length_squared(),
+        };
+        if (one_sided && behind(cross_e, to_center_e, plane.scaled)) || plane_beyond(plane, bound) {
             return None;
         }
-        let (point_e, feature) = closest_feature_on_triangle(tri_e, center_e);
-        Some((
-            (center_e - point_e).length(),
+        let (point_e, feature) = closest_feature_given_cross(tri_e, cross_e, center_e);
+        Some(Measured {
+            distance_e: (center_e - point_e).length(),
             point_e,
             feature,
-            height_e.abs(),
-        ))
+            plane,
+        })
+    }
+}
+
+/// One triangle's exact measure from a centre ([`ClearanceQuery::exact`]).
+#[derive(Clone, Copy, Debug)]
+struct Measured {
+    /// The distance from the centre, ellipsoid space.
+    distance_e: f64,
+    /// The triangle's point nearest the centre, ellipsoid space.
+    point_e: DVec3,
+    /// The feature it lies on.
+    feature: Feature,
+    /// The centre's height over the triangle's plane.
+    plane: PlaneHeight,
+}
+
+/// The height of a point over a triangle's plane, unnormalised: `scaled`
+/// is `n . (p - v0)` for the triangle's cross product `n = (v1 - v0) x
+/// (v2 - v0)`, and `cross2` is `|n|^2`; the height is `scaled / |n|`.
+/// Kept so, the plane bound needs no square root and no division.
+#[derive(Clone, Copy, Debug)]
+struct PlaneHeight {
+    scaled: f64,
+    cross2: f64,
+}
+
+/// Whether the plane alone is farther than `bound` (`|height| > bound`,
+/// squared on both sides). It differs from comparing the normalised
+/// height by a rounding, far inside the margin every bound carries
+/// ([`loose`]): a triangle it skips is farther than the nearest one. A
+/// degenerate triangle (`n` zero) is never skipped.
+#[inline]
+fn plane_beyond(plane: PlaneHeight, bound: f64) -> bool {
+    plane.scaled * plane.scaled > bound * bound * plane.cross2
+}
+
+/// Whether the centre is behind the triangle's plane: the sign of its
+/// height along the unit normal, decided exactly as that height's own
+/// sign (a centre on the plane is not behind it). Where the unnormalised
+/// height is larger than every rounding of either (a millionth of a
+/// millionth of the sum it is made of, against a few 1e-16 for each), the
+/// two have the same sign; only nearer the plane is the normal
+/// normalised, as the one-sided rule has always measured it.
+#[inline]
+pub(super) fn behind(cross_e: DVec3, to_center_e: DVec3, scaled: f64) -> bool {
+    let size = (cross_e * to_center_e).abs().element_sum();
+    if scaled.abs() > 1e-12 * size {
+        scaled < 0.0
+    } else {
+        cross_e.normalize_or_zero().dot(to_center_e) < 0.0
     }
 }
 

@@ -169,30 +169,44 @@ impl CrossingQuery<'_, '_> {
         let p0 = es.espace_from_world(start_w);
         let p1 = es.espace_from_world(end_w);
         let mesh = self.world.mesh;
-        // The box of the segment grown by the radius, ellipsoid space: a
-        // triangle whose box is outside it is farther than the radius.
-        let (lo, hi) = (p0.min(p1) - 1.0, p0.max(p1) + 1.0);
+        // The segment's box, ellipsoid space, and that box grown by the
+        // radius: a triangle whose box is outside the grown box is farther
+        // than the radius.
+        let (seg_lo, seg_hi) = (p0.min(p1), p0.max(p1));
+        let (lo, hi) = (seg_lo - 1.0, seg_hi + 1.0);
+        // How far the boxes' coordinates are from the origin, for the margin
+        // of the box-distance bound below.
+        let seg_reach = seg_lo.abs().max(seg_hi.abs()).max_element();
         let mut deepest: Option<(u32, f64, f64, DVec3)> = None;
         for &tri in self.tris.iter() {
             if !self.world.triangle_collides(tri) {
                 continue;
             }
-            let tri_e = mesh.triangle_f64(tri).map(|p| es.espace_from_world(p));
+            // The triangle's box in ellipsoid space, from the mesh's box
+            // (exact around its corners): scaling each axis by a positive
+            // factor keeps the order of the corners' coordinates, so this is
+            // the box of the corners mapped to ellipsoid space, to the bit,
+            // read from one place instead of the triangle's four.
+            let aabb = &mesh.tri_aabbs[tri as usize];
             let (tlo, thi) = (
-                tri_e[0].min(tri_e[1]).min(tri_e[2]),
-                tri_e[0].max(tri_e[1]).max(tri_e[2]),
+                es.espace_from_world(aabb.min.as_dvec3()),
+                es.espace_from_world(aabb.max.as_dvec3()),
             );
             if tlo.cmpgt(hi).any() || thi.cmplt(lo).any() {
                 continue;
             }
+            // Nearer than this is all that can be flagged now.
+            let bound = deepest.map_or(1.0 - TUNNEL_TOLERANCE_RADII, |(_, _, best, _)| best);
+            if boxes_stay_beyond((seg_lo, seg_hi), (tlo, thi), bound, seg_reach) {
+                continue;
+            }
+            let tri_e = mesh.triangle_f64(tri).map(|p| es.espace_from_world(p));
             let n_e = (tri_e[1] - tri_e[0]).cross(tri_e[2] - tri_e[0]);
             let (h0, h1) = (n_e.dot(p0 - tri_e[0]), n_e.dot(p1 - tri_e[0]));
             if one_sided && h0 < 0.0 {
                 // Behind a one-sided triangle: passable by design.
                 continue;
             }
-            // Nearer than this is all that can be flagged now.
-            let bound = deepest.map_or(1.0 - TUNNEL_TOLERANCE_RADII, |(_, _, best, _)| best);
             let reach = (p0 - tri_e[0]).abs().max(p1 - tri_e[0]).max_element();
             if path_stays_beyond(tri_e, n_e, (h0, h1), bound, reach) {
                 continue;
@@ -252,6 +266,30 @@ impl CrossingQuery<'_, '_> {
             cause,
         })
     }
+}
+
+/// Whether the box `[lo, hi]` of a triangle keeps more than `bound` from
+/// the box `[seg_lo, seg_hi]` of a segment (ellipsoid space), and so the
+/// triangle from the segment: the distance between two boxes is a lower
+/// bound on the distance between anything inside them. Spares the
+/// triangle's corners and the exact measures for a candidate that only a
+/// corner of the grown box reaches (the candidate search lists every
+/// triangle whose box the probe's box touches, a box with corners out of
+/// the probe's reach). Decided with a margin far above the rounding of
+/// the boxes (`reach`: the largest coordinate of the segment's box, which
+/// their rounding scales with), so that a triangle skipped here is one the
+/// exact measure would have found at `bound` or farther.
+#[inline]
+pub(super) fn boxes_stay_beyond(
+    (seg_lo, seg_hi): (DVec3, DVec3),
+    (lo, hi): (DVec3, DVec3),
+    bound: f64,
+    reach: f64,
+) -> bool {
+    let gap = (lo - seg_hi).max(seg_lo - hi).max(DVec3::ZERO);
+    let limit = bound + 1e-9 * (1.0 + bound) + 1e-12 * reach;
+    // `|gap| > limit`, squared (both sides are positive).
+    gap.length_squared() > limit * limit
 }
 
 /// Whether the segment whose ends lie at `h0` and `h1` along the

@@ -42,30 +42,54 @@ pub struct GhostHit {
 /// the face's own contact (rounding of an exact tie), not a corner's.
 pub const MIN_DEFLECTION_DEG: f64 = 1e-3;
 
-/// The hit's edge (its two ends) or vertex (twice) when the hit may be a
-/// ghost corner: met on an edge or a vertex, bent off the face's normal.
-/// `None` for a face hit or one met along the face's own normal, which
-/// [`detect`] never flags.
-pub(super) fn suspect_feature(world: &CollisionWorld<'_>, hit: &NearestHit) -> Option<[Vec3; 2]> {
+/// A hit that may be a ghost corner ([`suspect_feature`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Suspect {
+    /// The hit's edge (its two ends) or vertex (twice).
+    pub feature: [Vec3; 2],
+    /// How far the contact normal is bent off the face's, degrees.
+    pub deflection_deg: f64,
+}
+
+/// The hit's edge or vertex when the hit may be a ghost corner: met on an
+/// edge or a vertex, bent off the face's normal. `None` for a face hit or
+/// one met along the face's own normal, which [`detect`] never flags.
+pub(super) fn suspect_feature(world: &CollisionWorld<'_>, hit: &NearestHit) -> Option<Suspect> {
+    if hit.feature == Feature::Face {
+        return None;
+    }
+    let deflection_deg = deflection_deg(hit);
+    if deflection_deg < MIN_DEFLECTION_DEG {
+        return None;
+    }
+    let corners = world.mesh.triangle(hit.triangle);
+    let feature = match hit.feature {
+        Feature::Face => return None,
+        Feature::Edge(i) => [corners[i as usize], corners[(i as usize + 1) % 3]],
+        Feature::Vertex(i) => [corners[i as usize]; 2],
+    };
+    Some(Suspect {
+        feature,
+        deflection_deg,
+    })
+}
+
+/// The angle between the hit's contact normal and its face's normal turned
+/// to the same side, degrees.
+fn deflection_deg(hit: &NearestHit) -> f64 {
     let face_normal = hit.triangle_plane_normal;
     let facing = if face_normal.dot(hit.contact_normal) < 0.0 {
         -face_normal
     } else {
         face_normal
     };
-    if angle_deg(hit.contact_normal, facing) < MIN_DEFLECTION_DEG {
-        return None;
-    }
-    let corners = world.mesh.triangle(hit.triangle);
-    match hit.feature {
-        Feature::Face => None,
-        Feature::Edge(i) => Some([corners[i as usize], corners[(i as usize + 1) % 3]]),
-        Feature::Vertex(i) => Some([corners[i as usize]; 2]),
-    }
+    angle_deg(hit.contact_normal, facing)
 }
 
 /// Checks the nearest hit for a ghost corner; a fold of at most
 /// `flat_limit_deg` counts as flat. Reuses `scratch` and `tris`.
+/// `suspect`: the hit's [`suspect_feature`] when the caller has it (the
+/// same value, not measured again), else `None`.
 ///
 /// With `listed`, `tris` already holds every triangle whose box touches
 /// the hit's [`suspect_feature`] (the clearance's search grown to reach
@@ -79,14 +103,12 @@ pub(super) fn detect(
     scratch: &mut BvhScratch,
     tris: &mut Vec<u32>,
     listed: bool,
+    suspect: Option<Suspect>,
 ) -> Option<GhostHit> {
-    let face_normal = hit.triangle_plane_normal;
-    let facing = if face_normal.dot(hit.contact_normal) < 0.0 {
-        -face_normal
-    } else {
-        face_normal
-    };
-    let deflection_deg = angle_deg(hit.contact_normal, facing);
+    if hit.feature == Feature::Face {
+        return None;
+    }
+    let deflection_deg = suspect.map_or_else(|| deflection_deg(hit), |s| s.deflection_deg);
     if deflection_deg < MIN_DEFLECTION_DEG {
         // Met along the face's own normal: the edge or vertex was met
         // where the face is met too (a capsule's round end set down on a

@@ -577,7 +577,7 @@ impl<'w> SlideSolver<'w> {
             growth_e: self.nearby_growth_e,
             tris: &mut self.tris,
         }
-        .measure_covering(rec.end, &seeds[..n], suspect);
+        .measure_covering(rec.end, &seeds[..n], suspect.map(|s| s.feature));
         rec.clearance = clearance;
         rec.ghost_hit = match (&rec.nearest, suspect) {
             (Some(hit), Some(_)) => super::ghost::detect(
@@ -587,6 +587,7 @@ impl<'w> SlideSolver<'w> {
                 &mut self.scratch,
                 &mut self.tris,
                 listed,
+                suspect,
             ),
             _ => None,
         };

@@ -49,9 +49,16 @@ pub fn closest_point_on_triangle(tri: [DVec3; 3], p: DVec3) -> DVec3 {
 /// edge's end on the vertex. A degenerate triangle (see [`DEGENERATE_SINE`])
 /// is treated as the union of its three edges.
 pub fn closest_feature_on_triangle(tri: [DVec3; 3], p: DVec3) -> (DVec3, Feature) {
+    closest_feature_given_cross(tri, (tri[1] - tri[0]).cross(tri[2] - tri[0]), p)
+}
+
+/// [`closest_feature_on_triangle`] when the caller has already computed
+/// `n = (tri[1] - tri[0]) x (tri[2] - tri[0])` (for its own plane test):
+/// the same answer to the bit, without computing it again.
+#[inline]
+pub(crate) fn closest_feature_given_cross(tri: [DVec3; 3], n: DVec3, p: DVec3) -> (DVec3, Feature) {
     let e0 = tri[1] - tri[0];
     let e1 = tri[2] - tri[0];
-    let n = e0.cross(e1);
     let n2 = n.length_squared();
     let min_n2 = DEGENERATE_SINE * DEGENERATE_SINE * e0.length_squared() * e1.length_squared();
     if n2 <= min_n2 || n2.is_nan() {

@@ -9,11 +9,15 @@
 
 use super::SlideSolver;
 use crate::collide::TUNNEL_TOLERANCE_RADII;
-use crate::collide::clearance::{ClearanceQuery, NearbyTriangles};
-use crate::collide::crossing::{dips_between_ends, path_stays_beyond};
+use crate::collide::clearance::{ClearanceQuery, NearbyTriangles, behind};
+use crate::collide::crossing::{
+    CrossingQuery, boxes_stay_beyond, dips_between_ends, path_stays_beyond,
+};
 use crate::collide::{SlideMode, SlideSettings, TraceDetail};
 use crate::geometry::closest::{closest_point_on_triangle, segment_triangle_closest};
+use crate::geometry::espace::EllipsoidSpace;
 use crate::level::Level;
+use crate::math::Aabb;
 use crate::mesh::MeshBuilder;
 use glam::{DVec3, Vec3};
 use proptest::prelude::*;
@@ -246,6 +250,135 @@ proptest! {
         }
     }
 
+    /// The path check skips a triangle by the distance between its box and
+    /// the segment's box only where the exact least distance is at least
+    /// the bound, near the origin and far from it (where the margin over
+    /// the boxes' rounding matters).
+    #[test]
+    fn the_box_bound_never_skips_a_nearer_triangle(
+        tri in triangle(),
+        p0 in point(),
+        p1 in point(),
+        bound in 0.0..2.0f64,
+        offset in prop_oneof![Just(0.0), Just(1.0e3), Just(-2.5e5), Just(1.0e9)],
+    ) {
+        let shift = DVec3::new(offset, -offset, 0.5 * offset);
+        let tri = tri.map(|p| p + shift);
+        let (p0, p1) = (p0 + shift, p1 + shift);
+        let (seg_lo, seg_hi) = (p0.min(p1), p0.max(p1));
+        let reach = seg_lo.abs().max(seg_hi.abs()).max_element();
+        let tri_box = (tri[0].min(tri[1]).min(tri[2]), tri[0].max(tri[1]).max(tri[2]));
+        if boxes_stay_beyond((seg_lo, seg_hi), tri_box, bound, reach) {
+            let (_, dist, _) = segment_triangle_closest(p0, p1, tri);
+            prop_assert!(dist >= bound, "skipped at {dist} < {bound}");
+        }
+    }
+
+    /// The path check reads a triangle's box in ellipsoid space from the
+    /// mesh's box: the same box as its corners mapped to ellipsoid space,
+    /// to the bit, for any corners and any radii.
+    #[test]
+    fn the_mesh_box_in_ellipsoid_space_is_the_corners_box(
+        corners in proptest::array::uniform9(-1.0e6..1.0e6f32),
+        radii in (0.01..5.0f64, 0.01..5.0f64, 0.01..5.0f64),
+    ) {
+        let c = [0, 3, 6].map(|k| Vec3::new(corners[k], corners[k + 1], corners[k + 2]));
+        let es = EllipsoidSpace::new(DVec3::new(radii.0, radii.1, radii.2)).unwrap();
+        let b = Aabb::from_points(c);
+        let e = c.map(|p| es.espace_from_world(p.as_dvec3()));
+        prop_assert_eq!(es.espace_from_world(b.min.as_dvec3()), e[0].min(e[1]).min(e[2]));
+        prop_assert_eq!(es.espace_from_world(b.max.as_dvec3()), e[0].max(e[1]).max(e[2]));
+    }
+
+    /// The path check, with every skip it takes, flags the same tunnel
+    /// (triangle, place and depth, to the bit) as the definition: every
+    /// candidate measured exactly, the deepest kept in the candidates'
+    /// order; on random soups near the origin and far from it, with paths
+    /// through triangles, in both kinds of sidedness.
+    #[test]
+    fn the_path_check_flags_what_the_exact_measure_flags(
+        tris in proptest::collection::vec(triangle(), 1..12),
+        p0 in point(),
+        p1 in point(),
+        through in 0..12usize,
+        miss in prop_oneof![Just(0.02), 0.0..0.4f64],
+        offset in prop_oneof![Just(0.0f32), Just(1.0e3), Just(-2.5e5)],
+        robust in any::<bool>(),
+        two_sided in any::<bool>(),
+    ) {
+        let shift = DVec3::splat(offset as f64);
+        let mut b = MeshBuilder::new();
+        b.object("soup");
+        for t in &tris {
+            let p = |k: usize| t[k].as_vec3() + Vec3::splat(offset);
+            b.triangle(p(0), p(1), p(2));
+        }
+        let level = Level::from_mesh("soup", b.build());
+        let mode = if robust { SlideMode::Robust } else { SlideMode::Fauerby2003 };
+        let s = SlideSettings { mode, two_sided, radii: [0.5, 1.0, 0.7], ..settings(mode) };
+        let es = EllipsoidSpace::new(s.half_extents()).unwrap();
+        let world = level.world();
+        // Most paths aimed through a triangle's centroid, or past it by
+        // up to a few radii (near misses, flagged or not).
+        let (start, end) = match tris.get(through) {
+            Some(t) => {
+                let c = (t[0] + t[1] + t[2]) / 3.0;
+                (p0 + shift, c + (c - p0) * 0.3 + (p1 - c) * miss + shift)
+            }
+            None => (p0 + shift, p1 + shift),
+        };
+        let all: Vec<u32> = (0..level.mesh.triangle_count() as u32).collect();
+        let mut rec = crate::collide::context::empty_record(mode);
+        rec.start = start;
+        rec.end = end;
+        rec.velocity = end - start;
+        let flagged = CrossingQuery { world: &world, settings: &s, es, tris: &all }
+            .check(&rec)
+            .map(|t| (t.triangle, t.t, t.depth_radii));
+        // The definition, no skips.
+        let (e0, e1) = (es.espace_from_world(start), es.espace_from_world(end));
+        let one_sided = robust && !two_sided;
+        let mut deepest: Option<(u32, f64, f64)> = None;
+        for &tri in &all {
+            let t = level.mesh.triangle_f64(tri).map(|p| es.espace_from_world(p));
+            let n = (t[1] - t[0]).cross(t[2] - t[0]);
+            if one_sided && n.dot(e0 - t[0]) < 0.0 {
+                continue;
+            }
+            let bound = deepest.map_or(1.0 - TUNNEL_TOLERANCE_RADII, |d| d.2);
+            let at_start = (closest_point_on_triangle(t, e0) - e0).length();
+            let at_end = (closest_point_on_triangle(t, e1) - e1).length();
+            let (along, dist, _) = segment_triangle_closest(e0, e1, t);
+            if dist < bound
+                && dist < at_start - TUNNEL_TOLERANCE_RADII
+                && dist < at_end - TUNNEL_TOLERANCE_RADII
+            {
+                deepest = Some((tri, along, dist));
+            }
+        }
+        prop_assert_eq!(flagged, deepest.map(|(tri, t, dist)| (tri, t, 1.0 - dist)));
+    }
+
+    /// The clearance's one-sided rule decides whether a centre is behind a
+    /// triangle exactly as the unit normal's height does, also for centres
+    /// on the plane and within a rounding of it, near the origin and far.
+    #[test]
+    fn the_behind_test_is_the_unit_normals_sign(
+        tri in triangle(),
+        p in point(),
+        off in prop_oneof![Just(0.0), -1e-12..1e-12f64, -1e-6..1e-6f64, -2.0..2.0f64],
+        shift in prop_oneof![Just(0.0), Just(1.0e3), Just(-2.5e5)],
+    ) {
+        let tri = tri.map(|v| v + DVec3::splat(shift));
+        let cross = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
+        let unit = cross.normalize_or_zero();
+        // The point put on the plane, then `off` along the normal.
+        let p = p + DVec3::splat(shift);
+        let p = p - unit * unit.dot(p - tri[0]) + unit * off;
+        let d = p - tri[0];
+        prop_assert_eq!(behind(cross, d, cross.dot(d)), unit.dot(d) < 0.0);
+    }
+
     /// The path check's test of the ends lets through every path the
     /// exact measure flags: one whose least distance to the triangle is
     /// deeper than at both ends by the tolerance.
@@ -391,6 +524,7 @@ fn the_ghost_check_on_the_clearance_list_equals_its_own_search() {
                     &mut scratch,
                     &mut tris,
                     false,
+                    None,
                 );
                 assert_eq!(rec.ghost_hit, own, "{mode}: {rec:?}");
                 compared += usize::from(own.is_some());
