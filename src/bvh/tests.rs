@@ -449,8 +449,16 @@ proptest! {
             match (got, want) {
                 (None, None) => {}
                 (Some(h), Some((_, t))) => {
-                    // Ties may pick another triangle at the very same t.
-                    prop_assert_eq!(h.t, t);
+                    // Through an edge or corner two triangles share, the
+                    // cast takes the face met most squarely among hits
+                    // within rounding of each other (`query::tie`), which
+                    // need not be the one whose rounding came out nearest.
+                    prop_assert!(
+                        (h.t - t).abs() <= 1e-6 * (1.0 + t.abs()),
+                        "bvh t {} vs brute force t {}",
+                        h.t,
+                        t
+                    );
                     let again = ray_triangle(origin, dir, mesh.triangle(h.triangle), max_t);
                     prop_assert_eq!(again.map(|r| r.0), Some(h.t));
                 }
