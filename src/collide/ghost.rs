@@ -55,19 +55,19 @@ pub(super) struct Suspect {
 /// edge or a vertex, bent off the face's normal. `None` for a face hit or
 /// one met along the face's own normal, which [`detect`] never flags.
 pub(super) fn suspect_feature(world: &CollisionWorld<'_>, hit: &NearestHit) -> Option<Suspect> {
-    if hit.feature == Feature::Face {
-        return None;
-    }
-    let deflection_deg = deflection_deg(hit);
-    if deflection_deg < MIN_DEFLECTION_DEG {
-        return None;
-    }
     let corners = world.mesh.triangle(hit.triangle);
     let feature = match hit.feature {
         Feature::Face => return None,
         Feature::Edge(i) => [corners[i as usize], corners[(i as usize + 1) % 3]],
         Feature::Vertex(i) => [corners[i as usize]; 2],
     };
+    // Met along the face's own normal: the edge or vertex was met where
+    // the face is met too (a capsule's round end set down on a tile's
+    // edge), so nothing is bent.
+    let deflection_deg = deflection_deg(hit);
+    if deflection_deg < MIN_DEFLECTION_DEG {
+        return None;
+    }
     Some(Suspect {
         feature,
         deflection_deg,
@@ -86,42 +86,29 @@ fn deflection_deg(hit: &NearestHit) -> f64 {
     angle_deg(hit.contact_normal, facing)
 }
 
-/// Checks the nearest hit for a ghost corner; a fold of at most
-/// `flat_limit_deg` counts as flat. Reuses `scratch` and `tris`.
-/// `suspect`: the hit's [`suspect_feature`] when the caller has it (the
-/// same value, not measured again), else `None`.
+/// Checks the nearest hit, which `suspect` (its [`suspect_feature`]) says
+/// was met on an edge or vertex bent off its face's normal, for a ghost
+/// corner; a fold of at most `flat_limit_deg` counts as flat. Reuses
+/// `scratch` and `tris`. A hit with no suspect feature (a face hit, or
+/// one met along the face's own normal: a capsule's round end set down on
+/// a tile's edge) is never one, so there is nothing to call this with.
 ///
 /// With `listed`, `tris` already holds every triangle whose box touches
-/// the hit's [`suspect_feature`] (the clearance's search grown to reach
-/// it, see `ClearanceQuery::measure_covering`), in the tree's order, and
-/// the tree is not searched again: the triangles that share the feature
-/// are found among them, in the same order as the search would list them.
+/// the suspect feature (the clearance's search grown to reach it, see
+/// `ClearanceQuery::measure_covering`), in the tree's order, and the tree
+/// is not searched again: the triangles that share the feature are found
+/// among them, in the same order as the search would list them.
 pub(super) fn detect(
     world: &CollisionWorld<'_>,
     hit: &NearestHit,
+    suspect: Suspect,
     flat_limit_deg: f64,
     scratch: &mut BvhScratch,
     tris: &mut Vec<u32>,
     listed: bool,
-    suspect: Option<Suspect>,
 ) -> Option<GhostHit> {
-    if hit.feature == Feature::Face {
-        return None;
-    }
-    let deflection_deg = suspect.map_or_else(|| deflection_deg(hit), |s| s.deflection_deg);
-    if deflection_deg < MIN_DEFLECTION_DEG {
-        // Met along the face's own normal: the edge or vertex was met
-        // where the face is met too (a capsule's round end set down on a
-        // tile's edge), so nothing is bent. Not a ghost corner.
-        return None;
-    }
     let mesh = world.mesh;
-    let corners = mesh.triangle(hit.triangle);
-    let (a, b) = match hit.feature {
-        Feature::Face => return None,
-        Feature::Edge(i) => (corners[i as usize], corners[(i as usize + 1) % 3]),
-        Feature::Vertex(i) => (corners[i as usize], corners[i as usize]),
-    };
+    let [a, b] = suspect.feature;
     // Every triangle touching the feature has its box touching the feature's.
     if !listed {
         tris.clear();
@@ -147,7 +134,7 @@ pub(super) fn detect(
             .collect(),
         neighbours,
         max_fold_deg,
-        deflection_deg,
+        deflection_deg: suspect.deflection_deg,
     })
 }
 

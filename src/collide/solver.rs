@@ -580,14 +580,14 @@ impl<'w> SlideSolver<'w> {
         .measure_covering(rec.end, &seeds[..n], suspect.map(|s| s.feature));
         rec.clearance = clearance;
         rec.ghost_hit = match (&rec.nearest, suspect) {
-            (Some(hit), Some(_)) => super::ghost::detect(
+            (Some(hit), Some(suspect)) => super::ghost::detect(
                 &self.world,
                 hit,
+                suspect,
                 self.settings.ghost_edge_angle_deg,
                 &mut self.scratch,
                 &mut self.tris,
                 listed,
-                suspect,
             ),
             _ => None,
         };

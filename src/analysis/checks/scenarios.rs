@@ -14,16 +14,14 @@ use crate::analysis::generate::{LevelBuilder, Solid, default_level};
 use crate::mesh::TriMesh;
 use glam::{DVec2, DVec3};
 
+fn run_with(level: &Level, world: CollisionWorld<'_>, settings: &SlideSettings) -> CheckReport {
+    check_level(level, world, settings, &|_| {}, &AtomicBool::new(false))
+        .expect("valid settings and a floor")
+        .expect("not cancelled")
+}
+
 fn run_in(level: &Level, world: CollisionWorld<'_>) -> CheckReport {
-    check_level(
-        level,
-        world,
-        &SlideSettings::default(),
-        &|_| {},
-        &AtomicBool::new(false),
-    )
-    .expect("valid settings and a floor")
-    .expect("not cancelled")
+    run_with(level, world, &SlideSettings::default())
 }
 
 fn run(level: &Level) -> CheckReport {
@@ -617,15 +615,7 @@ fn a_gentle_slope_above_a_steeper_one_is_climbed_from_where_the_walk_started() {
         ..SlideSettings::default()
     };
     settings.character.engine = EngineProfile::Unity;
-    let report = check_level(
-        &level,
-        level.world(),
-        &settings,
-        &|_| {},
-        &AtomicBool::new(false),
-    )
-    .expect("valid settings and a floor")
-    .expect("not cancelled");
+    let report = run_with(&level, level.world(), &settings);
     let gentle_slopes: Vec<_> = report
         .findings
         .iter()

@@ -408,8 +408,6 @@ fn other_frame_rate(
         })
 }
 
-/// Whether a failed walk ended at the feature (not before it, not beyond
-/// it against something else; under a ceiling, against the ceiling).
 /// How a walk that failed without stopping at `f` ([`stopped_at`]) went,
 /// from where it ended along the feature's direction: "stops 0.84 m before
 /// it: it stalls from frame 3 against …" (the body's radius taken off),
@@ -422,11 +420,7 @@ pub(super) fn failed_away(
     f: &Feature,
     w: &CheckWalk,
 ) -> String {
-    let normal = if w.spec.direction.dot(f.direction) >= 0.0 {
-        f.direction
-    } else {
-        -f.direction
-    };
+    let normal = along_walk(f, w);
     let d = (w.summary.final_position - f.position).dot(normal);
     let radius = Body::of(settings).radius_along(normal);
     if d < -(radius + AT_FEATURE_M) {
@@ -450,6 +444,17 @@ pub(super) fn failed_away(
     }
 }
 
+/// The feature's direction, turned the way walk `w` goes along it.
+fn along_walk(f: &Feature, w: &CheckWalk) -> DVec3 {
+    if w.spec.direction.dot(f.direction) >= 0.0 {
+        f.direction
+    } else {
+        -f.direction
+    }
+}
+
+/// Whether a failed walk ended at the feature (not before it, not beyond
+/// it against something else; under a ceiling, against the ceiling).
 fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
     // A ceiling stops a walk by its underside (a contact facing down);
     // a walk stopped by a rock or a wall under it stalled on that instead.
@@ -457,12 +462,7 @@ fn stopped_at(settings: &SlideSettings, f: &Feature, w: &CheckWalk) -> bool {
         return w.summary.blocked_by.is_some_and(|c| c.normal.y < -0.1);
     }
     let body = Body::of(settings);
-    let toward = w.spec.direction;
-    let normal = if toward.dot(f.direction) >= 0.0 {
-        f.direction
-    } else {
-        -f.direction
-    };
+    let normal = along_walk(f, w);
     // A step stops a walk by its riser or the riser's top edge, both facing
     // back along the climb; a walk stopped by a wall beside the flight (a
     // 45° walk reaching the end of a riser on a narrow stair) stalled on

@@ -289,25 +289,14 @@ pub fn elide_middle(text: &str, room: f32, width: impl Fn(&str) -> f32) -> Strin
         return text.to_owned();
     }
     let chars: Vec<char> = text.chars().collect();
-    let cut = |keep: usize| -> String {
+    longest_fitting(chars.len(), room, width, |keep| {
         let head = keep.div_ceil(2);
         let tail = keep / 2;
         let mut s: String = chars[..head].iter().collect();
         s.push('…');
         s.extend(&chars[chars.len() - tail..]);
         s
-    };
-    // The most characters kept that still fit (the width grows with them).
-    let (mut lo, mut hi) = (0, chars.len().saturating_sub(1));
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        if width(&cut(mid)) <= room {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    cut(lo)
+    })
 }
 
 /// `text` cut at its end ("riser 0.406 m, tre…") so that `width` says it
@@ -318,12 +307,22 @@ pub fn elide_end(text: &str, room: f32, width: impl Fn(&str) -> f32) -> String {
         return text.to_owned();
     }
     let chars: Vec<char> = text.chars().collect();
-    let cut = |keep: usize| -> String {
+    longest_fitting(chars.len(), room, width, |keep| {
         let mut s: String = chars[..keep].iter().collect();
         s.push('…');
         s
-    };
-    let (mut lo, mut hi) = (0, chars.len().saturating_sub(1));
+    })
+}
+
+/// `cut(keep)` for the most characters kept (fewer than all `len`) that
+/// `width` says fit in `room` points; the width grows with them.
+fn longest_fitting(
+    len: usize,
+    room: f32,
+    width: impl Fn(&str) -> f32,
+    cut: impl Fn(usize) -> String,
+) -> String {
+    let (mut lo, mut hi) = (0, len.saturating_sub(1));
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
         if width(&cut(mid)) <= room {

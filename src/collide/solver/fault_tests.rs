@@ -517,15 +517,18 @@ fn the_ghost_check_on_the_clearance_list_equals_its_own_search() {
                 let rec = rec.clone();
                 let Some(hit) = &rec.nearest else { continue };
                 let (mut scratch, mut tris) = (Default::default(), Vec::new());
-                let own = super::super::ghost::detect(
-                    &solver.world,
-                    hit,
-                    s.ghost_edge_angle_deg,
-                    &mut scratch,
-                    &mut tris,
-                    false,
-                    None,
-                );
+                let own =
+                    super::super::ghost::suspect_feature(&solver.world, hit).and_then(|suspect| {
+                        super::super::ghost::detect(
+                            &solver.world,
+                            hit,
+                            suspect,
+                            s.ghost_edge_angle_deg,
+                            &mut scratch,
+                            &mut tris,
+                            false,
+                        )
+                    });
                 assert_eq!(rec.ghost_hit, own, "{mode}: {rec:?}");
                 compared += usize::from(own.is_some());
                 if own.is_some() {
