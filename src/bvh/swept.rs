@@ -10,7 +10,7 @@
 //! sum), which is a slab test on the segment, `t` in `[0, 1]`.
 
 use super::query::{Walk, sort_farthest_first};
-use super::{Bvh, BvhNode, BvhScratch, LeafBoxes, QueryStats, Slot};
+use super::{Bvh, BvhNode, BvhScratch, QueryStats, Slot};
 use crate::math::{Aabb, Vec3, prefetch};
 use glam::{DVec3, Vec3A, Vec4};
 
@@ -166,19 +166,20 @@ fn prefetch_slot(bvh: &Bvh, slot: Slot) {
             }
         }
         Slot::Leaf { first, count } => {
-            // A leaf's corners and indices (or boxes) span up to six cache
+            // A leaf's corners and indices (or boxes) span a few cache
             // lines.
-            let (first, last) = (first as usize, first as usize + count as usize - 1);
-            match bvh.leaf_boxes(first..last + 1) {
-                // The triangles' indices are in the run.
-                Some(LeafBoxes::Corners(c)) => prefetch_lines(c),
-                Some(LeafBoxes::Boxes(b)) => {
-                    prefetch_lines(b);
-                    if let Some(t) = bvh.tri_indices.get(first) {
-                        prefetch(t);
-                    }
+            let range = first as usize..first as usize + count as usize;
+            if !bvh.leaf_shared.is_empty() {
+                // The triangles' indices are in the record; a spilled
+                // one's record is found when the leaf is searched.
+                if let Some(region) = bvh.leaf_shared.region(range) {
+                    prefetch_lines(region);
                 }
-                None => {}
+            } else if let Some(b) = bvh.leaf_aabbs.get(range) {
+                prefetch_lines(b);
+                if let Some(t) = bvh.tri_indices.get(first as usize) {
+                    prefetch(t);
+                }
             }
         }
         Slot::Empty => {}
@@ -431,7 +432,7 @@ pub(super) fn sweep_front_to_back(
             let reached = mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
                 && rounding.as_ref().is_none_or(|r| r.reaches(b.min, b.max));
             if reached {
-                let t = widen_cutoff(visit(boxes.triangle(k, leaf), boxes.corners(k)));
+                let t = widen_cutoff(visit(boxes.triangle(k, leaf), boxes.corners(k).as_ref()));
                 if t < cutoff {
                     cutoff = t;
                     if let Some(r) = &mut rounding {
@@ -639,6 +640,102 @@ mod tests {
         })
     }
 
+    /// What `walks_over_corners_find_what_walks_over_boxes_find` checks,
+    /// for the probe at `c` with its radii and vertical core, moving by
+    /// `d`, on `mesh`.
+    fn walks_over_corners_agree(
+        mesh: &crate::mesh::TriMesh,
+        c: DVec3,
+        d: DVec3,
+        radii: DVec3,
+        core: f64,
+    ) -> Result<(), TestCaseError> {
+        use crate::geometry::sweep::{SweepOutcome, sweep_unit_sphere_triangle};
+        let boxes = Bvh::build(&mesh.tri_aabbs);
+        let corners = Bvh::build_for_mesh(&mesh);
+        prop_assert_eq!(corners.validate(&mesh.tri_aabbs), Ok(()));
+        prop_assert!(corners.leaf_aabbs.is_empty() && !corners.leaf_shared.is_empty());
+        // The unit sphere's first contact in the probe's ellipsoid space.
+        let first_t = |tri: [Vec3; 3]| {
+            let tri = tri.map(|p| p.as_dvec3() / radii);
+            match sweep_unit_sphere_triangle(c / radii, d / radii, tri, 1.0, false) {
+                SweepOutcome::Hit(h) => h.t,
+                SweepOutcome::Miss { .. } => f64::INFINITY,
+            }
+        };
+        let probe = RoundedProbe {
+            center: c,
+            core_half: DVec3::new(0.0, core, 0.0),
+            radii,
+        };
+        let start = Aabb::from_f64_outward(
+            c - probe.core_half - radii * 1.001,
+            c + probe.core_half + radii * 1.001,
+        );
+        let delta = d.as_vec3();
+        // Every triangle visited, its corners, and the counters.
+        let sweep = |bvh: &Bvh, rounded: bool| {
+            let (mut seen, mut stats, mut best) =
+                (Vec::new(), QueryStats::default(), f64::INFINITY);
+            let mut visit = |tri: u32, given: Option<&[Vec3; 3]>| {
+                let corners = given.copied().unwrap_or_else(|| mesh.triangle(tri));
+                seen.push((tri, given.is_some(), corners == mesh.triangle(tri)));
+                best = best.min(first_t(corners));
+                best
+            };
+            let mut scratch = BvhScratch::default();
+            if rounded {
+                bvh.sweep_front_to_back_rounded(
+                    &start,
+                    delta,
+                    &probe,
+                    &mut scratch,
+                    None,
+                    &mut stats,
+                    &mut visit,
+                );
+            } else {
+                bvh.sweep_front_to_back(&start, delta, &mut scratch, None, &mut stats, &mut visit);
+            }
+            (seen, stats)
+        };
+        for rounded in [false, true] {
+            let (old, old_stats) = sweep(&boxes, rounded);
+            let (new, new_stats) = sweep(&corners, rounded);
+            prop_assert!(old.iter().all(|&(_, given, _)| !given));
+            prop_assert!(
+                new.iter().all(|&(_, given, same)| given && same),
+                "corners not the mesh's"
+            );
+            let ids = |v: &[(u32, bool, bool)]| v.iter().map(|e| e.0).collect::<Vec<_>>();
+            prop_assert_eq!(ids(&old), ids(&new), "rounded {}", rounded);
+            prop_assert_eq!(old_stats, new_stats);
+        }
+        let (mut old_open, mut new_open) = (QueryStats::default(), QueryStats::default());
+        prop_assert_eq!(
+            boxes.sweep_reaches_nothing(&start, delta, &mut old_open),
+            corners.sweep_reaches_nothing(&start, delta, &mut new_open)
+        );
+        prop_assert_eq!(old_open, new_open);
+        prop_assert_eq!(
+            boxes.sweep_reaches_nothing_around(c, radii, delta),
+            corners.sweep_reaches_nothing_around(c, radii, delta)
+        );
+        let query = |bvh: &Bvh| {
+            let (mut out, mut stats) = (Vec::new(), QueryStats::default());
+            bvh.query_rounded(
+                &mesh.tri_aabbs,
+                &probe,
+                &mut BvhScratch::default(),
+                &mut out,
+                &mut stats,
+            );
+            (out, stats)
+        };
+        prop_assert_eq!(query(&boxes), query(&corners));
+        Ok(())
+    }
+
     proptest! {
         /// Pruning by the nearest hit so far loses no earlier hit: the
         /// front-to-back sweep, fed the real unit-sphere sweep, finds the
@@ -802,75 +899,31 @@ mod tests {
             core in 0.0f64..0.8,
             far in prop_oneof![Just(0.0f64), Just(1e5f64)],
         ) {
-            use crate::geometry::sweep::{SweepOutcome, sweep_unit_sphere_triangle};
             use crate::mesh::TriMesh;
             let shift = DVec3::splat(far);
             let positions: Vec<Vec3> = tris.iter().flatten().map(|p| (*p + shift).as_vec3()).collect();
             let triangles = (0..tris.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
             let mesh = TriMesh::single_object("soup", positions, triangles);
-            let boxes = Bvh::build(&mesh.tri_aabbs);
-            let corners = Bvh::build_for_mesh(&mesh);
-            prop_assert_eq!(corners.validate(&mesh.tri_aabbs), Ok(()));
-            prop_assert!(corners.leaf_aabbs.is_empty() && !corners.leaf_tris.is_empty());
-            let (c, d) = (DVec3::new(c.0, c.1, c.2) + shift, DVec3::new(d.0, d.1, d.2));
-            let radii = DVec3::new(radii.0, radii.1, radii.2);
-            // The unit sphere's first contact in the probe's ellipsoid space.
-            let first_t = |tri: [Vec3; 3]| {
-                let tri = tri.map(|p| p.as_dvec3() / radii);
-                match sweep_unit_sphere_triangle(c / radii, d / radii, tri, 1.0, false) {
-                    SweepOutcome::Hit(h) => h.t,
-                    SweepOutcome::Miss { .. } => f64::INFINITY,
-                }
-            };
-            let probe = RoundedProbe {
-                center: c,
-                core_half: DVec3::new(0.0, core, 0.0),
-                radii,
-            };
-            let start = Aabb::from_f64_outward(c - probe.core_half - radii * 1.001, c + probe.core_half + radii * 1.001);
-            let delta = d.as_vec3();
-            // Every triangle visited, its corners, and the counters.
-            let sweep = |bvh: &Bvh, rounded: bool| {
-                let (mut seen, mut stats, mut best) = (Vec::new(), QueryStats::default(), f64::INFINITY);
-                let mut visit = |tri: u32, given: Option<&[Vec3; 3]>| {
-                    let corners = given.copied().unwrap_or_else(|| mesh.triangle(tri));
-                    seen.push((tri, given.is_some(), corners == mesh.triangle(tri)));
-                    best = best.min(first_t(corners));
-                    best
-                };
-                let mut scratch = BvhScratch::default();
-                if rounded {
-                    bvh.sweep_front_to_back_rounded(&start, delta, &probe, &mut scratch, None, &mut stats, &mut visit);
-                } else {
-                    bvh.sweep_front_to_back(&start, delta, &mut scratch, None, &mut stats, &mut visit);
-                }
-                (seen, stats)
-            };
-            for rounded in [false, true] {
-                let (old, old_stats) = sweep(&boxes, rounded);
-                let (new, new_stats) = sweep(&corners, rounded);
-                prop_assert!(old.iter().all(|&(_, given, _)| !given));
-                prop_assert!(new.iter().all(|&(_, given, same)| given && same), "corners not the mesh's");
-                let ids = |v: &[(u32, bool, bool)]| v.iter().map(|e| e.0).collect::<Vec<_>>();
-                prop_assert_eq!(ids(&old), ids(&new), "rounded {}", rounded);
-                prop_assert_eq!(old_stats, new_stats);
-            }
-            let (mut old_open, mut new_open) = (QueryStats::default(), QueryStats::default());
-            prop_assert_eq!(
-                boxes.sweep_reaches_nothing(&start, delta, &mut old_open),
-                corners.sweep_reaches_nothing(&start, delta, &mut new_open)
-            );
-            prop_assert_eq!(old_open, new_open);
-            prop_assert_eq!(
-                boxes.sweep_reaches_nothing_around(c, radii, delta),
-                corners.sweep_reaches_nothing_around(c, radii, delta)
-            );
-            let query = |bvh: &Bvh| {
-                let (mut out, mut stats) = (Vec::new(), QueryStats::default());
-                bvh.query_rounded(&mesh.tri_aabbs, &probe, &mut BvhScratch::default(), &mut out, &mut stats);
-                (out, stats)
-            };
-            prop_assert_eq!(query(&boxes), query(&corners));
+            walks_over_corners_agree(&mesh, DVec3::new(c.0, c.1, c.2) + shift, DVec3::new(d.0, d.1, d.2), DVec3::new(radii.0, radii.1, radii.2), core)?;
+        }
+
+        /// The same on terrains, whose leaves keep their shared corners
+        /// once, with loose triangles among them (leaves whose records
+        /// spill), probes over and across them.
+        #[test]
+        fn walks_over_shared_corners_find_what_walks_over_boxes_find(
+            w in 1usize..20,
+            h in 1usize..20,
+            heights in prop::collection::vec(-1.5f32..1.5, 1..6),
+            flips in prop::collection::vec(any::<bool>(), 1..5),
+            loose in prop::collection::vec(prop::array::uniform9(-6.0f32..6.0), 0..30),
+            c in (-2.0f64..12.0, -3.0f64..3.0, -2.0f64..12.0),
+            d in (-12.0f64..12.0, -4.0f64..4.0, -12.0f64..12.0),
+            radii in (0.2f64..1.5, 0.2f64..1.5, 0.2f64..1.5),
+            core in 0.0f64..0.8,
+        ) {
+            let mesh = crate::bvh::tests::terrain(w, h, &heights, &flips, &loose);
+            walks_over_corners_agree(&mesh, DVec3::new(c.0, c.1, c.2), DVec3::new(d.0, d.1, d.2), DVec3::new(radii.0, radii.1, radii.2), core)?;
         }
     }
 }
