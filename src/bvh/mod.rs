@@ -138,12 +138,16 @@ impl LeafBoxes<'_> {
         }
     }
 
-    /// The corners of the `k`-th triangle, when the tree keeps them.
+    /// The box of the `k`-th triangle and, when the tree keeps them, its
+    /// corners ([`LeafBoxes::get`] and [`LeafBoxes::corners`] in one).
     #[inline(always)]
-    pub(crate) fn corners(&self, k: usize) -> Option<[Vec3; 3]> {
+    pub(crate) fn get_with_corners(&self, k: usize) -> (Aabb, Option<[Vec3; 3]>) {
         match self {
-            LeafBoxes::Boxes(_) => None,
-            LeafBoxes::Corners(c) => Some(c.corners(k)),
+            LeafBoxes::Boxes(b) => (b[k], None),
+            LeafBoxes::Corners(c) => {
+                let corners = c.corners(k);
+                (Aabb::from_points(corners), Some(corners))
+            }
         }
     }
 
@@ -228,7 +232,8 @@ impl Bvh {
     /// `mesh`'s triangles (the mesh the tree was built over); keeps the
     /// boxes when a leaf has too many distinct corners for that.
     fn with_shared_leaves(mut self, mesh: &TriMesh) -> Bvh {
-        if let Some(leaves) = shared::SharedLeaves::build(&self.nodes, &self.tri_indices, mesh) {
+        let leaves = shared::SharedLeaves::build(&mut self.nodes, &self.tri_indices, mesh);
+        if let Some(leaves) = leaves {
             self.leaf_shared = leaves;
             self.leaf_aabbs = Vec::new();
         }
@@ -237,14 +242,20 @@ impl Bvh {
 
     /// The boxes of the triangles at positions `range` of
     /// [`Bvh::tri_indices`], as the walks test them: from the leaf-ordered
-    /// corners or boxes, whichever the tree keeps; `None` for a tree
-    /// assembled without either (its walks test every triangle).
+    /// boxes, or from the leaf's record of shared corners (one whole leaf,
+    /// whose slot holds `record`, [`BvhNode::leaf_record`]), whichever the
+    /// tree keeps; `None` for a tree assembled without either (its walks
+    /// test every triangle).
     #[inline(always)]
-    pub(crate) fn leaf_boxes(&self, range: std::ops::Range<usize>) -> Option<LeafBoxes<'_>> {
+    pub(crate) fn leaf_boxes(
+        &self,
+        range: std::ops::Range<usize>,
+        record: Option<usize>,
+    ) -> Option<LeafBoxes<'_>> {
         if self.leaf_shared.is_empty() {
             self.leaf_aabbs.get(range).map(LeafBoxes::Boxes)
         } else {
-            self.leaf_shared.leaf(range).map(LeafBoxes::Corners)
+            self.leaf_shared.leaf(record, range).map(LeafBoxes::Corners)
         }
     }
 

@@ -14,23 +14,21 @@
 //! "compressed-leaf BVHs", Benthin et al. 2018; here only the indices are
 //! narrowed, the corners stay exact.)
 //!
-//! Layout, in `u32` words: leaf `first..first + count` (positions in
-//! `Bvh::tri_indices`) owns the fixed region of `stride` words a triangle
-//! starting at `first * stride`, so a walk finds it from the node's slot
-//! with no lookup. A leaf's record is
+//! Layout, in `u32` words: the leaves' records one after the other, in
+//! `Bvh::tri_indices` order, and the leaf's slot in its node holds where
+//! its record begins next to its count ([`BvhNode::leaf_record`]), so a
+//! walk finds it with no lookup. A leaf of more than 31 triangles, or one
+//! whose record begins beyond what a slot holds (levels of more than about
+//! 10 million triangles), is found by its first position in a short sorted
+//! list instead. A leaf's record of `count` triangles is
 //!
 //! - `count` words: its triangles' indices in the mesh;
-//! - `3 * count` bytes, padded to whole words: the corner numbers of each
-//!   triangle, in order (the first is always 0);
+//! - `count` words: each triangle's three corner numbers, a byte each
+//!   from the low end; a word a triangle, not three bytes, so that a
+//!   triangle's numbers are one read and three shifts;
 //! - three words (`f32` bits) for each distinct corner, in order of first use.
-//!
-//! The stride is chosen per level, the one that makes the whole smallest.
-//! A leaf whose record does not fit its region (one with few shared
-//! corners) has it in a second array, the spill: its region then holds the
-//! record's offset in its first word and, in the word where its corner
-//! numbers would begin, `0xff` in the low byte (never a first corner
-//! number) and the record's length above it.
 
+use super::node::BvhNode;
 use super::{Slot, huge_pages};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::TriMesh;
@@ -40,21 +38,17 @@ use crate::mesh::TriMesh;
 /// instead (only heaps of unrelated triangles in one leaf, where the
 /// builder could not split them).
 const MAX_CORNERS: usize = 256;
-/// The low byte of a region's marker word when the record is spilled.
-const SPILLED: u32 = 0xff;
-/// Largest stride tried: a leaf of one triangle (1 + 1 + 9 words) fits,
-/// and so any leaf of triangles with no corner shared.
-const MAX_STRIDE: usize = 11;
 
 /// The leaves of a level, with shared corners (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SharedLeaves {
-    /// Words a triangle in `regions` (0 when there are none).
-    pub(crate) stride: usize,
-    /// Each leaf's fixed region: its record, or where the spill holds it.
-    pub(crate) regions: Vec<u32>,
-    /// The records that do not fit their region.
-    pub(crate) spill: Vec<u32>,
+    /// Whether the level keeps its leaves this way.
+    present: bool,
+    /// The leaves' records, one after the other.
+    pub(crate) records: Vec<u32>,
+    /// Where the record begins of each leaf whose slot does not say, by
+    /// the leaf's first position, sorted.
+    elsewhere: Vec<(u32, u32)>,
 }
 
 /// One leaf's record: see [`SharedLeaves`].
@@ -68,8 +62,14 @@ impl<'a> SharedLeaf<'a> {
     /// Corner `c` of the leaf.
     #[inline(always)]
     fn corner(&self, c: usize) -> Vec3 {
-        let at = 2 * self.count + 3 * c;
-        let p = &self.words[at..at + 3];
+        // Clamped rather than checked: a record the build made never needs
+        // it, and a move or a branch to a panic per corner was a tenth of
+        // a leaf's search (a changed record reads a wrong corner, which
+        // `validate` reports, never memory outside the records).
+        let at = (2 * self.count + 3 * c).min(self.words.len() - 3);
+        // SAFETY: `leaf` makes a record only with `words.len() >= 3`, so
+        // `at + 3 <= words.len()`.
+        let p = unsafe { self.words.get_unchecked(at..at + 3) };
         Vec3::new(
             f32::from_bits(p[0]),
             f32::from_bits(p[1]),
@@ -125,101 +125,109 @@ impl<'a> SharedLeaf<'a> {
 
 impl SharedLeaves {
     /// `true` when the level keeps no leaves this way.
+    #[inline(always)]
     pub(crate) fn is_empty(&self) -> bool {
-        self.stride == 0
+        !self.present
     }
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        std::mem::size_of_val(self.regions.as_slice())
-            + std::mem::size_of_val(self.spill.as_slice())
+        std::mem::size_of_val(self.records.as_slice())
+            + std::mem::size_of_val(self.elsewhere.as_slice())
     }
 
-    /// The fixed region of the leaf at positions `range` (what a walk asks
-    /// the cache for ahead of time; a spilled leaf's record is elsewhere).
+    /// Where the record of the leaf at positions `range` begins: `record`,
+    /// what its slot holds ([`BvhNode::leaf_record`]), else from the list.
     #[inline(always)]
-    pub(crate) fn region(&self, range: std::ops::Range<usize>) -> Option<&[u32]> {
-        self.regions
-            .get(range.start * self.stride..range.end * self.stride)
+    fn begins(&self, record: Option<usize>, range: &std::ops::Range<usize>) -> Option<usize> {
+        match record {
+            Some(at) => Some(at),
+            None => {
+                let first = u32::try_from(range.start).ok()?;
+                let i = self.elsewhere.binary_search_by_key(&first, |e| e.0).ok()?;
+                Some(self.elsewhere[i].1 as usize)
+            }
+        }
     }
 
-    /// The record of the leaf at positions `range` of `tri_indices`
-    /// (`None` when there is no such region).
+    /// The record of the leaf at positions `range` of `tri_indices`, whose
+    /// slot holds `record` (`None` when there is no such record).
     #[inline(always)]
-    pub(crate) fn leaf(&self, range: std::ops::Range<usize>) -> Option<SharedLeaf<'_>> {
-        let count = range.len();
-        let region = self.region(range)?;
-        let mark = *region.get(count)?;
-        let words = if mark & 0xff == SPILLED {
-            let at = region[0] as usize;
-            self.spill.get(at..at + (mark >> 8) as usize)?
-        } else {
-            region
-        };
-        Some(SharedLeaf { words, count })
+    pub(crate) fn leaf(
+        &self,
+        record: Option<usize>,
+        range: std::ops::Range<usize>,
+    ) -> Option<SharedLeaf<'_>> {
+        let at = self.begins(record, &range)?;
+        // At least one corner (`SharedLeaf::corner` relies on it).
+        let words = self
+            .records
+            .get(at..)
+            .filter(|w| w.len() >= 2 * range.len() + 3)?;
+        Some(SharedLeaf {
+            words,
+            count: range.len(),
+        })
+    }
+
+    /// The words of the record of a leaf of `count` triangles that
+    /// begins at `record`, as far as the walk asks the cache for them
+    /// ahead of time: enough for `5 * count / 4 + 3` distinct corners,
+    /// which a terrain's leaves seldom exceed (the rest is read when the
+    /// leaf is searched).
+    #[inline(always)]
+    pub(crate) fn ahead(&self, record: usize, count: usize) -> &[u32] {
+        let len = 2 * count + 3 * (5 * count / 4 + 3);
+        let end = (record + len).min(self.records.len());
+        self.records.get(record..end).unwrap_or_default()
     }
 
     /// The leaves of the tree `nodes` over `tri_indices` (every position in
     /// exactly one leaf, as a build makes them), with the corners of
-    /// `mesh`'s triangles; `None` when a leaf has more than
-    /// [`MAX_CORNERS`] distinct corners or there is no triangle.
+    /// `mesh`'s triangles; each leaf's slot is made to hold where its
+    /// record begins. `None` (and `nodes` untouched) when a leaf has more
+    /// than [`MAX_CORNERS`] distinct corners or there is no leaf.
     pub(crate) fn build(
-        nodes: &[super::BvhNode],
+        nodes: &mut [BvhNode],
         tri_indices: &[u32],
         mesh: &TriMesh,
     ) -> Option<SharedLeaves> {
         use rayon::prelude::*;
-        let mut leaves: Vec<(u32, u32)> = nodes
-            .iter()
-            .flat_map(|n| (0..4).map(move |k| n.slot(k)))
-            .filter_map(|s| match s {
-                Slot::Leaf { first, count } => Some((first, count)),
-                _ => None,
-            })
-            .collect();
+        // (first, count, node, slot)
+        let mut leaves: Vec<(u32, u32, u32, u8)> = Vec::new();
+        for (i, n) in nodes.iter().enumerate() {
+            for k in 0..4 {
+                if let Slot::Leaf { first, count } = n.slot(k) {
+                    leaves.push((first, count, i as u32, k as u8));
+                }
+            }
+        }
         leaves.sort_unstable();
         if leaves.is_empty() {
             return None;
         }
         let records: Vec<Option<Vec<u32>>> = leaves
             .par_iter()
-            .map(|&(first, count)| {
+            .map(|&(first, count, _, _)| {
                 let tris = tri_indices.get(first as usize..(first + count) as usize)?;
                 record(tris, mesh)
             })
             .collect();
         let records: Vec<Vec<u32>> = records.into_iter().collect::<Option<_>>()?;
-        let positions = tri_indices.len();
-        // The stride that makes regions and spill smallest.
-        let total = |stride: usize| {
-            let spilled: usize = leaves
-                .iter()
-                .zip(&records)
-                .filter(|((_, count), r)| r.len() > *count as usize * stride)
-                .map(|(_, r)| r.len())
-                .sum();
-            positions * stride + spilled
-        };
-        let stride = (2..=MAX_STRIDE).min_by_key(|&s| total(s))?;
-        let len = positions * stride;
-        let mut regions = huge_pages::empty_in_huge_pages(len).unwrap_or_default();
-        regions.resize(len, 0);
-        let mut spill = Vec::new();
-        for (&(first, count), r) in leaves.iter().zip(&records) {
-            let (first, count) = (first as usize, count as usize);
-            let region = &mut regions[first * stride..(first + count) * stride];
-            if r.len() <= region.len() {
-                region[..r.len()].copy_from_slice(r);
-            } else {
-                region[0] = spill.len() as u32;
-                region[count] = SPILLED | (r.len() as u32) << 8;
-                spill.extend_from_slice(r);
+        let len = records.iter().map(Vec::len).sum();
+        let mut all = huge_pages::empty_in_huge_pages(len).unwrap_or_default();
+        let mut elsewhere = Vec::new();
+        for (&(first, _, node, k), r) in leaves.iter().zip(&records) {
+            let at = all.len();
+            all.extend_from_slice(r);
+            if !nodes[node as usize].set_leaf_record(k as usize, at) {
+                elsewhere.push((first, at as u32));
             }
         }
         Some(SharedLeaves {
-            stride,
-            regions,
-            spill,
+            present: true,
+            records: all,
+            elsewhere,
         })
     }
 }

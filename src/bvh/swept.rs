@@ -157,8 +157,8 @@ fn all_finite(v: Vec3A) -> bool {
 /// of its siblings. The search is bound by these fetches on large levels:
 /// a node's children sit in memory far from it.
 #[inline]
-fn prefetch_slot(bvh: &Bvh, slot: Slot) {
-    match slot {
+fn prefetch_slot(bvh: &Bvh, node: &BvhNode, k: usize) {
+    match node.slot(k) {
         Slot::Inner(child) => {
             if let Some(n) = bvh.nodes.get(child as usize) {
                 prefetch(&n.min_x);
@@ -166,16 +166,18 @@ fn prefetch_slot(bvh: &Bvh, slot: Slot) {
             }
         }
         Slot::Leaf { first, count } => {
-            // A leaf's corners and indices (or boxes) span a few cache
-            // lines.
-            let range = first as usize..first as usize + count as usize;
+            // A leaf's record (or its boxes) spans a few cache lines.
             if !bvh.leaf_shared.is_empty() {
-                // The triangles' indices are in the record; a spilled
-                // one's record is found when the leaf is searched.
-                if let Some(region) = bvh.leaf_shared.region(range) {
-                    prefetch_lines(region);
+                // The triangles' indices are in the record. A leaf whose
+                // slot does not say where its record is (rare) is found
+                // when it is searched.
+                if let Some(at) = node.leaf_record(k) {
+                    prefetch_lines(bvh.leaf_shared.ahead(at, count as usize));
                 }
-            } else if let Some(b) = bvh.leaf_aabbs.get(range) {
+            } else if let Some(b) = bvh
+                .leaf_aabbs
+                .get(first as usize..first as usize + count as usize)
+            {
                 prefetch_lines(b);
                 if let Some(t) = bvh.tri_indices.get(first as usize) {
                     prefetch(t);
@@ -353,7 +355,7 @@ pub(super) fn query_rounded(
                     let range = first as usize..first as usize + count as usize;
                     stats.triangles_tested += count;
                     let leaf = &bvh.tri_indices[range.clone()];
-                    match bvh.leaf_boxes(range) {
+                    match bvh.leaf_boxes(range, node.leaf_record(k)) {
                         Some(boxes) => out.extend((0..leaf.len()).filter_map(|k| {
                             let b = boxes.get(k);
                             r.reaches(b.min, b.max).then(|| boxes.triangle(k, leaf))
@@ -402,7 +404,8 @@ pub(super) fn sweep_front_to_back(
         if let Some(v) = visited.as_deref_mut() {
             v.push(id);
         }
-        let (first, count) = match bvh.nodes[(id / 4) as usize].slot((id % 4) as usize) {
+        let node = &bvh.nodes[(id / 4) as usize];
+        let (first, count) = match node.slot((id % 4) as usize) {
             Slot::Inner(child) => {
                 push_entered_slots(bvh, &mover, rounding.as_ref(), child, cutoff, stack, stats);
                 continue;
@@ -415,7 +418,7 @@ pub(super) fn sweep_front_to_back(
         stats.triangles_tested += count;
         // A tree assembled without its leaf boxes (not one from
         // `Bvh::build`) has every triangle tested: slower, never wrong.
-        let Some(boxes) = bvh.leaf_boxes(range) else {
+        let Some(boxes) = bvh.leaf_boxes(range, node.leaf_record((id % 4) as usize)) else {
             for &tri in leaf {
                 let t = widen_cutoff(visit(tri, None));
                 if t < cutoff {
@@ -428,11 +431,11 @@ pub(super) fn sweep_front_to_back(
             continue;
         };
         for k in 0..leaf.len() {
-            let b = boxes.get(k);
+            let (b, corners) = boxes.get_with_corners(k);
             let reached = mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
                 && rounding.as_ref().is_none_or(|r| r.reaches(b.min, b.max));
             if reached {
-                let t = widen_cutoff(visit(boxes.triangle(k, leaf), boxes.corners(k).as_ref()));
+                let t = widen_cutoff(visit(boxes.triangle(k, leaf), corners.as_ref()));
                 if t < cutoff {
                     cutoff = t;
                     if let Some(r) = &mut rounding {
@@ -477,7 +480,7 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
             let slot = node.slot(k);
             match slot {
                 Slot::Inner(child) => {
-                    prefetch_slot(bvh, slot);
+                    prefetch_slot(bvh, node, k);
                     let Some(entry) = pending.get_mut(top) else {
                         return false;
                     };
@@ -485,7 +488,7 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
                     top += 1;
                 }
                 Slot::Leaf { .. } => {
-                    prefetch_slot(bvh, slot);
+                    prefetch_slot(bvh, node, k);
                     leaves |= 1 << k;
                 }
                 Slot::Empty => {}
@@ -496,7 +499,7 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
                 let range = first as usize..first as usize + count as usize;
                 stats.triangles_tested += count;
                 // A tree without its leaf boxes has every triangle visited.
-                let Some(boxes) = bvh.leaf_boxes(range) else {
+                let Some(boxes) = bvh.leaf_boxes(range, node.leaf_record(k)) else {
                     return false;
                 };
                 if (0..count as usize).any(|k| {
@@ -539,7 +542,7 @@ fn push_entered_slots(
     let near = near.to_array();
     let base = stack.len();
     for k in (0..4).filter(|k| mask & (1 << k) != 0) {
-        prefetch_slot(bvh, node.slot(k));
+        prefetch_slot(bvh, node, k);
         stack.push((i * 4 + k as u32, near[k]));
     }
     sort_farthest_first(&mut stack[base..]);

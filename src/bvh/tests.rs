@@ -686,16 +686,20 @@ fn assert_leaves_are_the_meshs(bvh: &Bvh, mesh: &TriMesh) {
     let bits = |c: [Vec3; 3]| c.map(|p| p.to_array().map(f32::to_bits));
     let mut seen = 0;
     for node in &bvh.nodes {
-        for (_, _, slot) in node.slots() {
+        for (k, _, slot) in node.slots() {
             let Slot::Leaf { first, count } = slot else {
                 continue;
             };
             let range = first as usize..(first + count) as usize;
             let leaf = &bvh.tri_indices[range.clone()];
-            let boxes = bvh.leaf_boxes(range).expect("a leaf with no record");
+            let boxes = bvh
+                .leaf_boxes(range, node.leaf_record(k))
+                .expect("a leaf with no record");
             for (k, &tri) in leaf.iter().enumerate() {
                 assert_eq!(boxes.triangle(k, &[]), tri);
-                let corners = boxes.corners(k).expect("no corners kept");
+                let (b, corners) = boxes.get_with_corners(k);
+                let corners = corners.expect("no corners kept");
+                assert_eq!(boxes.get(k), b);
                 assert_eq!(bits(corners), bits(mesh.triangle(tri)), "triangle {tri}");
                 let b = boxes.get(k);
                 assert_eq!(
@@ -713,17 +717,38 @@ fn assert_leaves_are_the_meshs(bvh: &Bvh, mesh: &TriMesh) {
     assert_eq!(seen, mesh.triangle_count());
 }
 
-/// A level big enough for its leaf corners to go into huge pages (more
+/// A level big enough for its leaf records to go into huge pages (more
 /// than 8 MiB of them) gets the same tree as one built without: the nodes
-/// bit for bit, the same triangle order, and each leaf triangle's corners
-/// and index those of the mesh.
+/// bit for bit but for the leaves' slots saying where their records are,
+/// the same slots, the same triangle order, and each leaf triangle's
+/// corners and index those of the mesh.
 #[test]
 fn a_big_levels_tree_is_the_same_in_huge_pages() {
     let mesh = grid_mesh(560);
     let plain = Bvh::build(&mesh.tri_aabbs);
     let level = Bvh::build_for_mesh(&mesh);
     assert!(level.leaf_shared.bytes() > 8 << 20);
-    assert_eq!(node_bits(&level), node_bits(&plain));
+    let without_records = |bvh: &Bvh| {
+        let mut bits = node_bits(bvh);
+        for (b, n) in bits.iter_mut().zip(&bvh.nodes) {
+            b[7] = [0, 1, 2, 3].map(|k| match n.slot(k) {
+                Slot::Leaf { count, .. } => count,
+                _ => n.count[k],
+            });
+        }
+        bits
+    };
+    assert_eq!(without_records(&level), without_records(&plain));
+    let slots = |bvh: &Bvh| {
+        bvh.nodes
+            .iter()
+            .flat_map(|n| (0..4).map(|k| n.slot(k)))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(slots(&level), slots(&plain));
+    assert!(level.nodes.iter().all(|n| {
+        (0..4).all(|k| !matches!(n.slot(k), Slot::Leaf { .. }) || n.leaf_record(k).is_some())
+    }));
     assert_eq!(level.tri_indices, plain.tri_indices);
     assert_leaves_are_the_meshs(&level, &mesh);
     assert_eq!(level.validate(&mesh.tri_aabbs), Ok(()));
@@ -805,7 +830,7 @@ fn terrain_leaves_share_their_corners() {
     );
     let bvh = Bvh::build_for_mesh(&mesh);
     let per_triangle = bvh.leaf_shared.bytes() as f64 / mesh.triangle_count() as f64;
-    assert!(per_triangle <= 32.0, "{per_triangle} bytes a triangle");
+    assert!(per_triangle <= 26.0, "{per_triangle} bytes a triangle");
     assert_leaves_are_the_meshs(&bvh, &mesh);
 }
 
@@ -816,22 +841,20 @@ fn validate_finds_a_changed_shared_leaf() {
     let mesh = terrain(12, 12, &[0.0, 0.5, 1.0], &[true, false], &[]);
     let bvh = Bvh::build_for_mesh(&mesh);
     assert_eq!(bvh.validate(&mesh.tri_aabbs), Ok(()));
-    let stride = bvh.leaf_shared.stride;
     // The first leaf's record: its first triangle's index, then its first
     // corner's x.
-    let Slot::Leaf { first, count } = (0..4)
-        .map(|k| bvh.nodes[0].slot(k))
-        .chain(bvh.nodes.iter().flat_map(|n| (0..4).map(|k| n.slot(k))))
-        .find(|s| matches!(s, Slot::Leaf { .. }))
-        .unwrap()
-    else {
+    let (node, k) = (0..bvh.nodes.len())
+        .flat_map(|i| (0..4).map(move |k| (i, k)))
+        .find(|&(i, k)| matches!(bvh.nodes[i].slot(k), Slot::Leaf { .. }))
+        .unwrap();
+    let Slot::Leaf { count, .. } = bvh.nodes[node].slot(k) else {
         unreachable!()
     };
-    let at = first as usize * stride;
+    let at = bvh.nodes[node].leaf_record(k).unwrap();
     let corner_x = at + 2 * count as usize;
     for word in [at, corner_x] {
         let mut broken = bvh.clone();
-        broken.leaf_shared.regions[word] ^= 1;
+        broken.leaf_shared.records[word] ^= 1;
         assert!(matches!(
             broken.validate(&mesh.tri_aabbs),
             Err(BvhError::LeafBoxMismatch { .. })

@@ -212,13 +212,6 @@ fn check_indices(bvh: &Bvh, n: usize) -> Result<(), BvhError> {
 /// are: [`check_shared_leaves`].
 fn check_leaf_boxes(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
     if !bvh.leaf_shared.is_empty() {
-        let len = bvh.leaf_shared.regions.len();
-        if len != bvh.tri_indices.len() * bvh.leaf_shared.stride {
-            return Err(BvhError::LeafBoxMismatch {
-                position: len,
-                triangle: u32::MAX,
-            });
-        }
         return Ok(());
     }
     let kept = bvh.leaf_aabbs.len();
@@ -228,7 +221,7 @@ fn check_leaf_boxes(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
             triangle: u32::MAX,
         });
     }
-    let Some(boxes) = bvh.leaf_boxes(0..kept) else {
+    let Some(boxes) = bvh.leaf_boxes(0..kept, None) else {
         return Ok(());
     };
     for (position, &triangle) in bvh.tri_indices.iter().enumerate() {
@@ -255,13 +248,13 @@ fn check_shared_leaves(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
         return Ok(());
     }
     for node in &bvh.nodes {
-        for (_, _, slot) in node.slots() {
+        for (k, _, slot) in node.slots() {
             let Slot::Leaf { first, count } = slot else {
                 continue;
             };
             let range = first as usize..first as usize + count as usize;
             let leaf = &bvh.tri_indices[range.clone()];
-            let Some(record) = bvh.leaf_shared.leaf(range) else {
+            let Some(record) = bvh.leaf_shared.leaf(node.leaf_record(k), range) else {
                 return Err(BvhError::LeafBoxMismatch {
                     position: first as usize,
                     triangle: leaf[0],
