@@ -10,7 +10,7 @@
 //! sum), which is a slab test on the segment, `t` in `[0, 1]`.
 
 use super::query::{Walk, sort_farthest_first};
-use super::{Bvh, BvhNode, BvhScratch, QueryStats, Slot};
+use super::{Bvh, BvhNode, BvhScratch, LeafBoxes, QueryStats, Slot};
 use crate::math::{Aabb, Vec3, prefetch};
 use glam::{DVec3, Vec3A, Vec4};
 
@@ -27,6 +27,9 @@ const COVER: f32 = 1.0 / 2_097_152.0;
 /// per level of the tree plus one, so this covers 21 levels, twice the
 /// depth of a balanced tree over four million triangles (about 10).
 const OPEN_WALK_PENDING: usize = 64;
+/// Leaves of up to this many triangles (the build's limit) have their
+/// shared corners decoded before they are searched.
+const DECODED: usize = 8;
 /// Largest magnitude of a reciprocal velocity component: an axis the box does
 /// not move along gets this instead of infinity, which keeps every slab time
 /// free of `0 * inf` (a NaN) and only ever makes the slab longer.
@@ -430,8 +433,27 @@ pub(super) fn sweep_front_to_back(
             }
             continue;
         };
+        // A small leaf's shared corners are decoded first, in a loop with
+        // no branch on what they are, so their reads (the corner numbers,
+        // then the corners they name) overlap; read one triangle at a time
+        // in the loop below, each waited on the other after every
+        // mispredicted "reached".
+        let mut decoded = [[Vec3::ZERO; 3]; DECODED];
+        let predecoded = match &boxes {
+            LeafBoxes::Corners(c) if leaf.len() <= DECODED => {
+                for (k, d) in decoded[..leaf.len()].iter_mut().enumerate() {
+                    *d = c.corners(k);
+                }
+                true
+            }
+            _ => false,
+        };
         for k in 0..leaf.len() {
-            let (b, corners) = boxes.get_with_corners(k);
+            let (b, corners) = if predecoded {
+                (Aabb::from_points(decoded[k]), Some(decoded[k]))
+            } else {
+                boxes.get_with_corners(k)
+            };
             let reached = mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
                 && rounding.as_ref().is_none_or(|r| r.reaches(b.min, b.max));
             if reached {
