@@ -19,7 +19,6 @@
 //! - `query`: box and ray traversal.
 //! - `validate`: structural checks and [`BvhError`].
 //! - `stats`: [`BvhStats`] and node depths.
-//! - `shared`: a level's leaves, each with its distinct corners once.
 //! - `huge_pages`: a level's nodes and leaf corners in 2 MiB pages.
 
 mod binary;
@@ -28,7 +27,6 @@ mod collapse;
 mod huge_pages;
 mod node;
 mod query;
-mod shared;
 mod stats;
 mod swept;
 mod validate;
@@ -99,22 +97,32 @@ pub struct Bvh {
     /// `tri_indices` costs a cache miss per triangle, and it was the largest
     /// single cost of a slide (see BENCHMARKS.md).
     pub(crate) leaf_aabbs: Vec<Aabb>,
-    /// The triangles' corners and indices in `tri_indices` order, leaf by
-    /// leaf, for a tree built over a mesh ([`Bvh::build_for_mesh`]); empty
-    /// otherwise. When present they replace [`Bvh::leaf_aabbs`] (then
-    /// empty): a walk takes each triangle's box from its corners, bit for
-    /// bit the mesh's box, and hands the corners to the caller's test, so
-    /// that a leaf's triangles are one contiguous read instead of a chain
-    /// of dependent fetches per triangle (its index, its three corner
-    /// indices, its corners), which on levels larger than the caches cost
-    /// a miss each (BENCHMARKS.md, "The tree walk on big levels"). Each
-    /// leaf keeps its distinct corners once (see `shared`).
-    pub(crate) leaf_shared: shared::SharedLeaves,
+    /// The triangles' corners in `tri_indices` order, for a tree built over
+    /// a mesh ([`Bvh::build_for_mesh`]); empty otherwise. When present they
+    /// replace [`Bvh::leaf_aabbs`] (then empty): a walk takes each
+    /// triangle's box from its corners, bit for bit the mesh's box, and
+    /// hands the corners to the caller's test, so that a leaf's triangles
+    /// are one contiguous read instead of a chain of dependent fetches per
+    /// triangle (its index, its three corner indices, its corners), which
+    /// on levels larger than the caches cost a miss each (BENCHMARKS.md,
+    /// "The tree walk on big levels").
+    pub(crate) leaf_tris: Vec<LeafTri>,
     /// The root's [`BvhNode::largest_coordinate`] (0 with no nodes), kept
     /// because every swept search sizes its rounding pad from it: read
     /// from the root per search, it was a few percent of a move through
     /// open space.
     pub(crate) root_largest: f32,
+}
+
+/// One triangle of a leaf as a tree built over a mesh keeps it: its
+/// corners and its index, 40 bytes, so that a walk reads a leaf's
+/// triangles, boxes and names in one contiguous run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LeafTri {
+    /// The triangle's corners, world space, as the mesh has them.
+    pub(crate) corners: [Vec3; 3],
+    /// The triangle's index in the mesh (its entry of `tri_indices`).
+    pub(crate) tri: u32,
 }
 
 /// The leaf-ordered boxes of a run of triangles: copies of the mesh's
@@ -124,8 +132,8 @@ pub struct Bvh {
 pub(crate) enum LeafBoxes<'a> {
     /// [`Bvh::leaf_aabbs`].
     Boxes(&'a [Aabb]),
-    /// One leaf of [`Bvh::leaf_shared`].
-    Corners(shared::SharedLeaf<'a>),
+    /// [`Bvh::leaf_tris`].
+    Corners(&'a [LeafTri]),
 }
 
 impl LeafBoxes<'_> {
@@ -134,20 +142,16 @@ impl LeafBoxes<'_> {
     pub(crate) fn get(&self, k: usize) -> Aabb {
         match self {
             LeafBoxes::Boxes(b) => b[k],
-            LeafBoxes::Corners(c) => c.aabb(k),
+            LeafBoxes::Corners(c) => Aabb::from_points(c[k].corners),
         }
     }
 
-    /// The box of the `k`-th triangle and, when the tree keeps them, its
-    /// corners ([`LeafBoxes::get`] and [`LeafBoxes::corners`] in one).
+    /// The corners of the `k`-th triangle, when the tree keeps them.
     #[inline(always)]
-    pub(crate) fn get_with_corners(&self, k: usize) -> (Aabb, Option<[Vec3; 3]>) {
+    pub(crate) fn corners(&self, k: usize) -> Option<&[Vec3; 3]> {
         match self {
-            LeafBoxes::Boxes(b) => (b[k], None),
-            LeafBoxes::Corners(c) => {
-                let corners = c.corners(k);
-                (Aabb::from_points(corners), Some(corners))
-            }
+            LeafBoxes::Boxes(_) => None,
+            LeafBoxes::Corners(c) => Some(&c[k].corners),
         }
     }
 
@@ -157,7 +161,7 @@ impl LeafBoxes<'_> {
     pub(crate) fn triangle(&self, k: usize, leaf: &[u32]) -> u32 {
         match self {
             LeafBoxes::Boxes(_) => leaf[k],
-            LeafBoxes::Corners(c) => c.triangle(k),
+            LeafBoxes::Corners(c) => c[k].tri,
         }
     }
 }
@@ -196,7 +200,7 @@ impl Bvh {
             nodes,
             tri_indices,
             leaf_aabbs: Vec::new(),
-            leaf_shared: shared::SharedLeaves::default(),
+            leaf_tris: Vec::new(),
         }
         .with_leaf_aabbs(tri_aabbs)
     }
@@ -209,53 +213,52 @@ impl Bvh {
             nodes,
             tri_indices: binary.tri_indices,
             leaf_aabbs: binary.leaf_aabbs,
-            leaf_shared: shared::SharedLeaves::default(),
+            leaf_tris: Vec::new(),
         }
     }
 
     /// [`Bvh::build`] over `mesh`'s triangle boxes, keeping each
     /// triangle's corners in leaf order instead of its box (see
-    /// [`Bvh::leaf_shared`]): the same tree, the same answers from every
+    /// [`Bvh::leaf_tris`]): the same tree, the same answers from every
     /// query, and the searches of the solver hand each triangle's corners
-    /// to its test. Each leaf keeps its distinct corners once (about 21
-    /// bytes a triangle on a terrain's grid, instead of 24 for a box; see
-    /// `shared`). What a level builds.
+    /// to its test. 40 bytes a triangle (corners and index) instead of 24.
+    /// What a level builds.
     pub fn build_for_mesh(mesh: &TriMesh) -> Bvh {
-        let mut bvh = Self::build(&mesh.tri_aabbs).with_shared_leaves(mesh);
+        let mut bvh = Self::build(&mesh.tri_aabbs).with_leaf_tris(mesh);
         // What every move reads, scattered (the leaf corners are made
         // there already): see `huge_pages`.
         bvh.nodes = huge_pages::in_huge_pages(std::mem::take(&mut bvh.nodes));
         bvh
     }
 
-    /// Replaces the leaf-ordered boxes by the leaves' shared corners of
-    /// `mesh`'s triangles (the mesh the tree was built over); keeps the
-    /// boxes when a leaf has too many distinct corners for that.
-    fn with_shared_leaves(mut self, mesh: &TriMesh) -> Bvh {
-        let leaves = shared::SharedLeaves::build(&mut self.nodes, &self.tri_indices, mesh);
-        if let Some(leaves) = leaves {
-            self.leaf_shared = leaves;
-            self.leaf_aabbs = Vec::new();
-        }
+    /// Replaces the leaf-ordered boxes by the leaf-ordered corners of
+    /// `mesh`'s triangles (the mesh the tree was built over).
+    fn with_leaf_tris(mut self, mesh: &TriMesh) -> Bvh {
+        use rayon::prelude::*;
+        let len = self.tri_indices.len();
+        let mut leaf_tris = huge_pages::empty_in_huge_pages(len).unwrap_or_default();
+        self.tri_indices
+            .par_iter()
+            .map(|&tri| LeafTri {
+                corners: mesh.triangle(tri),
+                tri,
+            })
+            .collect_into_vec(&mut leaf_tris);
+        self.leaf_tris = leaf_tris;
+        self.leaf_aabbs = Vec::new();
         self
     }
 
     /// The boxes of the triangles at positions `range` of
     /// [`Bvh::tri_indices`], as the walks test them: from the leaf-ordered
-    /// boxes, or from the leaf's record of shared corners (one whole leaf,
-    /// whose slot holds `record`, [`BvhNode::leaf_record`]), whichever the
-    /// tree keeps; `None` for a tree assembled without either (its walks
-    /// test every triangle).
+    /// corners or boxes, whichever the tree keeps; `None` for a tree
+    /// assembled without either (its walks test every triangle).
     #[inline(always)]
-    pub(crate) fn leaf_boxes(
-        &self,
-        range: std::ops::Range<usize>,
-        record: Option<usize>,
-    ) -> Option<LeafBoxes<'_>> {
-        if self.leaf_shared.is_empty() {
+    pub(crate) fn leaf_boxes(&self, range: std::ops::Range<usize>) -> Option<LeafBoxes<'_>> {
+        if self.leaf_tris.is_empty() {
             self.leaf_aabbs.get(range).map(LeafBoxes::Boxes)
         } else {
-            self.leaf_shared.leaf(record, range).map(LeafBoxes::Corners)
+            self.leaf_tris.get(range).map(LeafBoxes::Corners)
         }
     }
 

@@ -23,16 +23,6 @@ use glam::{BVec4A, Vec4};
 const EMPTY: u32 = u32::MAX;
 /// `count` of a slot that holds another node.
 const INNER: u32 = 0;
-/// Set in the `count` of a leaf of a level's tree whose record of shared
-/// corners the slot locates (`super::shared`): the count is then in the
-/// low [`RECORD_COUNT_BITS`] bits and the record's first word above them,
-/// so the walk finds the record with no lookup.
-const RECORD: u32 = 1 << 31;
-/// Bits of a leaf's triangle count next to its record's offset.
-const RECORD_COUNT_BITS: u32 = 5;
-/// Largest record offset a slot holds (a larger one stays out of the
-/// slot; `u32::MAX`, an empty slot, is never made).
-pub(crate) const MAX_RECORD_OFFSET: usize = (1 << (31 - RECORD_COUNT_BITS)) - 2;
 
 /// What one slot of a [`BvhNode`] holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +60,7 @@ pub struct BvhNode {
     pub max_z: [f32; 4],
     /// Inner slot: the child node's index; leaf slot: its first position in `tri_indices`.
     pub child: [u32; 4],
-    /// Leaf slot: its triangle count (> 0), or in a level's tree that
-    /// count and where its record of shared corners is (see
-    /// [`BvhNode::leaf_record`]); inner slot: 0; empty slot: `u32::MAX`.
+    /// Leaf slot: its triangle count (> 0); inner slot: 0; empty slot: `u32::MAX`.
     pub count: [u32; 4],
 }
 
@@ -133,39 +121,11 @@ impl BvhNode {
         match self.count[k] {
             EMPTY => Slot::Empty,
             INNER => Slot::Inner(self.child[k]),
-            count if count & RECORD != 0 => Slot::Leaf {
-                first: self.child[k],
-                count: count & ((1 << RECORD_COUNT_BITS) - 1),
-            },
             count => Slot::Leaf {
                 first: self.child[k],
                 count,
             },
         }
-    }
-
-    /// Where the record of the leaf in slot `k` begins in the level's
-    /// shared corners, when the slot holds it.
-    #[inline(always)]
-    pub(crate) fn leaf_record(&self, k: usize) -> Option<usize> {
-        let c = self.count[k];
-        (c & RECORD != 0 && c != EMPTY).then_some(((c & !RECORD) >> RECORD_COUNT_BITS) as usize)
-    }
-
-    /// Makes leaf slot `k` hold where its record begins, `offset`; `false`
-    /// (and nothing changed) when the slot is no leaf, already holds one,
-    /// or its count or the offset do not fit.
-    pub(crate) fn set_leaf_record(&mut self, k: usize, offset: usize) -> bool {
-        let c = self.count[k];
-        let fits = c != EMPTY
-            && c != INNER
-            && c & RECORD == 0
-            && c < 1 << RECORD_COUNT_BITS
-            && offset <= MAX_RECORD_OFFSET;
-        if fits {
-            self.count[k] = RECORD | (offset as u32) << RECORD_COUNT_BITS | c;
-        }
-        fits
     }
 
     /// `true` when slot `k` holds nothing.

@@ -10,7 +10,7 @@ pub(super) fn stats(bvh: &Bvh) -> BvhStats {
         memory_bytes: std::mem::size_of_val(bvh.nodes.as_slice())
             + std::mem::size_of_val(bvh.tri_indices.as_slice())
             + std::mem::size_of_val(bvh.leaf_aabbs.as_slice())
-            + bvh.leaf_shared.bytes(),
+            + std::mem::size_of_val(bvh.leaf_tris.as_slice()),
         ..BvhStats::default()
     };
     for (node, &depth) in bvh.nodes.iter().zip(&depths) {

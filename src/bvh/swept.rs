@@ -27,9 +27,6 @@ const COVER: f32 = 1.0 / 2_097_152.0;
 /// per level of the tree plus one, so this covers 21 levels, twice the
 /// depth of a balanced tree over four million triangles (about 10).
 const OPEN_WALK_PENDING: usize = 64;
-/// Leaves of up to this many triangles (the build's limit) have their
-/// shared corners decoded before they are searched.
-const DECODED: usize = 8;
 /// Largest magnitude of a reciprocal velocity component: an axis the box does
 /// not move along gets this instead of infinity, which keeps every slab time
 /// free of `0 * inf` (a NaN) and only ever makes the slab longer.
@@ -160,8 +157,8 @@ fn all_finite(v: Vec3A) -> bool {
 /// of its siblings. The search is bound by these fetches on large levels:
 /// a node's children sit in memory far from it.
 #[inline]
-fn prefetch_slot(bvh: &Bvh, node: &BvhNode, k: usize) {
-    match node.slot(k) {
+fn prefetch_slot(bvh: &Bvh, slot: Slot) {
+    match slot {
         Slot::Inner(child) => {
             if let Some(n) = bvh.nodes.get(child as usize) {
                 prefetch(&n.min_x);
@@ -169,22 +166,19 @@ fn prefetch_slot(bvh: &Bvh, node: &BvhNode, k: usize) {
             }
         }
         Slot::Leaf { first, count } => {
-            // A leaf's record (or its boxes) spans a few cache lines.
-            if !bvh.leaf_shared.is_empty() {
-                // The triangles' indices are in the record. A leaf whose
-                // slot does not say where its record is (rare) is found
-                // when it is searched.
-                if let Some(at) = node.leaf_record(k) {
-                    prefetch_lines(bvh.leaf_shared.ahead(at, count as usize));
+            // A leaf's corners and indices (or boxes) span up to six cache
+            // lines.
+            let (first, last) = (first as usize, first as usize + count as usize - 1);
+            match bvh.leaf_boxes(first..last + 1) {
+                // The triangles' indices are in the run.
+                Some(LeafBoxes::Corners(c)) => prefetch_lines(c),
+                Some(LeafBoxes::Boxes(b)) => {
+                    prefetch_lines(b);
+                    if let Some(t) = bvh.tri_indices.get(first) {
+                        prefetch(t);
+                    }
                 }
-            } else if let Some(b) = bvh
-                .leaf_aabbs
-                .get(first as usize..first as usize + count as usize)
-            {
-                prefetch_lines(b);
-                if let Some(t) = bvh.tri_indices.get(first as usize) {
-                    prefetch(t);
-                }
+                None => {}
             }
         }
         Slot::Empty => {}
@@ -358,7 +352,7 @@ pub(super) fn query_rounded(
                     let range = first as usize..first as usize + count as usize;
                     stats.triangles_tested += count;
                     let leaf = &bvh.tri_indices[range.clone()];
-                    match bvh.leaf_boxes(range, node.leaf_record(k)) {
+                    match bvh.leaf_boxes(range) {
                         Some(boxes) => out.extend((0..leaf.len()).filter_map(|k| {
                             let b = boxes.get(k);
                             r.reaches(b.min, b.max).then(|| boxes.triangle(k, leaf))
@@ -407,8 +401,7 @@ pub(super) fn sweep_front_to_back(
         if let Some(v) = visited.as_deref_mut() {
             v.push(id);
         }
-        let node = &bvh.nodes[(id / 4) as usize];
-        let (first, count) = match node.slot((id % 4) as usize) {
+        let (first, count) = match bvh.nodes[(id / 4) as usize].slot((id % 4) as usize) {
             Slot::Inner(child) => {
                 push_entered_slots(bvh, &mover, rounding.as_ref(), child, cutoff, stack, stats);
                 continue;
@@ -421,7 +414,7 @@ pub(super) fn sweep_front_to_back(
         stats.triangles_tested += count;
         // A tree assembled without its leaf boxes (not one from
         // `Bvh::build`) has every triangle tested: slower, never wrong.
-        let Some(boxes) = bvh.leaf_boxes(range, node.leaf_record((id % 4) as usize)) else {
+        let Some(boxes) = bvh.leaf_boxes(range) else {
             for &tri in leaf {
                 let t = widen_cutoff(visit(tri, None));
                 if t < cutoff {
@@ -433,31 +426,12 @@ pub(super) fn sweep_front_to_back(
             }
             continue;
         };
-        // A small leaf's shared corners are decoded first, in a loop with
-        // no branch on what they are, so their reads (the corner numbers,
-        // then the corners they name) overlap; read one triangle at a time
-        // in the loop below, each waited on the other after every
-        // mispredicted "reached".
-        let mut decoded = [[Vec3::ZERO; 3]; DECODED];
-        let predecoded = match &boxes {
-            LeafBoxes::Corners(c) if leaf.len() <= DECODED => {
-                for (k, d) in decoded[..leaf.len()].iter_mut().enumerate() {
-                    *d = c.corners(k);
-                }
-                true
-            }
-            _ => false,
-        };
         for k in 0..leaf.len() {
-            let (b, corners) = if predecoded {
-                (Aabb::from_points(decoded[k]), Some(decoded[k]))
-            } else {
-                boxes.get_with_corners(k)
-            };
+            let b = boxes.get(k);
             let reached = mover.entry(b.min, b.max).is_some_and(|t| t <= cutoff)
                 && rounding.as_ref().is_none_or(|r| r.reaches(b.min, b.max));
             if reached {
-                let t = widen_cutoff(visit(boxes.triangle(k, leaf), corners.as_ref()));
+                let t = widen_cutoff(visit(boxes.triangle(k, leaf), boxes.corners(k)));
                 if t < cutoff {
                     cutoff = t;
                     if let Some(r) = &mut rounding {
@@ -502,7 +476,7 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
             let slot = node.slot(k);
             match slot {
                 Slot::Inner(child) => {
-                    prefetch_slot(bvh, node, k);
+                    prefetch_slot(bvh, slot);
                     let Some(entry) = pending.get_mut(top) else {
                         return false;
                     };
@@ -510,7 +484,7 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
                     top += 1;
                 }
                 Slot::Leaf { .. } => {
-                    prefetch_slot(bvh, node, k);
+                    prefetch_slot(bvh, slot);
                     leaves |= 1 << k;
                 }
                 Slot::Empty => {}
@@ -521,7 +495,7 @@ pub(super) fn sweep_reaches_nothing(bvh: &Bvh, mover: MovingBox, stats: &mut Que
                 let range = first as usize..first as usize + count as usize;
                 stats.triangles_tested += count;
                 // A tree without its leaf boxes has every triangle visited.
-                let Some(boxes) = bvh.leaf_boxes(range, node.leaf_record(k)) else {
+                let Some(boxes) = bvh.leaf_boxes(range) else {
                     return false;
                 };
                 if (0..count as usize).any(|k| {
@@ -564,7 +538,7 @@ fn push_entered_slots(
     let near = near.to_array();
     let base = stack.len();
     for k in (0..4).filter(|k| mask & (1 << k) != 0) {
-        prefetch_slot(bvh, node, k);
+        prefetch_slot(bvh, node.slot(k));
         stack.push((i * 4 + k as u32, near[k]));
     }
     sort_farthest_first(&mut stack[base..]);
@@ -663,102 +637,6 @@ mod tests {
                 })
                 .collect()
         })
-    }
-
-    /// What `walks_over_corners_find_what_walks_over_boxes_find` checks,
-    /// for the probe at `c` with its radii and vertical core, moving by
-    /// `d`, on `mesh`.
-    fn walks_over_corners_agree(
-        mesh: &crate::mesh::TriMesh,
-        c: DVec3,
-        d: DVec3,
-        radii: DVec3,
-        core: f64,
-    ) -> Result<(), TestCaseError> {
-        use crate::geometry::sweep::{SweepOutcome, sweep_unit_sphere_triangle};
-        let boxes = Bvh::build(&mesh.tri_aabbs);
-        let corners = Bvh::build_for_mesh(&mesh);
-        prop_assert_eq!(corners.validate(&mesh.tri_aabbs), Ok(()));
-        prop_assert!(corners.leaf_aabbs.is_empty() && !corners.leaf_shared.is_empty());
-        // The unit sphere's first contact in the probe's ellipsoid space.
-        let first_t = |tri: [Vec3; 3]| {
-            let tri = tri.map(|p| p.as_dvec3() / radii);
-            match sweep_unit_sphere_triangle(c / radii, d / radii, tri, 1.0, false) {
-                SweepOutcome::Hit(h) => h.t,
-                SweepOutcome::Miss { .. } => f64::INFINITY,
-            }
-        };
-        let probe = RoundedProbe {
-            center: c,
-            core_half: DVec3::new(0.0, core, 0.0),
-            radii,
-        };
-        let start = Aabb::from_f64_outward(
-            c - probe.core_half - radii * 1.001,
-            c + probe.core_half + radii * 1.001,
-        );
-        let delta = d.as_vec3();
-        // Every triangle visited, its corners, and the counters.
-        let sweep = |bvh: &Bvh, rounded: bool| {
-            let (mut seen, mut stats, mut best) =
-                (Vec::new(), QueryStats::default(), f64::INFINITY);
-            let mut visit = |tri: u32, given: Option<&[Vec3; 3]>| {
-                let corners = given.copied().unwrap_or_else(|| mesh.triangle(tri));
-                seen.push((tri, given.is_some(), corners == mesh.triangle(tri)));
-                best = best.min(first_t(corners));
-                best
-            };
-            let mut scratch = BvhScratch::default();
-            if rounded {
-                bvh.sweep_front_to_back_rounded(
-                    &start,
-                    delta,
-                    &probe,
-                    &mut scratch,
-                    None,
-                    &mut stats,
-                    &mut visit,
-                );
-            } else {
-                bvh.sweep_front_to_back(&start, delta, &mut scratch, None, &mut stats, &mut visit);
-            }
-            (seen, stats)
-        };
-        for rounded in [false, true] {
-            let (old, old_stats) = sweep(&boxes, rounded);
-            let (new, new_stats) = sweep(&corners, rounded);
-            prop_assert!(old.iter().all(|&(_, given, _)| !given));
-            prop_assert!(
-                new.iter().all(|&(_, given, same)| given && same),
-                "corners not the mesh's"
-            );
-            let ids = |v: &[(u32, bool, bool)]| v.iter().map(|e| e.0).collect::<Vec<_>>();
-            prop_assert_eq!(ids(&old), ids(&new), "rounded {}", rounded);
-            prop_assert_eq!(old_stats, new_stats);
-        }
-        let (mut old_open, mut new_open) = (QueryStats::default(), QueryStats::default());
-        prop_assert_eq!(
-            boxes.sweep_reaches_nothing(&start, delta, &mut old_open),
-            corners.sweep_reaches_nothing(&start, delta, &mut new_open)
-        );
-        prop_assert_eq!(old_open, new_open);
-        prop_assert_eq!(
-            boxes.sweep_reaches_nothing_around(c, radii, delta),
-            corners.sweep_reaches_nothing_around(c, radii, delta)
-        );
-        let query = |bvh: &Bvh| {
-            let (mut out, mut stats) = (Vec::new(), QueryStats::default());
-            bvh.query_rounded(
-                &mesh.tri_aabbs,
-                &probe,
-                &mut BvhScratch::default(),
-                &mut out,
-                &mut stats,
-            );
-            (out, stats)
-        };
-        prop_assert_eq!(query(&boxes), query(&corners));
-        Ok(())
     }
 
     proptest! {
@@ -924,31 +802,75 @@ mod tests {
             core in 0.0f64..0.8,
             far in prop_oneof![Just(0.0f64), Just(1e5f64)],
         ) {
+            use crate::geometry::sweep::{SweepOutcome, sweep_unit_sphere_triangle};
             use crate::mesh::TriMesh;
             let shift = DVec3::splat(far);
             let positions: Vec<Vec3> = tris.iter().flatten().map(|p| (*p + shift).as_vec3()).collect();
             let triangles = (0..tris.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
             let mesh = TriMesh::single_object("soup", positions, triangles);
-            walks_over_corners_agree(&mesh, DVec3::new(c.0, c.1, c.2) + shift, DVec3::new(d.0, d.1, d.2), DVec3::new(radii.0, radii.1, radii.2), core)?;
-        }
-
-        /// The same on terrains, whose leaves keep their shared corners
-        /// once, with loose triangles among them (leaves whose records
-        /// spill), probes over and across them.
-        #[test]
-        fn walks_over_shared_corners_find_what_walks_over_boxes_find(
-            w in 1usize..20,
-            h in 1usize..20,
-            heights in prop::collection::vec(-1.5f32..1.5, 1..6),
-            flips in prop::collection::vec(any::<bool>(), 1..5),
-            loose in prop::collection::vec(prop::array::uniform9(-6.0f32..6.0), 0..30),
-            c in (-2.0f64..12.0, -3.0f64..3.0, -2.0f64..12.0),
-            d in (-12.0f64..12.0, -4.0f64..4.0, -12.0f64..12.0),
-            radii in (0.2f64..1.5, 0.2f64..1.5, 0.2f64..1.5),
-            core in 0.0f64..0.8,
-        ) {
-            let mesh = crate::bvh::tests::terrain(w, h, &heights, &flips, &loose);
-            walks_over_corners_agree(&mesh, DVec3::new(c.0, c.1, c.2), DVec3::new(d.0, d.1, d.2), DVec3::new(radii.0, radii.1, radii.2), core)?;
+            let boxes = Bvh::build(&mesh.tri_aabbs);
+            let corners = Bvh::build_for_mesh(&mesh);
+            prop_assert_eq!(corners.validate(&mesh.tri_aabbs), Ok(()));
+            prop_assert!(corners.leaf_aabbs.is_empty() && !corners.leaf_tris.is_empty());
+            let (c, d) = (DVec3::new(c.0, c.1, c.2) + shift, DVec3::new(d.0, d.1, d.2));
+            let radii = DVec3::new(radii.0, radii.1, radii.2);
+            // The unit sphere's first contact in the probe's ellipsoid space.
+            let first_t = |tri: [Vec3; 3]| {
+                let tri = tri.map(|p| p.as_dvec3() / radii);
+                match sweep_unit_sphere_triangle(c / radii, d / radii, tri, 1.0, false) {
+                    SweepOutcome::Hit(h) => h.t,
+                    SweepOutcome::Miss { .. } => f64::INFINITY,
+                }
+            };
+            let probe = RoundedProbe {
+                center: c,
+                core_half: DVec3::new(0.0, core, 0.0),
+                radii,
+            };
+            let start = Aabb::from_f64_outward(c - probe.core_half - radii * 1.001, c + probe.core_half + radii * 1.001);
+            let delta = d.as_vec3();
+            // Every triangle visited, its corners, and the counters.
+            let sweep = |bvh: &Bvh, rounded: bool| {
+                let (mut seen, mut stats, mut best) = (Vec::new(), QueryStats::default(), f64::INFINITY);
+                let mut visit = |tri: u32, given: Option<&[Vec3; 3]>| {
+                    let corners = given.copied().unwrap_or_else(|| mesh.triangle(tri));
+                    seen.push((tri, given.is_some(), corners == mesh.triangle(tri)));
+                    best = best.min(first_t(corners));
+                    best
+                };
+                let mut scratch = BvhScratch::default();
+                if rounded {
+                    bvh.sweep_front_to_back_rounded(&start, delta, &probe, &mut scratch, None, &mut stats, &mut visit);
+                } else {
+                    bvh.sweep_front_to_back(&start, delta, &mut scratch, None, &mut stats, &mut visit);
+                }
+                (seen, stats)
+            };
+            for rounded in [false, true] {
+                let (old, old_stats) = sweep(&boxes, rounded);
+                let (new, new_stats) = sweep(&corners, rounded);
+                prop_assert!(old.iter().all(|&(_, given, _)| !given));
+                prop_assert!(new.iter().all(|&(_, given, same)| given && same), "corners not the mesh's");
+                let ids = |v: &[(u32, bool, bool)]| v.iter().map(|e| e.0).collect::<Vec<_>>();
+                prop_assert_eq!(ids(&old), ids(&new), "rounded {}", rounded);
+                prop_assert_eq!(old_stats, new_stats);
+            }
+            let (mut old_open, mut new_open) = (QueryStats::default(), QueryStats::default());
+            prop_assert_eq!(
+                boxes.sweep_reaches_nothing(&start, delta, &mut old_open),
+                corners.sweep_reaches_nothing(&start, delta, &mut new_open)
+            );
+            prop_assert_eq!(old_open, new_open);
+            prop_assert_eq!(
+                boxes.sweep_reaches_nothing_around(c, radii, delta),
+                corners.sweep_reaches_nothing_around(c, radii, delta)
+            );
+            let query = |bvh: &Bvh| {
+                let (mut out, mut stats) = (Vec::new(), QueryStats::default());
+                bvh.query_rounded(&mesh.tri_aabbs, &probe, &mut BvhScratch::default(), &mut out, &mut stats);
+                (out, stats)
+            };
+            prop_assert_eq!(query(&boxes), query(&corners));
         }
     }
 }

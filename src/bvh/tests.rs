@@ -679,185 +679,22 @@ mod watertight {
     }
 }
 
-/// Every leaf triangle of a tree built over `mesh` with shared corners,
-/// as the walks read it: its index, its corners and its box must be the
-/// mesh's, bit for bit (`-0.0` is not `0.0`).
-fn assert_leaves_are_the_meshs(bvh: &Bvh, mesh: &TriMesh) {
-    let bits = |c: [Vec3; 3]| c.map(|p| p.to_array().map(f32::to_bits));
-    let mut seen = 0;
-    for node in &bvh.nodes {
-        for (k, _, slot) in node.slots() {
-            let Slot::Leaf { first, count } = slot else {
-                continue;
-            };
-            let range = first as usize..(first + count) as usize;
-            let leaf = &bvh.tri_indices[range.clone()];
-            let boxes = bvh
-                .leaf_boxes(range, node.leaf_record(k))
-                .expect("a leaf with no record");
-            for (k, &tri) in leaf.iter().enumerate() {
-                assert_eq!(boxes.triangle(k, &[]), tri);
-                let (b, corners) = boxes.get_with_corners(k);
-                let corners = corners.expect("no corners kept");
-                assert_eq!(boxes.get(k), b);
-                assert_eq!(bits(corners), bits(mesh.triangle(tri)), "triangle {tri}");
-                let b = boxes.get(k);
-                assert_eq!(
-                    [b.min, b.max].map(|v| v.to_array().map(f32::to_bits)),
-                    [
-                        mesh.tri_aabbs[tri as usize].min,
-                        mesh.tri_aabbs[tri as usize].max
-                    ]
-                    .map(|v| v.to_array().map(f32::to_bits))
-                );
-                seen += 1;
-            }
-        }
-    }
-    assert_eq!(seen, mesh.triangle_count());
-}
-
-/// A level big enough for its leaf records to go into huge pages (more
+/// A level big enough for its leaf corners to go into huge pages (more
 /// than 8 MiB of them) gets the same tree as one built without: the nodes
-/// bit for bit but for the leaves' slots saying where their records are,
-/// the same slots, the same triangle order, and each leaf triangle's
-/// corners and index those of the mesh.
+/// bit for bit, the same triangle order, and each leaf triangle's corners
+/// and index those of the mesh.
 #[test]
 fn a_big_levels_tree_is_the_same_in_huge_pages() {
-    let mesh = grid_mesh(560);
+    let mesh = grid_mesh(340);
+    assert!(mesh.triangle_count() * std::mem::size_of::<LeafTri>() > 8 << 20);
     let plain = Bvh::build(&mesh.tri_aabbs);
     let level = Bvh::build_for_mesh(&mesh);
-    assert!(level.leaf_shared.bytes() > 8 << 20);
-    let without_records = |bvh: &Bvh| {
-        let mut bits = node_bits(bvh);
-        for (b, n) in bits.iter_mut().zip(&bvh.nodes) {
-            b[7] = [0, 1, 2, 3].map(|k| match n.slot(k) {
-                Slot::Leaf { count, .. } => count,
-                _ => n.count[k],
-            });
-        }
-        bits
-    };
-    assert_eq!(without_records(&level), without_records(&plain));
-    let slots = |bvh: &Bvh| {
-        bvh.nodes
-            .iter()
-            .flat_map(|n| (0..4).map(|k| n.slot(k)))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(slots(&level), slots(&plain));
-    assert!(level.nodes.iter().all(|n| {
-        (0..4).all(|k| !matches!(n.slot(k), Slot::Leaf { .. }) || n.leaf_record(k).is_some())
-    }));
+    assert_eq!(node_bits(&level), node_bits(&plain));
     assert_eq!(level.tri_indices, plain.tri_indices);
-    assert_leaves_are_the_meshs(&level, &mesh);
+    assert_eq!(level.leaf_tris.len(), mesh.triangle_count());
+    for (k, leaf) in level.leaf_tris.iter().enumerate() {
+        assert_eq!(leaf.tri, level.tri_indices[k]);
+        assert_eq!(leaf.corners, mesh.triangle(leaf.tri));
+    }
     assert_eq!(level.validate(&mesh.tri_aabbs), Ok(()));
-}
-
-/// A terrain: a grid of `w` by `h` squares, each cut in two along a
-/// diagonal of its choosing, the corners' heights from `heights` (a
-/// vertex shared by up to six triangles, as the bench's fields have them),
-/// then `loose` triangles of their own, which share nothing.
-pub(super) fn terrain(
-    w: usize,
-    h: usize,
-    heights: &[f32],
-    flips: &[bool],
-    loose: &[[f32; 9]],
-) -> TriMesh {
-    let height = |i: usize, j: usize| heights[(i * 31 + j * 17) % heights.len()];
-    let corner = |i: usize, j: usize| Vec3::new(i as f32 * 0.5, height(i, j), j as f32 * 0.5);
-    let mut b = MeshBuilder::new();
-    b.object("terrain");
-    for i in 0..w {
-        for j in 0..h {
-            let [p, q, r, s] = [
-                corner(i, j),
-                corner(i + 1, j),
-                corner(i + 1, j + 1),
-                corner(i, j + 1),
-            ];
-            if flips[(i * h + j) % flips.len()] {
-                b.triangle(p, q, r).triangle(p, r, s);
-            } else {
-                b.triangle(p, q, s).triangle(q, r, s);
-            }
-        }
-    }
-    for c in loose {
-        b.triangle(
-            Vec3::new(c[0], c[1], c[2]),
-            Vec3::new(c[3], c[4], c[5]),
-            Vec3::new(c[6], c[7], c[8]),
-        );
-    }
-    b.build()
-}
-
-proptest! {
-    /// A level's leaves with shared corners give back each triangle's
-    /// index, corners and box exactly as the mesh has them, on terrains
-    /// (most corners shared; heights of `0.0` and `-0.0` side by side,
-    /// which are the same number but not the same bits) with loose
-    /// triangles among them (leaves whose records spill), and the tree
-    /// validates.
-    #[test]
-    fn shared_leaves_give_back_the_meshs_triangles(
-        w in 1usize..24,
-        h in 1usize..24,
-        heights in prop::collection::vec(prop_oneof![Just(0.0f32), Just(-0.0f32), -3.0f32..3.0], 1..6),
-        flips in prop::collection::vec(any::<bool>(), 1..5),
-        loose in prop::collection::vec(prop::array::uniform9(-6.0f32..6.0), 0..40),
-    ) {
-        let mesh = terrain(w, h, &heights, &flips, &loose);
-        let bvh = Bvh::build_for_mesh(&mesh);
-        prop_assert!(!bvh.leaf_shared.is_empty());
-        assert_leaves_are_the_meshs(&bvh, &mesh);
-        prop_assert_eq!(bvh.validate(&mesh.tri_aabbs), Ok(()));
-    }
-}
-
-/// A terrain's leaves take fewer bytes than corners and an index a
-/// triangle (40): most of a leaf's corners are shared.
-#[test]
-fn terrain_leaves_share_their_corners() {
-    let mesh = terrain(
-        100,
-        100,
-        &[0.0, 0.3, -0.2, 0.7, 0.1],
-        &[true, false, false],
-        &[],
-    );
-    let bvh = Bvh::build_for_mesh(&mesh);
-    let per_triangle = bvh.leaf_shared.bytes() as f64 / mesh.triangle_count() as f64;
-    assert!(per_triangle <= 26.0, "{per_triangle} bytes a triangle");
-    assert_leaves_are_the_meshs(&bvh, &mesh);
-}
-
-/// `validate` finds a leaf record whose corner was changed, or whose
-/// triangle index was.
-#[test]
-fn validate_finds_a_changed_shared_leaf() {
-    let mesh = terrain(12, 12, &[0.0, 0.5, 1.0], &[true, false], &[]);
-    let bvh = Bvh::build_for_mesh(&mesh);
-    assert_eq!(bvh.validate(&mesh.tri_aabbs), Ok(()));
-    // The first leaf's record: its first triangle's index, then its first
-    // corner's x.
-    let (node, k) = (0..bvh.nodes.len())
-        .flat_map(|i| (0..4).map(move |k| (i, k)))
-        .find(|&(i, k)| matches!(bvh.nodes[i].slot(k), Slot::Leaf { .. }))
-        .unwrap();
-    let Slot::Leaf { count, .. } = bvh.nodes[node].slot(k) else {
-        unreachable!()
-    };
-    let at = bvh.nodes[node].leaf_record(k).unwrap();
-    let corner_x = at + 2 * count as usize;
-    for word in [at, corner_x] {
-        let mut broken = bvh.clone();
-        broken.leaf_shared.records[word] ^= 1;
-        assert!(matches!(
-            broken.validate(&mesh.tri_aabbs),
-            Err(BvhError::LeafBoxMismatch { .. })
-        ));
-    }
 }

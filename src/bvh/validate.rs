@@ -167,7 +167,6 @@ pub(super) fn validate(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
         return Ok(());
     }
     let covered_by = check_tree(bvh, tri_aabbs)?;
-    check_shared_leaves(bvh, tri_aabbs)?;
     if let Some(position) = covered_by.iter().position(|c| c.is_none()) {
         return Err(BvhError::TriangleInNoLeaf {
             position,
@@ -207,21 +206,24 @@ fn check_indices(bvh: &Bvh, n: usize) -> Result<(), BvhError> {
 }
 
 /// `leaf_aabbs` must copy the boxes in `tri_indices` order (indices are
-/// already checked to be in range). A tree that keeps its leaves' corners
-/// instead (`leaf_shared`) is checked leaf by leaf once the leaves' ranges
-/// are: [`check_shared_leaves`].
+/// already checked to be in range); or, in a tree that keeps the corners
+/// instead (`leaf_tris`), the box of each triangle's corners must be its box,
+/// bit for bit, so that the walks test the same boxes either way.
 fn check_leaf_boxes(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
-    if !bvh.leaf_shared.is_empty() {
-        return Ok(());
-    }
-    let kept = bvh.leaf_aabbs.len();
+    let kept = if bvh.leaf_tris.is_empty() {
+        bvh.leaf_aabbs.len()
+    } else {
+        bvh.leaf_tris.len()
+    };
     if kept != bvh.tri_indices.len() {
         return Err(BvhError::LeafBoxMismatch {
             position: kept,
             triangle: u32::MAX,
         });
     }
-    let Some(boxes) = bvh.leaf_boxes(0..kept, None) else {
+    // Bit for bit: the boxes are copies, NaN boxes included.
+    let bits = |b: &Aabb| [b.min.to_array(), b.max.to_array()].map(|v| v.map(f32::to_bits));
+    let Some(boxes) = bvh.leaf_boxes(0..kept) else {
         return Ok(());
     };
     for (position, &triangle) in bvh.tri_indices.iter().enumerate() {
@@ -229,50 +231,6 @@ fn check_leaf_boxes(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
             || bits(&boxes.get(position)) != bits(&tri_aabbs[triangle as usize])
         {
             return Err(BvhError::LeafBoxMismatch { position, triangle });
-        }
-    }
-    Ok(())
-}
-
-/// A box bit for bit: the leaves' boxes are copies, NaN boxes included.
-fn bits(b: &Aabb) -> [[u32; 3]; 2] {
-    [b.min.to_array(), b.max.to_array()].map(|v| v.map(f32::to_bits))
-}
-
-/// In a tree that keeps its leaves' corners (`leaf_shared`), each leaf
-/// triangle's index must be its entry of `tri_indices` and the box of its
-/// corners its box, bit for bit, so that the walks test the same boxes
-/// either way. The leaves' ranges are checked already.
-fn check_shared_leaves(bvh: &Bvh, tri_aabbs: &[Aabb]) -> Result<(), BvhError> {
-    if bvh.leaf_shared.is_empty() {
-        return Ok(());
-    }
-    for node in &bvh.nodes {
-        for (k, _, slot) in node.slots() {
-            let Slot::Leaf { first, count } = slot else {
-                continue;
-            };
-            let range = first as usize..first as usize + count as usize;
-            let leaf = &bvh.tri_indices[range.clone()];
-            let Some(record) = bvh.leaf_shared.leaf(node.leaf_record(k), range) else {
-                return Err(BvhError::LeafBoxMismatch {
-                    position: first as usize,
-                    triangle: leaf[0],
-                });
-            };
-            for (k, &triangle) in leaf.iter().enumerate() {
-                let same = record.checked_triangle(k) == Some(triangle)
-                    && record
-                        .checked_corners(k)
-                        .map(|c| bits(&Aabb::from_points(c)))
-                        == Some(bits(&tri_aabbs[triangle as usize]));
-                if !same {
-                    return Err(BvhError::LeafBoxMismatch {
-                        position: first as usize + k,
-                        triangle,
-                    });
-                }
-            }
         }
     }
     Ok(())
