@@ -1,6 +1,7 @@
 //! Where a move's time goes on a big level: counters per move and a
 //! warm/cold timing split for the kept solver (self checks off) on the
-//! bench's generated `field` levels, and a loop to run under `perf`.
+//! bench's generated `field` levels (or, with `WALK_LEVEL=city`, its
+//! `city`), and a loop to run under `perf`.
 //!
 //! ```text
 //! cargo run --release --no-default-features --example walk_profile -- 1000000 long counts
@@ -12,13 +13,15 @@
 //! or (`air`) the long ones level and 1.5 m higher: mostly open space.
 //! `counts` prints, per move: iterations, open-space walks and the ordered
 //! searches that follow the ones that fail, and each one's nodes and
-//! triangles. `time` times the 3,000 moves in turn (each move's nodes long
+//! triangles, as if every iteration tried the walk (`run_to_end` tries
+//! it only where it guesses open space). `time` times the 3,000 moves in turn (each move's nodes long
 //! gone from the caches at 1M triangles) against the first 300 repeated
 //! (warm), so the difference is what the caches cost. `loop` runs the
-//! 3,000 for the given seconds.
+//! 3,000 for the given seconds. `tree` prints the sizes of the
+//! triangles' boxes and the tree's leaf sizes.
 
-use collidoscope::analysis::generate::field;
 use collidoscope::analysis::generate::move_sets::{DEFAULT_MOVE_SEED, MoveKind, random_moves};
+use collidoscope::analysis::generate::{city, field};
 use collidoscope::bvh::QueryStats;
 use collidoscope::collide::{SlideSettings, SlideSolver, TraceDetail};
 use collidoscope::level::Level;
@@ -42,7 +45,13 @@ fn main() {
     let what = args.get(3).map(String::as_str).unwrap_or("counts");
     let seconds: f64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10.0);
 
-    let level = Level::from_mesh("field", field(triangles, DEFAULT_MOVE_SEED));
+    // `WALK_LEVEL=city`: the generated city instead of the field.
+    let city_level = std::env::var("WALK_LEVEL").is_ok_and(|v| v == "city");
+    let level = if city_level {
+        Level::from_mesh("city", city(triangles).mesh)
+    } else {
+        Level::from_mesh("field", field(triangles, DEFAULT_MOVE_SEED))
+    };
     let settings = SlideSettings {
         self_checks: false,
         ..SlideSettings::default()
@@ -115,6 +124,7 @@ fn main() {
                 }
             }
         }
+        "tree" => tree_shape(&level),
         _ => counts(&level, &settings, &moves),
     }
 }
@@ -192,4 +202,31 @@ fn counts(
         bvh.max_depth,
         bvh.memory_bytes as f64 / level.mesh().triangle_count() as f64
     );
+}
+
+/// How large the triangles' boxes are (a level of long walls would have
+/// boxes that overlap many others), and the tree's leaf sizes.
+fn tree_shape(level: &Level) {
+    let boxes = level.mesh().tri_aabbs();
+    let mut half_area = 0f64;
+    let mut longest = Vec::with_capacity(boxes.len());
+    for b in boxes.iter() {
+        let e = b.max - b.min;
+        half_area += (e.x * e.y + e.y * e.z + e.z * e.x) as f64;
+        longest.push(e.max_element());
+    }
+    longest.sort_by(f32::total_cmp);
+    let q = |f: f64| longest[((longest.len() - 1) as f64 * f) as usize];
+    println!(
+        "{} triangles; box half-area mean {:.4} m2; longest side p50 {:.3} p90 {:.3} p99 {:.3} max {:.3} m; over 2 m: {:.2} %",
+        boxes.len(),
+        half_area / boxes.len() as f64,
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        q(1.0),
+        100.0 * longest.iter().filter(|&&l| l > 2.0).count() as f64 / longest.len() as f64
+    );
+    let st = level.bvh().stats();
+    println!("leaf sizes {:?}", st.leaf_size_histogram);
 }
