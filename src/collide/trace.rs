@@ -204,6 +204,11 @@ pub struct IterationRecord {
     /// skips the boxes out of the probe's rounded reach
     /// ([`crate::bvh::Bvh::sweep_front_to_back_rounded`]): fewer nodes
     /// and triangles than a full trace counts for the same iteration.
+    /// They count the work of the search that ended this iteration: an
+    /// iteration through open space ended by the open-space walk (a
+    /// stepped move) and the same iteration ended by the ordered search
+    /// (a move run to its end, which goes straight to it after a contact)
+    /// can count different nodes and boxes for the same motion.
     pub bvh_stats: QueryStats,
     /// Every candidate triangle tested and its outcome, in test order
     /// (empty in summary traces). Robust mode searches nearest first and
