@@ -21,7 +21,7 @@
 //! triangles' boxes and the tree's leaf sizes.
 
 use collidoscope::analysis::generate::move_sets::{DEFAULT_MOVE_SEED, MoveKind, random_moves};
-use collidoscope::analysis::generate::{city, field};
+use collidoscope::analysis::generate::{ProbeMove, city, field};
 use collidoscope::bvh::QueryStats;
 use collidoscope::collide::{SlideSettings, SlideSolver, TraceDetail};
 use collidoscope::level::Level;
@@ -68,7 +68,7 @@ fn main() {
     }
     let mut solver =
         SlideSolver::reusable(level.world(), &settings, TraceDetail::Summary).expect("settings");
-    let mut run = |m: &collidoscope::analysis::generate::ProbeMove| {
+    let mut run = |m: &ProbeMove| {
         if solver.start_move(m.start_world, m.velocity_world) {
             black_box(solver.run_to_end());
         }
@@ -76,18 +76,8 @@ fn main() {
     match what {
         "time" => {
             for round in 0..3 {
-                let t = Instant::now();
-                for m in &moves {
-                    run(m);
-                }
-                let cold = t.elapsed().as_secs_f64() / moves.len() as f64;
-                let t = Instant::now();
-                for _ in 0..10 {
-                    for m in &moves[..300] {
-                        run(m);
-                    }
-                }
-                let warm = t.elapsed().as_secs_f64() / 3_000.0;
+                let cold = seconds_a_move(&moves, &mut run);
+                let warm = seconds_a_move(moves[..300].iter().cycle().take(3_000), &mut run);
                 println!(
                     "round {round}: 3,000 in turn {:.2} µs a move, first 300 repeated {:.2} µs a move",
                     cold * 1e6,
@@ -98,16 +88,10 @@ fn main() {
         "parry" => {
             let peer = parry_slide::ParrySlide::new(level.mesh(), &settings);
             for round in 0..2 {
-                let t = Instant::now();
-                for m in &moves {
-                    run(m);
-                }
-                let ours = t.elapsed().as_secs_f64() / moves.len() as f64;
-                let t = Instant::now();
-                for m in &moves {
+                let ours = seconds_a_move(&moves, &mut run);
+                let theirs = seconds_a_move(&moves, |m| {
                     black_box(peer.slide(m.start_world, m.velocity_world));
-                }
-                let theirs = t.elapsed().as_secs_f64() / moves.len() as f64;
+                });
                 println!(
                     "round {round}: 3,000 in turn: ours {:.2} µs, parry3d {:.2} µs a move, {:.1}x",
                     ours * 1e6,
@@ -202,6 +186,20 @@ fn counts(
         bvh.max_depth,
         bvh.memory_bytes as f64 / level.mesh().triangle_count() as f64
     );
+}
+
+/// Seconds a move, running each of `moves` once, in turn.
+fn seconds_a_move<'a>(
+    moves: impl IntoIterator<Item = &'a ProbeMove>,
+    mut run: impl FnMut(&ProbeMove),
+) -> f64 {
+    let t = Instant::now();
+    let mut n = 0usize;
+    for m in moves {
+        run(m);
+        n += 1;
+    }
+    t.elapsed().as_secs_f64() / n as f64
 }
 
 /// How large the triangles' boxes are (a level of long walls would have

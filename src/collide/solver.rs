@@ -439,18 +439,16 @@ impl<'w> SlideSolver<'w> {
         while self.has_move && self.finished.is_none() {
             let bit = 1u32 << self.index.min(31);
             let expect = self.expect_contact & bit != 0;
-            let met = if expect || !self.arrive_unrecorded() {
-                // A walk tried and failed would fail again on a move like this one.
-                let met = self.step_recorded(true).map(|r| r.candidate_count > 0);
-                !expect || met.unwrap_or(true)
-            } else {
+            let met = if !expect && self.arrive_unrecorded() {
                 false
-            };
-            self.expect_contact = if met {
-                self.expect_contact | bit
             } else {
-                self.expect_contact & !bit
+                let searched_met = self
+                    .step_recorded(true)
+                    .is_none_or(|r| r.candidate_count > 0);
+                // A walk tried and failed would fail again on a move like this one.
+                searched_met || !expect
             };
+            self.expect_contact = (self.expect_contact & !bit) | if met { bit } else { 0 };
         }
         MoveEnd {
             final_position: self.position_w,
