@@ -1,7 +1,14 @@
 //! What the solver's checks of itself cost (`self_checks`: the path each
 //! iteration's centre travelled, the clearance where it ended, ghost
 //! corners), in each mode: the same moves with the checks on and off, one
-//! kept solver per set, run to the end as a batch runs them.
+//! kept solver per set, each move run the two ways the product runs one:
+//!
+//! - `stepped`: one iteration at a time, each record read, as the window's
+//!   stepper and `sweep` do (in a summary trace, `sweep --summary`; the
+//!   full trace they show by default costs more either way, so its ratio
+//!   is lower);
+//! - `run_to_end`: to the end, as a batch runs a replayed path: only the
+//!   last iteration's record is kept, and only it is checked.
 //!
 //! Scene: a generated city of ~100k triangles; sets `move` (300 long moves
 //! of 0.5-5 m into walls, stairs, creases, doors and along corridors) and
@@ -27,8 +34,12 @@ fn self_check_benches(c: &mut Criterion) {
     let level = Level::from_mesh("city_100k", generated.mesh);
     let frames = frame_moves(&level, &moves);
     for (set, moves) in [("move", &moves[..]), ("frames", &frames[..])] {
-        for mode in SlideMode::ALL {
-            let mut group = c.benchmark_group(format!("self_checks/{set}_{mode}"));
+        for (mode, stepped) in SlideMode::ALL
+            .into_iter()
+            .flat_map(|m| [(m, true), (m, false)])
+        {
+            let how = if stepped { "stepped" } else { "run_to_end" };
+            let mut group = c.benchmark_group(format!("self_checks/{how}_{set}_{mode}"));
             group.throughput(Throughput::Elements(moves.len() as u64));
             for (label, on) in [("on", true), ("off", false)] {
                 let s = SlideSettings {
@@ -41,7 +52,14 @@ fn self_check_benches(c: &mut Criterion) {
                 group.bench_function(label, |b| {
                     b.iter(|| {
                         for m in moves {
-                            if solver.start_move(m.start_world, m.velocity_world) {
+                            if !solver.start_move(m.start_world, m.velocity_world) {
+                                continue;
+                            }
+                            if stepped {
+                                while let Some(rec) = solver.step() {
+                                    black_box(rec);
+                                }
+                            } else {
                                 black_box(solver.run_to_end());
                             }
                         }

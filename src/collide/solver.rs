@@ -351,11 +351,21 @@ impl<'w> SlideSolver<'w> {
     }
 
     /// [`SlideSolver::step`]; `open_space_ruled_out` as in [`StepContext`].
+    ///
+    /// Called from [`SlideSolver::run_to_end`] (`open_space_ruled_out`
+    /// set), the record is read only when the iteration is the move's
+    /// last ([`SlideSolver::last_record`]), so only then are the self
+    /// checks run: their results are the record's and nothing else's, and
+    /// they cost more than the iteration's own search (BENCHMARKS.md,
+    /// "What the self checks cost, by part"). The motion is the same either
+    /// way (they only watch it), and so is the last record: its clearance
+    /// does not depend on which triangles earlier measures started from.
     fn step_recorded(&mut self, open_space_ruled_out: bool) -> Option<&IterationRecord> {
         if !self.has_move || self.finished.is_some() {
             return None;
         }
         let decision = self.run_iteration(open_space_ruled_out);
+        let record_read = !open_space_ruled_out || self.move_ends_with(&decision);
         self.record_is_latest = true;
         debug_assert!(
             decision.end_w.is_finite(),
@@ -367,7 +377,7 @@ impl<'w> SlideSolver<'w> {
         rec.pass = self.pass;
         rec.end = decision.end_w;
         rec.end_espace = self.es.espace_from_world(decision.end_w);
-        if self.settings.self_checks {
+        if self.settings.self_checks && record_read {
             self.nearby_growth_e = super::clearance::nearby_growth_radii(
                 decision.next.ok().map(|v| self.es.espace_from_world(v)),
             );
@@ -379,7 +389,24 @@ impl<'w> SlideSolver<'w> {
             rec.trigger_events = t.crossings(&self.world, self.es, rec.start, rec.end);
         }
         self.record.outcome = self.advance(decision);
+        debug_assert!(
+            !open_space_ruled_out
+                || record_read == matches!(self.record.outcome, IterationOutcome::MoveEnded(_)),
+            "move_ends_with disagrees with advance"
+        );
         Some(&self.record)
+    }
+
+    /// Whether [`SlideSolver::advance`] will end the move on `decision`:
+    /// the pass ends (its velocity runs out, or it reaches the iteration
+    /// cap) and no gravity pass follows, or the probe is stuck.
+    #[inline]
+    fn move_ends_with(&self, decision: &StepDecision) -> bool {
+        match decision.next {
+            Ok(_) if self.depth + 1 < self.settings.max_iterations => false,
+            Err(EndReason::StuckEmbedded) => true,
+            _ => self.gravity_pending_w.is_none(),
+        }
     }
 
     /// Moves the probe to where the iteration just run decided, and ends
@@ -415,6 +442,10 @@ impl<'w> SlideSolver<'w> {
     /// neither the record nor the self-checks, whose results only a
     /// record carries. In a move through open space, the record and the
     /// ordered search were more than half of the cost (BENCHMARKS.md).
+    /// The iterations it searches fill their records, but run the self
+    /// checks only for the move's last one, the record it keeps. So the
+    /// checks cost a batch of moves (a replayed path, a character's
+    /// probes) one iteration's worth a move, not every iteration's.
     /// [`SlideSolver::last_record`] is `None` when the last iteration kept
     /// no record.
     ///

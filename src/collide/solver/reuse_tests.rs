@@ -325,3 +325,54 @@ fn the_checks_report_the_same_with_the_kept_list_in_a_city() {
         "{reuses} measures served by a kept list, {searches} searches ({off_searches} without)"
     );
 }
+
+/// Running a move to its end checks only the iteration whose record it
+/// keeps, the last; stepping checks every iteration. Counted by the
+/// clearance's measures (each one a search of the tree or a kept list's
+/// reuse), on the city's long moves in every mode: most take several
+/// iterations, so checking each one would count more.
+#[test]
+fn running_to_the_end_checks_only_the_last_iteration() {
+    let generated = city(20_000);
+    let moves = city_moves(&generated, 60);
+    let level = Level::from_mesh("city", generated.mesh);
+    let measures = |s: &SlideSolver<'_>| s.nearby.searches + s.nearby.reuses;
+    for mode in SlideMode::ALL {
+        let mut stepped =
+            SlideSolver::reusable(level.world(), &settings(mode), TraceDetail::Summary).unwrap();
+        let mut batch =
+            SlideSolver::reusable(level.world(), &settings(mode), TraceDetail::Summary).unwrap();
+        let (mut iterations, mut last_kept, mut longer) = (0, 0, 0);
+        for m in &moves {
+            assert!(stepped.start_move(m.start_world, m.velocity_world));
+            let before = measures(&stepped);
+            let mut n = 0;
+            while stepped.step().is_some() {
+                n += 1;
+            }
+            assert_eq!(
+                measures(&stepped) - before,
+                n,
+                "{mode}: stepping checks each"
+            );
+            iterations += n;
+            assert!(batch.start_move(m.start_world, m.velocity_world));
+            let before = measures(&batch);
+            let end = batch.run_to_end();
+            assert_eq!(u64::from(end.iterations), n, "{mode}: the same move");
+            let kept = u64::from(batch.last_record().is_some());
+            assert_eq!(measures(&batch) - before, kept, "{mode}: only the last");
+            // Its checks are the stepped one's (the counters aside: they
+            // say what each run's search did).
+            if let (Some(b), Some(s)) = (batch.last_record(), stepped.last_record()) {
+                assert_eq!((b.clearance, b.tunnel), (s.clearance, s.tunnel), "{mode}");
+                assert_eq!(b.ghost_hit, s.ghost_hit, "{mode}");
+            }
+            last_kept += kept;
+            longer += u64::from(n > 1);
+        }
+        assert!(longer >= 20, "{mode}: {longer} moves of several iterations");
+        assert!(last_kept >= 30, "{mode}: {last_kept} last records kept");
+        assert!(iterations > moves.len() as u64 + 20, "{mode}");
+    }
+}
