@@ -7,8 +7,12 @@
 //!   stepper and `sweep` do (in a summary trace, `sweep --summary`; the
 //!   full trace they show by default costs more either way, so its ratio
 //!   is lower);
-//! - `run_to_end`: to the end, as a batch runs a replayed path: only the
-//!   last iteration's record is kept, and only it is checked.
+//! - `run_to_end_read`: to the end, then the last iteration's record read,
+//!   as a batch that flags where a move ends inside geometry: that record
+//!   is the only one kept, and is checked when read;
+//! - `run_to_end`: to the end with no record read, as a batch replays a
+//!   recorded path: nothing is checked (the checks-on figure should be
+//!   the checks-off one).
 //!
 //! Scene: a generated city of ~100k triangles; sets `move` (300 long moves
 //! of 0.5-5 m into walls, stairs, creases, doors and along corridors) and
@@ -34,11 +38,10 @@ fn self_check_benches(c: &mut Criterion) {
     let level = Level::from_mesh("city_100k", generated.mesh);
     let frames = frame_moves(&level, &moves);
     for (set, moves) in [("move", &moves[..]), ("frames", &frames[..])] {
-        for (mode, stepped) in SlideMode::ALL
+        for (mode, how) in SlideMode::ALL
             .into_iter()
-            .flat_map(|m| [(m, true), (m, false)])
+            .flat_map(|m| ["stepped", "run_to_end_read", "run_to_end"].map(|h| (m, h)))
         {
-            let how = if stepped { "stepped" } else { "run_to_end" };
             let mut group = c.benchmark_group(format!("self_checks/{how}_{set}_{mode}"));
             group.throughput(Throughput::Elements(moves.len() as u64));
             for (label, on) in [("on", true), ("off", false)] {
@@ -55,12 +58,19 @@ fn self_check_benches(c: &mut Criterion) {
                             if !solver.start_move(m.start_world, m.velocity_world) {
                                 continue;
                             }
-                            if stepped {
-                                while let Some(rec) = solver.step() {
-                                    black_box(rec);
+                            match how {
+                                "stepped" => {
+                                    while let Some(rec) = solver.step() {
+                                        black_box(rec);
+                                    }
                                 }
-                            } else {
-                                black_box(solver.run_to_end());
+                                "run_to_end_read" => {
+                                    black_box(solver.run_to_end());
+                                    black_box(solver.last_record());
+                                }
+                                _ => {
+                                    black_box(solver.run_to_end());
+                                }
                             }
                         }
                     })

@@ -143,6 +143,9 @@ pub struct SlideSolver<'w> {
     /// Whether `record` is the move's latest iteration's (see
     /// [`SlideSolver::run_to_end`]).
     record_is_latest: bool,
+    /// Whether `record`'s self checks are still to run, on its first read
+    /// ([`SlideSolver::last_record`]); `tris` still holds its candidates.
+    checks_pending: bool,
     /// Bit `k` set: iteration `k` of the latest move
     /// [`SlideSolver::run_to_end`] ran that far met some triangle (or
     /// found no open space), so the next move's iteration `k` most likely
@@ -226,6 +229,7 @@ impl<'w> SlideSolver<'w> {
             visited: Vec::new(),
             record: empty_record(settings.mode),
             record_is_latest: false,
+            checks_pending: false,
             expect_contact: u32::MAX,
             triggers: has_triggers(&world).then(Box::default),
             rounded_search: true,
@@ -339,8 +343,21 @@ impl<'w> SlideSolver<'w> {
 
     /// The record of the move's latest iteration, if it has run one and
     /// kept its record ([`SlideSolver::run_to_end`] may not).
-    pub fn last_record(&self) -> Option<&IterationRecord> {
-        (self.has_move && self.record_is_latest).then_some(&self.record)
+    ///
+    /// After [`SlideSolver::run_to_end`], the self checks of that record
+    /// are run here, on its first read: nothing else reads them, so a
+    /// batch that only wants where its moves end never pays for them.
+    /// They are the same as stepping gives (property-tested): the record,
+    /// the iteration's candidates they read and the motion are left as
+    /// the iteration left them.
+    pub fn last_record(&mut self) -> Option<&IterationRecord> {
+        if !(self.has_move && self.record_is_latest) {
+            return None;
+        }
+        if std::mem::take(&mut self.checks_pending) {
+            self.check_iteration();
+        }
+        Some(&self.record)
     }
 
     /// Runs one iteration and lends its record, or `None` once the move
@@ -353,19 +370,19 @@ impl<'w> SlideSolver<'w> {
     /// [`SlideSolver::step`]; `open_space_ruled_out` as in [`StepContext`].
     ///
     /// Called from [`SlideSolver::run_to_end`] (`open_space_ruled_out`
-    /// set), the record is read only when the iteration is the move's
-    /// last ([`SlideSolver::last_record`]), so only then are the self
-    /// checks run: their results are the record's and nothing else's, and
-    /// they cost more than the iteration's own search (BENCHMARKS.md,
-    /// "What the self checks cost, by part"). The motion is the same either
-    /// way (they only watch it), and so is the last record: its clearance
-    /// does not depend on which triangles earlier measures started from.
+    /// set), the record is read only if the iteration is the move's last,
+    /// and then through [`SlideSolver::last_record`]: the self checks are
+    /// left for that read. Their results are the record's and nothing
+    /// else's, and they cost about as much as the iteration itself
+    /// (BENCHMARKS.md, "What the self checks cost, by part"). The motion is
+    /// the same either way (they only watch it), and so is the last
+    /// record: its clearance does not depend on which triangles earlier
+    /// measures started from.
     fn step_recorded(&mut self, open_space_ruled_out: bool) -> Option<&IterationRecord> {
         if !self.has_move || self.finished.is_some() {
             return None;
         }
         let decision = self.run_iteration(open_space_ruled_out);
-        let record_read = !open_space_ruled_out || self.move_ends_with(&decision);
         self.record_is_latest = true;
         debug_assert!(
             decision.end_w.is_finite(),
@@ -377,11 +394,16 @@ impl<'w> SlideSolver<'w> {
         rec.pass = self.pass;
         rec.end = decision.end_w;
         rec.end_espace = self.es.espace_from_world(decision.end_w);
-        if self.settings.self_checks && record_read {
+        self.checks_pending = false;
+        if self.settings.self_checks {
             self.nearby_growth_e = super::clearance::nearby_growth_radii(
                 decision.next.ok().map(|v| self.es.espace_from_world(v)),
             );
-            self.check_iteration();
+            if open_space_ruled_out {
+                self.checks_pending = true;
+            } else {
+                self.check_iteration();
+            }
         }
         // After the motion is decided: triggers only watch it.
         if let Some(t) = &mut self.triggers {
@@ -389,24 +411,7 @@ impl<'w> SlideSolver<'w> {
             rec.trigger_events = t.crossings(&self.world, self.es, rec.start, rec.end);
         }
         self.record.outcome = self.advance(decision);
-        debug_assert!(
-            !open_space_ruled_out
-                || record_read == matches!(self.record.outcome, IterationOutcome::MoveEnded(_)),
-            "move_ends_with disagrees with advance"
-        );
         Some(&self.record)
-    }
-
-    /// Whether [`SlideSolver::advance`] will end the move on `decision`:
-    /// the pass ends (its velocity runs out, or it reaches the iteration
-    /// cap) and no gravity pass follows, or the probe is stuck.
-    #[inline]
-    fn move_ends_with(&self, decision: &StepDecision) -> bool {
-        match decision.next {
-            Ok(_) if self.depth + 1 < self.settings.max_iterations => false,
-            Err(EndReason::StuckEmbedded) => true,
-            _ => self.gravity_pending_w.is_none(),
-        }
     }
 
     /// Moves the probe to where the iteration just run decided, and ends
@@ -442,10 +447,11 @@ impl<'w> SlideSolver<'w> {
     /// neither the record nor the self-checks, whose results only a
     /// record carries. In a move through open space, the record and the
     /// ordered search were more than half of the cost (BENCHMARKS.md).
-    /// The iterations it searches fill their records, but run the self
-    /// checks only for the move's last one, the record it keeps. So the
-    /// checks cost a batch of moves (a replayed path, a character's
-    /// probes) one iteration's worth a move, not every iteration's.
+    /// The iterations it searches fill their records but leave the self
+    /// checks of the last one, the record it keeps, to
+    /// [`SlideSolver::last_record`], and run none for the others. So a
+    /// batch of moves (a replayed path, a character's probes) pays for
+    /// checks only where it reads a record.
     /// [`SlideSolver::last_record`] is `None` when the last iteration kept
     /// no record.
     ///
