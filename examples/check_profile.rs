@@ -1,7 +1,7 @@
 //! Profiles the self checks: the self_checks bench's long moves (city of
 //! ~100k triangles, 300 moves) run to the end for a number of seconds,
 //! checks on or off. `cargo run --release --no-default-features --example
-//! check_profile -- [on|off] [robust|fauerby2003|nettle2000] [move|frames] [seconds]`
+//! check_profile -- [on|off] [robust|fauerby2003|nettle2000] [seconds] [run|read|step|summary|full]`
 use collidoscope::analysis::generate::{city, city_moves};
 use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail, slide};
 use collidoscope::level::Level;
@@ -46,6 +46,12 @@ fn main() {
                         while let Some(r) = solver.step() {
                             black_box(r);
                         }
+                    }
+                }
+                "read" => {
+                    if solver.start_move(m.start_world, m.velocity_world) {
+                        black_box(solver.run_to_end());
+                        black_box(solver.last_record());
                     }
                 }
                 _ => {

@@ -118,10 +118,13 @@ pub struct SlideSettings {
         deserialize_with = "de_ghost_angle"
     )]
     pub ghost_edge_angle_deg: f64,
-    /// After every iteration, measure the clearance (flagging an end inside
-    /// geometry) and check the nearest hit for a ghost corner. On big levels
-    /// this costs about as much again as the slide (see BENCHMARKS.md):
-    /// batch runs that only need final positions may turn it off.
+    /// After every iteration, check the path the probe's centre took
+    /// (flagging a tunnel), measure the clearance where it ended (flagging
+    /// an end inside geometry) and check the nearest hit for a ghost
+    /// corner. The results live in the iteration's record: stepping, they
+    /// cost 1.6-2x the slide (see BENCHMARKS.md); a move run to its end
+    /// checks only the record it keeps, when that is read, so batch runs
+    /// that only need final positions pay nothing for them.
     #[serde(default = "default_true")]
     pub self_checks: bool,
     /// How a character with this probe walks (`collidoscope walk`, the
