@@ -1,12 +1,12 @@
 //! What the solver's checks of itself cost (`self_checks`: the path each
 //! iteration's centre travelled, the clearance where it ended, ghost
 //! corners), in each mode: the same moves with the checks on and off, one
-//! kept solver per set, each move run the two ways the product runs one:
+//! kept solver per set, each move run the ways the product runs one:
 //!
-//! - `stepped`: one iteration at a time, each record read, as the window's
-//!   stepper and `sweep` do (in a summary trace, `sweep --summary`; the
-//!   full trace they show by default costs more either way, so its ratio
-//!   is lower);
+//! - `stepped_full`: one iteration at a time, each record read, in a full
+//!   trace, as the window's stepper and `sweep` do by default (long moves
+//!   only: the frames' figures tell nothing more);
+//! - `stepped`: the same in a summary trace, as `sweep --summary` does;
 //! - `run_to_end_read`: to the end, then the last iteration's record read,
 //!   as a batch that flags where a move ends inside geometry: that record
 //!   is the only one kept, and is checked when read;
@@ -19,7 +19,10 @@
 //! `frames` (the same moves as 60 Hz frames of 0.15 m with a slight drop,
 //! in contact with the ground and walls, up to 10 each).
 //!
-//! Short run: `cargo bench --bench self_checks -- --warm-up-time 1 --measurement-time 3`
+//! Short run: `cargo bench --bench self_checks -- --warm-up-time 1 --measurement-time 3`.
+//! To profile one figure, run it alone for a while under perf:
+//! `perf record -g cargo bench --no-default-features --bench self_checks --
+//! --profile-time 6 'stepped_move_robust/on'`.
 
 use collidoscope::analysis::generate::{city, city_moves};
 use collidoscope::collide::{SlideMode, SlideSettings, SlideSolver, TraceDetail};
@@ -38,10 +41,18 @@ fn self_check_benches(c: &mut Criterion) {
     let level = Level::from_mesh("city_100k", generated.mesh);
     let frames = frame_moves(&level, &moves);
     for (set, moves) in [("move", &moves[..]), ("frames", &frames[..])] {
+        let ways: &[&str] = match set {
+            "move" => &["stepped_full", "stepped", "run_to_end_read", "run_to_end"],
+            _ => &["stepped", "run_to_end_read", "run_to_end"],
+        };
         for (mode, how) in SlideMode::ALL
             .into_iter()
-            .flat_map(|m| ["stepped", "run_to_end_read", "run_to_end"].map(|h| (m, h)))
+            .flat_map(|m| ways.iter().map(move |&h| (m, h)))
         {
+            let detail = match how {
+                "stepped_full" => TraceDetail::Full,
+                _ => TraceDetail::Summary,
+            };
             let mut group = c.benchmark_group(format!("self_checks/{how}_{set}_{mode}"));
             group.throughput(Throughput::Elements(moves.len() as u64));
             for (label, on) in [("on", true), ("off", false)] {
@@ -50,8 +61,8 @@ fn self_check_benches(c: &mut Criterion) {
                     self_checks: on,
                     ..SlideSettings::default()
                 };
-                let mut solver = SlideSolver::reusable(level.world(), &s, TraceDetail::Summary)
-                    .expect("valid settings");
+                let mut solver =
+                    SlideSolver::reusable(level.world(), &s, detail).expect("valid settings");
                 group.bench_function(label, |b| {
                     b.iter(|| {
                         for m in moves {
@@ -59,7 +70,7 @@ fn self_check_benches(c: &mut Criterion) {
                                 continue;
                             }
                             match how {
-                                "stepped" => {
+                                "stepped" | "stepped_full" => {
                                     while let Some(rec) = solver.step() {
                                         black_box(rec);
                                     }
